@@ -1,0 +1,81 @@
+"""Findings: what the parser and the referee say about a log.
+
+A finding names the rule it enforces; its kind and severity are read from the
+specification, never written at the call site, so ``spec/`` stays the law.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .spec import load_spec
+
+
+class Position(BaseModel):
+    """Where something was written: text line and column, or a JSON pointer."""
+
+    model_config = ConfigDict(extra="forbid")
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None
+
+
+class Finding(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="one of the fixed finding kinds of notation.md")
+    rule: str = Field(description="the rule id in spec/")
+    severity: str = Field(description="error or warning, from the spec")
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = Field(default=None, description="JSON pointer, for logs in the JSON form")
+    round: int | None = None
+    turn: int | None = Field(default=None, description="the turn's index in its round, from 1")
+    player: str | None = None
+    message: str
+    expected: str | None = None
+    found: str | None = None
+    help: str | None = Field(default=None, description="what a person can do about it")
+    related: list[Position] = Field(default_factory=list)
+
+
+def finding(
+    rule_id: str,
+    message: str,
+    *,
+    at=None,
+    column: int | None = None,
+    line: int | None = None,
+    pointer: str | None = None,
+    round: int | None = None,
+    turn: int | None = None,
+    player: str | None = None,
+    expected: str | None = None,
+    found: str | None = None,
+    help: str | None = None,
+    related: list[Position] | None = None,
+) -> Finding:
+    """Build a finding for ``rule_id``; ``at`` is an event model (its position is used)."""
+    rule = load_spec().rules[rule_id]
+    if at is not None:
+        line = line if line is not None else at._line
+        column = column if column is not None else at._column
+        pointer = pointer if pointer is not None else at._pointer
+    if line is not None and column is None:
+        column = 1
+    return Finding(
+        kind=rule.kind,
+        rule=rule_id,
+        severity=rule.severity,
+        line=line,
+        column=column,
+        pointer=pointer,
+        round=round,
+        turn=turn,
+        player=player,
+        message=message,
+        expected=expected,
+        found=found,
+        help=help if help is not None else (rule.fix or None),
+        related=related or [],
+    )
