@@ -1,0 +1,96 @@
+"""The one data path: text or JSON in, one event model, one referee, one report.
+
+The CLI and the HTTP service both call :func:`check`; nothing else decides a verdict.
+"""
+
+from __future__ import annotations
+
+from .findings import Finding, finding
+from .report import Report, verdict_of
+from .spec import SpecError, load_spec
+
+
+def sniff_json(source: str | bytes | dict | list) -> bool:
+    """A log is in the JSON form when its first non-blank character is `{`."""
+    if isinstance(source, (dict, list)):
+        return True
+    head = source[:256].lstrip() if isinstance(source, str) else source[:256].lstrip(b" \t\r\n\xef\xbb\xbf")
+    return head[:1] in ("{", b"{")
+
+
+def parse(source: str | bytes | dict, form: str | None = None):
+    """Read a log in either form; returns a Parsed (log, findings, malformed, text)."""
+    if form == "json" or (form is None and sniff_json(source)):
+        from .jsonform import load_json
+
+        return load_json(source)
+    from .notation import parse as parse_text
+
+    return parse_text(source)
+
+
+def check(
+    source: str | bytes | dict,
+    *,
+    name: str = "<input>",
+    ruleset: str | None = None,
+    form: str | None = None,
+) -> Report:
+    """Check one log. A `ruleset` override that does not exist raises SpecError (a misuse,
+    not a verdict); everything wrong with the log itself is a finding in the report."""
+    spec = load_spec()
+    if ruleset is not None and ruleset not in spec.rulesets:
+        spec.ruleset(ruleset)  # raises SpecError with the known names
+    parsed = parse(source, form)
+    findings: list[Finding] = list(parsed.findings)
+    log = parsed.log
+    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=findings)
+    report._text = parsed.text
+    if parsed.text is not None:
+        report.lines = parsed.text.count("\n") + (0 if parsed.text.endswith("\n") or not parsed.text else 1)
+    if parsed.malformed or log is None:
+        report.verdict = "malformed"
+        return report
+    name_rs = ruleset or log.ruleset or "official"
+    try:
+        rs = spec.ruleset(name_rs, log.options, log.target)
+    except SpecError as exc:
+        at = log._header_at.get("ruleset") if log.ruleset and log.ruleset not in spec.rulesets else None
+        if at is None:
+            for key in log.options:
+                if f"option:{key}" in log._header_at and (key not in spec.options or log.options[key] not in spec.options[key]["values"]):
+                    at = log._header_at[f"option:{key}"]
+                    break
+        line, col = at if at else (None, None)
+        ptr = None if at or parsed.text is not None else ("/ruleset" if "ruleset" in str(exc) else "/options")
+        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=ptr))
+        report.verdict = "malformed"
+        return report
+    from .referee import Referee
+
+    ref = Referee(log, rs)
+    findings.extend(ref.run())
+    findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60))
+    report.ruleset = rs.name
+    report.options = dict(rs.options)
+    report.target = rs.target
+    report.rounds = ref.rounds_seen
+    report.turns = ref.turns_seen
+    report.verdict = verdict_of(findings, False)
+    return report
+
+
+def convert(source: str | bytes | dict, to: str) -> tuple[str | None, list[Finding]]:
+    """Text to JSON (`to="json"`) or JSON to text (`to="text"`), without loss but comments.
+
+    Returns the converted log, or None and the findings when the input cannot be read."""
+    parsed = parse(source, "text" if to == "json" else "json")
+    if parsed.malformed or parsed.log is None or any(f.severity == "error" for f in parsed.findings):
+        return None, list(parsed.findings)
+    if to == "json":
+        from .jsonform import dump_json
+
+        return dump_json(parsed.log), list(parsed.findings)
+    from .notation import write
+
+    return write(parsed.log), list(parsed.findings)

@@ -1,0 +1,31 @@
+"""What the referee remembers within one turn (digest sections 3-7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class TurnState:
+    player: str
+    turn: object
+    matches: int = 0
+    matches_after_draw: int = 0
+    drew: bool = False  # the draw after no match was made
+    drawn_card: str | None = None
+    action_done: bool = False  # the card after an unmatched draw was placed, or `pass`
+    passed: bool = False
+    bonus_earned: int = 0
+    bonus_placed: int = 0
+    dcm: int = 0
+    dcm_owed: dict = field(default_factory=dict)
+    penalty_owed: int = 0  # the player on turn, caught before the penalty step
+    immediate: tuple | None = None  # (player, cards) a penalty to draw on the next line
+    step: int = 0  # the furthest end-of-turn step reached: 2 refill, 3 bonus, 4 penalty, 5 DCM draws
+    discarded: bool = False
+    refill_owed: int = 0
+    refilled: int = 0
+    order_reported: bool = False
+
+    def bonus_owed(self) -> int:
+        return self.bonus_earned - self.bonus_placed

@@ -1,0 +1,120 @@
+"""The report of one check, and its renderers (JSON Lines and compiler-style text)."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .findings import Finding
+
+Verdict = Literal["legal", "illegal", "malformed"]
+
+
+class Report(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    file: str = Field(description="the file name, `-` for standard input, or the name given by the client")
+    verdict: Verdict
+    ruleset: str | None = Field(description="the ruleset used (None when the log could not be read that far)")
+    options: dict[str, str] = Field(default_factory=dict, description="the ruleset's options in force")
+    target: int | None = None
+    spec_version: str
+    findings: list[Finding] = Field(default_factory=list)
+    rounds: int = 0
+    turns: int = 0
+    lines: int = 0
+
+    _text: str | None = None  # the decoded log text, for renderers that show source lines
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "error")
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for f in self.findings if f.severity == "warning")
+
+    def to_json_line(self) -> str:
+        return json.dumps(self.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=False)
+
+
+def verdict_of(findings: list[Finding], malformed: bool) -> Verdict:
+    if malformed:
+        return "malformed"
+    return "illegal" if any(f.severity == "error" for f in findings) else "legal"
+
+
+# ---- text rendering ----------------------------------------------------------------------
+
+_COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "blue": "\x1b[1;34m", "bold": "\x1b[1m", "green": "\x1b[1;32m", "reset": "\x1b[0m"}
+
+
+def _caret_width(src: str, col: int) -> int:
+    rest = src[col - 1:]
+    word = rest.split(None, 1)[0] if rest.strip() else ""
+    return max(1, len(word))
+
+
+def render_text(report: Report, text: str | None, *, colour: bool = False) -> str:
+    """Render like rustc: header, `--> file:line:col`, the line with a caret, then help."""
+
+    def c(name: str, s: str) -> str:
+        return f"{_COLOURS[name]}{s}{_COLOURS['reset']}" if colour else s
+
+    lines = text.splitlines() if text else []
+    out: list[str] = []
+    for f in report.findings:
+        out.append(f"{c(f.severity, f'{f.severity}[{f.kind}]')}{c('bold', f': {f.message}')}  ({f.rule})")
+        where = report.file
+        if f.line is not None:
+            where += f":{f.line}:{f.column or 1}"
+        elif f.pointer is not None:
+            where += f" at {f.pointer or '/'}"
+        gutter = len(str(f.line)) if f.line else 1
+        pad = " " * gutter
+        out.append(f"{pad}{c('blue', '-->')} {where}")
+        ctx = []
+        if f.round is not None:
+            ctx.append(f"round {f.round}")
+        if f.turn is not None:
+            ctx.append(f"turn {f.turn}")
+        if f.player:
+            ctx.append(f.player)
+        if f.line is not None and 1 <= f.line <= len(lines):
+            src = lines[f.line - 1].rstrip("\r")
+            if len(src) > 200:  # keep very long lines readable around the column
+                start = max(0, (f.column or 1) - 60)
+                src_show, col = ("..." if start else "") + src[start:start + 140] + "...", (f.column or 1) - start + (3 if start else 0)
+            else:
+                src_show, col = src, f.column or 1
+            out.append(f"{pad} {c('blue', '|')}")
+            out.append(f"{c('blue', str(f.line))} {c('blue', '|')} {src_show}")
+            caret = " " * (col - 1) + "^" * _caret_width(src_show, col)
+            label = f.found and f"found {f.found}" or ""
+            out.append(f"{pad} {c('blue', '|')} {c(f.severity, caret)} {c(f.severity, label)}".rstrip())
+        if f.expected:
+            out.append(f"{pad} {c('blue', '=')} expected: {f.expected}")
+        if ctx:
+            out.append(f"{pad} {c('blue', '=')} in: {', '.join(ctx)}")
+        if f.help:
+            out.append(f"{pad} {c('blue', '=')} {c('bold', 'help')}: {f.help}")
+        for r in f.related:
+            if r.line is not None:
+                rel = lines[r.line - 1].strip() if 1 <= r.line <= len(lines) else ""
+                out.append(f"{pad} {c('blue', '=')} see line {r.line}: {rel}")
+        out.append(f"{pad} {c('blue', '=')} rule: `dosverify explain {f.rule}`")
+        out.append("")
+    out.append(summary_line(report, colour=colour))
+    return "\n".join(out)
+
+
+def summary_line(report: Report, *, colour: bool = False) -> str:
+    mark = {"legal": "green", "illegal": "error", "malformed": "error"}[report.verdict]
+    verdict = f"{_COLOURS[mark]}{report.verdict}{_COLOURS['reset']}" if colour else report.verdict
+    rs = f"{report.ruleset} (spec {report.spec_version})" if report.ruleset else f"spec {report.spec_version}"
+    return (
+        f"{report.file}: {verdict}: {report.errors} error(s), {report.warnings} warning(s); "
+        f"{report.rounds} round(s), {report.turns} turn(s); ruleset {rs}"
+    )

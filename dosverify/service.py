@@ -1,0 +1,705 @@
+"""The HTTP service: the referee behind a URL (FastAPI, served by uvicorn).
+
+Every endpoint calls :func:`dosverify.api.check` / :func:`dosverify.api.convert`, the one data
+path the CLI uses, so a report from ``POST /v1/check`` is exactly what
+``dosverify check --format json`` prints for the same log (the ``file`` field is the ``name``
+query parameter, ``-`` by default).
+
+Endpoints (all answers are JSON unless said otherwise; every response carries the header
+``X-DOS-Spec-Version``):
+
+- ``POST /v1/check``: one log, ``text/plain`` (the notation) or ``application/json`` (the JSON
+  form); ``?ruleset=`` overrides the log's ruleset, ``?name=`` names the log in the report.
+  200 with the report whatever the verdict.
+- ``POST /v1/check/batch``: a JSON array (each item a text log as a string or a JSON log as an
+  object) or ``multipart/form-data`` (every part is one log); one report per log, in order.
+- ``POST /v1/convert``: text to JSON (``text/plain`` body) or JSON to text (``application/json``).
+- ``GET /v1/rules``, ``GET /v1/rules/{id}``, ``GET /v1/rulesets``: the specification.
+- ``GET /healthz``; ``/openapi.json`` and ``/docs``.
+
+Errors share one body, :class:`ErrorBody`: a status, a stable ``error`` code, a message and the
+``problems``, each with its ``location`` (``in`` body/query/path/header, and a JSON pointer,
+line and column or byte offset where known). Body limits are enforced while the body is read by
+Starlette's ``RequestBodyLimitMiddleware``, through FastAPI's per-route ``max_body_size``
+(FastAPI >= 0.164 / Starlette >= 1.6): a large ``Content-Length`` is refused before any byte is
+read and a chunked body as soon as it passes the limit, both as 413.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Literal
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import __version__
+from .api import check, convert
+from .events import Log
+from .findings import Finding
+from .report import Report
+from .spec import SpecError, load_spec
+
+DEFAULT_MAX_LOG_BYTES = 1024 * 1024  # 1 MiB per log
+DEFAULT_MAX_BATCH_ITEMS = 100
+ENV_MAX_LOG_BYTES = "DOSVERIFY_MAX_LOG_BYTES"
+ENV_MAX_BATCH_ITEMS = "DOSVERIFY_MAX_BATCH_ITEMS"
+SPEC_HEADER = "X-DOS-Spec-Version"
+BATCH_OVERHEAD = 64 * 1024  # room for the JSON array / multipart framing around the logs
+_BODY_LIMIT_SCOPE_KEY = "starlette.max_body_size"  # starlette.middleware.body_limit.MAX_BODY_SIZE_SCOPE_KEY
+
+# ---- response models ---------------------------------------------------------------------
+
+
+class Location(BaseModel):
+    """Where a problem is in the request."""
+
+    model_config = ConfigDict(extra="forbid")
+    in_: Literal["body", "query", "path", "header"] = Field(alias="in", serialization_alias="in")
+    name: str | None = Field(default=None, description="the query or path parameter, or the header")
+    pointer: str | None = Field(default=None, description="JSON pointer into the body (or the item, in a batch)")
+    item: int | None = Field(default=None, description="the item's index in a batch, from 0")
+    line: int | None = None
+    column: int | None = None
+    offset: int | None = Field(default=None, description="byte offset in the body (or the item)")
+
+
+class Problem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    location: Location
+    message: str
+    rule: str | None = Field(default=None, description="the rule id in spec/, when a rule says so")
+
+
+class ErrorBody(BaseModel):
+    """The body of every answer that is not 2xx."""
+
+    model_config = ConfigDict(extra="forbid")
+    status: int
+    error: str = Field(description="a stable code: unsupported-media-type, content-too-large, invalid-log, "
+                                   "invalid-parameter, unknown-ruleset, too-many-items, not-found, "
+                                   "method-not-allowed, bad-request, internal-error")
+    message: str
+    problems: list[Problem] = Field(default_factory=list)
+    report: Report | None = Field(default=None, description="the malformed report, when a JSON log fails the schema")
+    spec_version: str
+
+
+class Health(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str = Field(description="the dosverify package version")
+    spec_version: str
+    max_log_bytes: int
+    max_batch_items: int
+
+
+class BatchResult(BaseModel):
+    """One report per log, in the order the logs were sent."""
+
+    model_config = ConfigDict(extra="forbid")
+    spec_version: str
+    count: int
+    legal: int
+    illegal: int
+    malformed: int
+    reports: list[Report]
+
+
+class ConvertResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    to: Literal["json", "text"]
+    log: Log | str = Field(description="the JSON form (an object) or the text notation (a string)")
+    findings: list[Finding] = Field(default_factory=list, description="warnings met while reading the input")
+
+
+class SourceRef(BaseModel):
+    ref: str = Field(description="a key of `sources` (S0..S4, N1, D)")
+    file: str
+    part: str
+
+
+class RuleInfo(BaseModel):
+    id: str
+    title: str
+    kind: str
+    severity: str
+    section: str
+    text: str
+    why: str
+    variant: str | None
+    sources: list[SourceRef]
+    example: str
+    fix: str
+
+
+class SourceInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    file: str
+    title: str
+
+
+class RulesResult(BaseModel):
+    spec_version: str
+    sources: dict[str, SourceInfo]
+    kinds: dict[str, str] = Field(description="the finding kinds and what each covers")
+    rules: list[RuleInfo]
+
+
+class RulesetInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    title: str
+    target: int
+    options: dict[str, str]
+
+
+class OptionInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    variant: str | None = None
+    text: str = ""
+    values: dict[str, str]
+    default: str | None = None
+
+
+class RulesetsResult(BaseModel):
+    spec_version: str
+    sources: dict[str, SourceInfo]
+    rulesets: list[RulesetInfo]
+    options: dict[str, OptionInfo]
+
+
+# ---- errors ------------------------------------------------------------------------------
+
+
+class ServiceError(Exception):
+    def __init__(self, status: int, error: str, message: str, problems: list[Problem] | None = None,
+                 report: Report | None = None) -> None:
+        super().__init__(message)
+        self.status, self.error, self.message = status, error, message
+        self.problems, self.report = problems or [], report
+
+
+def _loc(in_: str, **kw: Any) -> Location:
+    return Location(**{"in": in_}, **kw)
+
+
+def _error_response(status: int, error: str, message: str, problems: list[Problem] | None = None,
+                    report: Report | None = None, headers: dict | None = None) -> JSONResponse:
+    body = ErrorBody(status=status, error=error, message=message, problems=problems or [], report=report,
+                     spec_version=load_spec().version)
+    return JSONResponse(body.model_dump(mode="json", by_alias=True, exclude_none=False), status_code=status,
+                        headers=headers)
+
+
+_HTTP_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "content-too-large",
+               415: "unsupported-media-type", 422: "invalid-parameter"}
+
+
+def _pointer(path: list | tuple) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+# ---- the spec-version header (a pure ASGI middleware: it never buffers a body) ------------
+
+
+class SpecVersionHeader:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.value = load_spec().version.encode("latin-1")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_header(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [h for h in message.get("headers", []) if h[0].lower() != SPEC_HEADER.lower().encode()]
+                headers.append((SPEC_HEADER.lower().encode(), self.value))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_header)
+
+
+# ---- reading bodies ----------------------------------------------------------------------
+
+
+def _media_type(request: Request) -> tuple[str, dict[str, str]]:
+    raw = request.headers.get("content-type", "")
+    parts = [p.strip() for p in raw.split(";")]
+    params = {}
+    for p in parts[1:]:
+        if "=" in p:
+            k, v = p.split("=", 1)
+            params[k.strip().lower()] = v.strip().strip('"')
+    return parts[0].lower(), params
+
+
+def _form_of(request: Request, allowed: tuple[str, ...]) -> str:
+    """The form a body declares: "text" (text/plain), "json" (application/json, */*+json) or
+    "multipart"; anything else is a 415 naming what is accepted."""
+    mt, params = _media_type(request)
+    form = None
+    if mt == "text/plain":
+        charset = params.get("charset", "utf-8").lower()
+        if charset not in ("utf-8", "utf8", "us-ascii", "ascii"):
+            raise ServiceError(415, "unsupported-media-type",
+                               f"the notation is UTF-8 text; charset `{charset}` is not accepted",
+                               [Problem(location=_loc("header", name="content-type"),
+                                        message="send `Content-Type: text/plain; charset=utf-8` (or no charset)")])
+        form = "text"
+    elif mt == "application/json" or (mt.startswith("application/") and mt.endswith("+json")):
+        form = "json"
+    elif mt == "multipart/form-data":
+        form = "multipart"
+    if form not in allowed:
+        accepted = {"text": "text/plain", "json": "application/json", "multipart": "multipart/form-data"}
+        names = ", ".join(accepted[a] for a in allowed)
+        shown = mt or "no Content-Type"
+        raise ServiceError(415, "unsupported-media-type", f"{shown} is not accepted here (accepted: {names})",
+                           [Problem(location=_loc("header", name="content-type"), message=f"use one of: {names}")])
+    return form
+
+
+def _check_ruleset(ruleset: str | None) -> None:
+    if ruleset is None:
+        return
+    try:
+        load_spec().ruleset(ruleset)
+    except SpecError as exc:
+        raise ServiceError(422, "unknown-ruleset", str(exc),
+                           [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
+
+
+def _schema_problems(report: Report, item: int | None = None) -> list[Problem]:
+    """The 422 problems of a JSON log that is not the log schema (or not JSON, or not UTF-8)."""
+    out = []
+    for f in report.findings:
+        if f.rule in ("notation.schema", "notation.encoding"):
+            offset = None
+            if f.rule == "notation.encoding" and f.found is not None and f.found.isdigit():
+                offset = int(f.found)
+            out.append(Problem(location=_loc("body", pointer=f.pointer, item=item, line=f.line, column=f.column,
+                                             offset=offset),
+                               message=f.message, rule=f.rule))
+    return out
+
+
+def _run_check(body: bytes, form: str, name: str, ruleset: str | None) -> Report:
+    try:
+        return check(body, name=name, ruleset=ruleset, form=form)
+    except SpecError as exc:  # the override was checked first; kept for safety
+        raise ServiceError(422, "unknown-ruleset", str(exc),
+                           [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
+
+
+def _is_schema_failure(report: Report) -> bool:
+    return report.verdict == "malformed" and any(f.rule in ("notation.schema", "notation.encoding") for f in report.findings)
+
+
+class _Part:
+    __slots__ = ("name", "filename", "content_type", "data")
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self.filename: str | None = None
+        self.content_type: str | None = None
+        self.data = bytearray()
+
+
+async def _read_multipart(request: Request, max_log_bytes: int, max_items: int) -> list[_Part]:
+    """Read every part of a multipart body as raw bytes (no decoding: a log's bytes reach the
+    referee as sent), refusing a part over the per-log limit or a part beyond the item limit as
+    soon as it is seen."""
+    import python_multipart
+    from python_multipart.multipart import parse_options_header
+
+    _, params = parse_options_header(request.headers.get("content-type", ""))
+    boundary = params.get(b"boundary")
+    if not boundary:
+        raise ServiceError(400, "bad-request", "multipart body without a boundary",
+                           [Problem(location=_loc("header", name="content-type"), message="missing `boundary=`")])
+    parts: list[_Part] = []
+    state = {"hname": b"", "hval": b"", "headers": {}}
+    errors: list[ServiceError] = []
+
+    def too_big(i: int, p: _Part) -> ServiceError:
+        return ServiceError(413, "content-too-large", f"part {i} ({p.filename or p.name}) is over the limit of "
+                            f"{max_log_bytes} bytes per log",
+                            [Problem(location=_loc("body", item=i, name=p.filename or p.name),
+                                     message=f"a log may have at most {max_log_bytes} bytes")])
+
+    def on_part_begin() -> None:
+        if len(parts) >= max_items:
+            raise _Stop(ServiceError(413, "too-many-items", f"a batch holds at most {max_items} logs",
+                                     [Problem(location=_loc("body", item=len(parts)),
+                                              message=f"part {len(parts)} is beyond the limit of {max_items} logs")]))
+        parts.append(_Part())
+        state["headers"] = {}
+
+    def on_header_field(data: bytes, start: int, end: int) -> None:
+        state["hname"] += data[start:end]
+
+    def on_header_value(data: bytes, start: int, end: int) -> None:
+        state["hval"] += data[start:end]
+
+    def on_header_end() -> None:
+        state["headers"][state["hname"].lower()] = state["hval"]
+        state["hname"], state["hval"] = b"", b""
+
+    def on_headers_finished() -> None:
+        p = parts[-1]
+        _, opts = parse_options_header(state["headers"].get(b"content-disposition", b""))
+        p.name = opts[b"name"].decode("utf-8", "replace") if b"name" in opts else None
+        p.filename = opts[b"filename"].decode("utf-8", "replace") if b"filename" in opts else None
+        ct = state["headers"].get(b"content-type")
+        p.content_type = ct.decode("latin-1").split(";")[0].strip().lower() if ct else None
+
+    def on_part_data(data: bytes, start: int, end: int) -> None:
+        p = parts[-1]
+        p.data += data[start:end]
+        if len(p.data) > max_log_bytes:
+            raise _Stop(too_big(len(parts) - 1, p))
+
+    callbacks = {"on_part_begin": on_part_begin, "on_header_field": on_header_field,
+                 "on_header_value": on_header_value, "on_header_end": on_header_end,
+                 "on_headers_finished": on_headers_finished, "on_part_data": on_part_data}
+    parser = python_multipart.MultipartParser(boundary, callbacks)
+    try:
+        async for chunk in request.stream():
+            parser.write(chunk)
+        parser.finalize()
+    except _Stop as stop:
+        errors.append(stop.error)
+    except python_multipart.exceptions.MultipartParseError as exc:
+        raise ServiceError(400, "bad-request", f"the multipart body cannot be read: {exc}",
+                           [Problem(location=_loc("body", offset=getattr(exc, "offset", None)), message=str(exc))])
+    if errors:
+        raise errors[0]
+    return parts
+
+
+class _Stop(Exception):
+    def __init__(self, error: ServiceError) -> None:
+        self.error = error
+
+
+# ---- the app -----------------------------------------------------------------------------
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        val = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a positive integer, not {raw!r}") from None
+    if val < 1:
+        raise ValueError(f"{name} must be a positive integer, not {raw!r}")
+    return val
+
+
+_TEXT_EXAMPLE = """dos 1
+players ann bob
+round 1
+dealer ann
+hand ann R3 B5 G10 Y1 W2 R# B7
+hand bob B3 B7 G3 Y4 G9 R1 R8
+center R3 B10
+"""
+
+
+def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None) -> FastAPI:
+    """Build the service. Limits default to the environment (DOSVERIFY_MAX_LOG_BYTES,
+    DOSVERIFY_MAX_BATCH_ITEMS), then to 1 MiB per log and 100 logs per batch.
+
+    The check endpoints are ``async def``: they read the body on the event loop (so the body
+    limit applies while it streams in) and run the CPU-bound referee with
+    ``run_in_threadpool``. A check holds the GIL, so threads add no parallelism, but the event
+    loop stays free to accept connections, answer ``/healthz`` and refuse oversized bodies while
+    a long log is refereed; for throughput run several workers (``dosverify serve --workers N``).
+    """
+    max_log = max_log_bytes if max_log_bytes is not None else _env_int(ENV_MAX_LOG_BYTES, DEFAULT_MAX_LOG_BYTES)
+    max_items = max_batch_items if max_batch_items is not None else _env_int(ENV_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_ITEMS)
+    if max_log < 1 or max_items < 1:
+        raise ValueError("limits must be positive")
+    batch_bytes = max_log * max_items + BATCH_OVERHEAD
+    spec = load_spec()
+    ruleset_names = sorted(spec.rulesets)
+
+    app = FastAPI(
+        title="dosverify",
+        version=__version__,
+        summary="A referee for DOS card game logs",
+        description=(
+            "POST a game log (the text notation or its JSON form) and get the referee's report: "
+            "`legal`, `illegal` or `malformed`, with every finding at its line and column or JSON pointer. "
+            f"Limits: {max_log} bytes per log, {max_items} logs per batch. "
+            f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version)."
+        ),
+    )
+    app.state.max_log_bytes = max_log
+    app.state.max_batch_items = max_items
+    app.add_middleware(SpecVersionHeader)
+
+    # -- error handlers: one JSON shape for every error --
+    @app.exception_handler(ServiceError)
+    async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
+        return _error_response(exc.status, exc.error, exc.message, exc.problems, exc.report)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        status = exc.status_code
+        code = _HTTP_CODES.get(status, "bad-request" if status < 500 else "internal-error")
+        if status == 413:
+            limit = request.scope.get(_BODY_LIMIT_SCOPE_KEY)
+            msg = f"the body is over the limit of {limit} bytes" if limit is not None else "the body is too large"
+            problems = [Problem(location=_loc("body"), message=msg)]
+        elif status == 404:
+            msg = f"no such endpoint: {request.method} {request.url.path}"
+            problems = [Problem(location=_loc("path", name=request.url.path), message=str(exc.detail))]
+        elif status == 405:
+            msg = f"{request.method} is not allowed on {request.url.path}"
+            problems = [Problem(location=_loc("path", name=request.url.path), message=str(exc.detail))]
+        else:
+            msg = str(exc.detail)
+            problems = [Problem(location=_loc("body"), message=str(exc.detail))]
+        return _error_response(status, code, msg, problems, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for err in exc.errors():
+            loc = list(err.get("loc", ()))
+            where = loc[0] if loc and loc[0] in ("body", "query", "path", "header") else "body"
+            rest = loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc
+            if where == "body":
+                location = _loc("body", pointer=_pointer(rest))
+            else:
+                location = _loc(where, name=str(rest[0]) if rest else None)
+            problems.append(Problem(location=location, message=str(err.get("msg", "invalid"))))
+        return _error_response(422, "invalid-parameter", "the request's parameters are not valid", problems)
+
+    @app.exception_handler(Exception)
+    async def _internal_error(request: Request, exc: Exception) -> JSONResponse:  # a bug of ours
+        return _error_response(500, "internal-error", f"internal error: {type(exc).__name__}",
+                               [Problem(location=_loc("body"), message="this is a bug in dosverify; please report it")])
+
+    errors = {413: {"model": ErrorBody, "description": "A body (or one log) over the size limit, or too many logs"},
+              415: {"model": ErrorBody, "description": "An unsupported Content-Type"},
+              422: {"model": ErrorBody, "description": "A JSON log that is not the log schema, an unknown ruleset "
+                                                        "or an invalid parameter"},
+              400: {"model": ErrorBody, "description": "A body that cannot be read (a broken multipart body)"}}
+
+    ruleset_q = Query(None, description="overrides the log's ruleset", json_schema_extra={"enum": ruleset_names})
+    name_q = Query("-", max_length=1024, description="the name of the log in the report (`file`)")
+
+    log_ref = {"$ref": "#/components/schemas/Log"}
+    check_body = {"requestBody": {"required": True, "content": {
+        "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
+        "application/json": {"schema": log_ref}}}}
+
+    @app.post("/v1/check", response_model=Report, responses=errors, max_body_size=max_log,
+              openapi_extra=check_body, tags=["check"], summary="Check one log")
+    async def check_one(request: Request, ruleset: str | None = ruleset_q, name: str = name_q) -> JSONResponse:
+        """Referee one log. The answer is the report `dosverify check --format json` prints for
+        the same log: status 200 whatever the verdict. A JSON log that is not the log schema is a
+        422 whose problems carry the JSON pointers (the malformed report is included)."""
+        body = await request.body()
+        form = _form_of(request, ("text", "json"))
+        _check_ruleset(ruleset)
+        report = await run_in_threadpool(_run_check, body, form, name, ruleset)
+        if form == "json" and _is_schema_failure(report):
+            raise ServiceError(422, "invalid-log", "the body is not a DOS log in the JSON form",
+                               _schema_problems(report), report)
+        return JSONResponse(report.model_dump(mode="json"))
+
+    batch_body = {"requestBody": {"required": True, "content": {
+        "application/json": {"schema": {"type": "array", "maxItems": max_items,
+                                        "items": {"anyOf": [{"type": "string", "description": "a text log"}, log_ref]}}},
+        "multipart/form-data": {"schema": {"type": "object", "properties": {
+            "files": {"type": "array", "items": {"type": "string", "format": "binary"},
+                      "description": "one log per part (any field name), text or JSON"}}}}}}}
+
+    @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
+              openapi_extra=batch_body, tags=["check"], summary="Check several logs")
+    async def check_batch(request: Request, ruleset: str | None = ruleset_q) -> JSONResponse:
+        """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
+        (objects), or a multipart upload with one log per part (a part's Content-Type, else its
+        first character, tells text from JSON). One report per log, in order; a log that cannot
+        be read gets a malformed report and never spoils the others. Reports are named
+        `[i]` (JSON array) or by the part's file name."""
+        form = _form_of(request, ("json", "multipart"))
+        _check_ruleset(ruleset)
+        items: list[tuple[bytes, str | None, str]] = []  # (bytes, form, name)
+        if form == "multipart":
+            parts = await _read_multipart(request, max_log, max_items)
+            for i, p in enumerate(parts):
+                pf = "json" if p.content_type and (p.content_type == "application/json" or p.content_type.endswith("+json")) \
+                    else "text" if p.content_type == "text/plain" else None
+                items.append((bytes(p.data), pf, p.filename or p.name or f"[{i}]"))
+        else:
+            body = await request.body()
+            try:
+                data = json.loads(body)
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                loc = _loc("body", line=getattr(exc, "lineno", None), column=getattr(exc, "colno", None),
+                           offset=getattr(exc, "pos", None) if isinstance(exc, json.JSONDecodeError) else exc.start)
+                raise ServiceError(422, "invalid-log", "the body is not a JSON array of logs",
+                                   [Problem(location=loc, message=str(exc))])
+            if not isinstance(data, list):
+                raise ServiceError(422, "invalid-log", "the body is not a JSON array of logs",
+                                   [Problem(location=_loc("body", pointer=""),
+                                            message=f"expected an array, found {type(data).__name__}")])
+            if len(data) > max_items:
+                raise ServiceError(413, "too-many-items", f"a batch holds at most {max_items} logs, this one {len(data)}",
+                                   [Problem(location=_loc("body", pointer=f"/{max_items}", item=max_items),
+                                            message=f"items from {max_items} on are beyond the limit")])
+            for i, item in enumerate(data):
+                if isinstance(item, str):
+                    raw, f = item.encode("utf-8", "surrogatepass"), "text"
+                else:  # an object is a JSON log; anything else fails the log schema in its report
+                    raw, f = json.dumps(item, ensure_ascii=False).encode("utf-8", "surrogatepass"), "json"
+                if len(raw) > max_log:
+                    raise ServiceError(413, "content-too-large", f"item {i} is over the limit of {max_log} bytes per log",
+                                       [Problem(location=_loc("body", pointer=f"/{i}", item=i),
+                                                message=f"a log may have at most {max_log} bytes")])
+                items.append((raw, f, f"[{i}]"))
+
+        def run_all() -> list[Report]:
+            return [_run_check(raw, f, nm, ruleset) for raw, f, nm in items]
+
+        reports = await run_in_threadpool(run_all)
+        counts = {v: sum(1 for r in reports if r.verdict == v) for v in ("legal", "illegal", "malformed")}
+        result = {"spec_version": spec.version, "count": len(reports), **counts,
+                  "reports": [r.model_dump(mode="json") for r in reports]}
+        return JSONResponse(result)
+
+    convert_body = {"requestBody": {"required": True, "content": {
+        "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
+        "application/json": {"schema": log_ref}}}}
+
+    @app.post("/v1/convert", response_model=ConvertResult, responses=errors, max_body_size=max_log,
+              openapi_extra=convert_body, tags=["convert"], summary="Convert text to JSON and back")
+    async def convert_log(request: Request,
+                          to: Literal["json", "text"] | None = Query(None, description="the target form; by default "
+                                                                      "the other one than the body's")) -> JSONResponse:
+        """`text/plain` in, the JSON form out (`log` is an object); `application/json` in, the
+        text notation out (`log` is a string). Comments and spacing are not kept (they are not
+        part of the JSON form). A log that cannot be read is a 422 with the findings as problems."""
+        body = await request.body()
+        form = _form_of(request, ("text", "json"))
+        target = "json" if form == "text" else "text"
+        if to is not None and to != target:
+            raise ServiceError(422, "invalid-parameter", f"a {form} body converts to {target}, not to {to}",
+                               [Problem(location=_loc("query", name="to"), message=f"use to={target} or leave it out")])
+        out, findings = await run_in_threadpool(convert, body, target)
+        if out is None:
+            errs = [f for f in findings if f.severity == "error"] or findings
+            problems = [Problem(location=_loc("body", pointer=f.pointer, line=f.line, column=f.column),
+                                message=f.message, rule=f.rule) for f in errs]
+            if not problems:
+                problems = [Problem(location=_loc("body"), message="the log cannot be read")]
+            raise ServiceError(422, "invalid-log", f"the body is not a readable {form} log", problems)
+        log: Any = json.loads(out) if target == "json" else out
+        return JSONResponse({"to": target, "log": log, "findings": [f.model_dump(mode="json") for f in findings]})
+
+    def _sources() -> dict:
+        return {k: dict(v) for k, v in spec.sources.items()}
+
+    @app.get("/v1/rules", response_model=RulesResult, tags=["specification"], summary="Every rule")
+    def rules() -> dict:
+        """Every rule of the specification, with its text, kind, severity and sources."""
+        return {"spec_version": spec.version, "sources": _sources(), "kinds": dict(spec.kinds),
+                "rules": [r.to_dict() for r in spec.rules.values()]}
+
+    @app.get("/v1/rules/{rule_id}", response_model=RuleInfo, tags=["specification"], summary="One rule",
+             responses={404: {"model": ErrorBody, "description": "No rule has this id"}})
+    def rule(rule_id: str) -> dict:
+        """One rule by id (as in a finding's `rule`, e.g. `notation.encoding`)."""
+        if rule_id not in spec.rules:
+            raise ServiceError(404, "not-found", f"no rule `{rule_id}`",
+                               [Problem(location=_loc("path", name="rule_id"),
+                                        message="see GET /v1/rules for the rule ids")])
+        return spec.rules[rule_id].to_dict()
+
+    @app.get("/v1/rulesets", response_model=RulesetsResult, tags=["specification"], summary="Rulesets and options")
+    def rulesets() -> dict:
+        """The named rulesets (each a set of option values and a target) and the options a log
+        may set with `option KEY VALUE`, each value with its source."""
+        out = []
+        for name in ruleset_names:
+            data = spec.rulesets[name]
+            out.append({**{k: v for k, v in data.items() if k not in ("name", "title", "target", "options")},
+                        "name": name, "title": data.get("title", name), "target": data.get("target", 200),
+                        "options": dict(data.get("options", {}))})
+        return {"spec_version": spec.version, "sources": _sources(), "rulesets": out,
+                "options": {k: dict(v) for k, v in spec.options.items()}}
+
+    @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness")
+    def healthz() -> dict:
+        return {"status": "ok", "version": __version__, "spec_version": spec.version,
+                "max_log_bytes": max_log, "max_batch_items": max_items}
+
+    def openapi() -> dict:
+        """The OpenAPI document, with the log schema (Log and its events) among the components
+        and the spec-version header on every response."""
+        if app.openapi_schema:
+            return app.openapi_schema
+        doc = get_openapi(title=app.title, version=app.version, summary=app.summary,
+                          description=app.description, routes=app.routes)
+        comps = doc.setdefault("components", {}).setdefault("schemas", {})
+        log_schema = Log.model_json_schema(ref_template="#/components/schemas/{model}", mode="validation")
+        for k, v in log_schema.pop("$defs", {}).items():
+            comps.setdefault(k, v)
+        log_schema.pop("$id", None)
+        comps["Log"] = log_schema
+        header = {SPEC_HEADER: {"description": "the version of the rules specification",
+                                "schema": {"type": "string"}}}
+        for path in doc.get("paths", {}).values():
+            for op in path.values():
+                for resp in op.get("responses", {}).values():
+                    resp.setdefault("headers", {}).update(header)
+        app.openapi_schema = doc
+        return doc
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, max_log_bytes: int | None = None,
+          max_batch_items: int | None = None, log_level: str = "info") -> None:
+    """Run the service with uvicorn, on uvloop and httptools (``uvicorn[standard]``; several
+    workers on the plain asyncio loop suffer a known delayed-ACK stall).
+
+    Limits given here win over the environment (DOSVERIFY_MAX_LOG_BYTES,
+    DOSVERIFY_MAX_BATCH_ITEMS); they reach worker processes through the environment."""
+    import uvicorn
+
+    if max_log_bytes is not None:
+        if max_log_bytes < 1:
+            raise ValueError("max_log_bytes must be positive")
+        os.environ[ENV_MAX_LOG_BYTES] = str(max_log_bytes)
+    if max_batch_items is not None:
+        if max_batch_items < 1:
+            raise ValueError("max_batch_items must be positive")
+        os.environ[ENV_MAX_BATCH_ITEMS] = str(max_batch_items)
+    common = dict(host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
+                  proxy_headers=False, server_header=False)
+    if workers > 1:
+        # worker processes import the app by name and read the limits from the environment
+        uvicorn.run("dosverify.service:app", workers=workers, **common)
+    else:
+        uvicorn.run(create_app(max_log_bytes, max_batch_items), **common)
+
+
+app = create_app()
