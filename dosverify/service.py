@@ -206,10 +206,15 @@ def _pointer(path: list | tuple) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
-# ---- the spec-version header (a pure ASGI middleware: it never buffers a body) ------------
+# ---- the outermost middleware: the spec-version header, and JSON for Starlette's 413 ------
 
 
 class SpecVersionHeader:
+    """Adds ``X-DOS-Spec-Version`` to every response, and turns the plain-text 413 that
+    Starlette's body limiter sends for a too-large ``Content-Length`` (it replaces whatever the
+    route answers) into the service's JSON error body. A pure ASGI middleware: it never
+    buffers a request body."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.value = load_spec().version.encode("latin-1")
@@ -218,12 +223,31 @@ class SpecVersionHeader:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        name = SPEC_HEADER.lower().encode()
+        rewriting = False
 
         async def send_with_header(message: Message) -> None:
+            nonlocal rewriting
             if message["type"] == "http.response.start":
-                headers = [h for h in message.get("headers", []) if h[0].lower() != SPEC_HEADER.lower().encode()]
-                headers.append((SPEC_HEADER.lower().encode(), self.value))
+                headers = [h for h in message.get("headers", []) if h[0].lower() != name]
+                ctype = next((v for k, v in headers if k.lower() == b"content-type"), b"")
+                if message["status"] == 413 and ctype.startswith(b"text/plain"):
+                    rewriting = True
+                    limit = scope.get(_BODY_LIMIT_SCOPE_KEY)
+                    msg = f"the body is over the limit of {limit} bytes" if limit is not None else "the body is too large"
+                    body = ErrorBody(status=413, error="content-too-large", message=msg,
+                                     problems=[Problem(location=_loc("body"), message=msg)],
+                                     spec_version=self.value.decode()).model_dump_json(by_alias=True).encode()
+                    headers = [(k, v) for k, v in headers if k.lower() not in (b"content-type", b"content-length")]
+                    headers += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                (name, self.value)]
+                    await send({**message, "headers": headers})
+                    await send({"type": "http.response.body", "body": body, "more_body": False})
+                    return
+                headers.append((name, self.value))
                 message = {**message, "headers": headers}
+            elif rewriting and message["type"] == "http.response.body":
+                return  # the plain-text body was replaced
             await send(message)
 
         await self.app(scope, receive, send_with_header)
@@ -623,7 +647,8 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                 "rules": [r.to_dict() for r in spec.rules.values()]}
 
     @app.get("/v1/rules/{rule_id}", response_model=RuleInfo, tags=["specification"], summary="One rule",
-             responses={404: {"model": ErrorBody, "description": "No rule has this id"}})
+             responses={404: {"model": ErrorBody, "description": "No rule has this id"},
+                        422: {"model": ErrorBody, "description": "An invalid parameter"}})
     def rule(rule_id: str) -> dict:
         """One rule by id (as in a finding's `rule`, e.g. `notation.encoding`)."""
         if rule_id not in spec.rules:

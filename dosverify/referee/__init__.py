@@ -502,6 +502,8 @@ class Referee:
                 t.bonus_earned += 1
                 if j.double:
                     t.dcm += 1
+                    for q in self._seats_from_left(p):
+                        t.dcm_owed[q] = t.dcm_owed.get(q, 0) + 1
         self.after_action(p)
 
     def after_action(self, p: str) -> None:
@@ -520,8 +522,7 @@ class Referee:
         owed = 0
         if t.immediate and t.immediate[0] == q:
             reason, owed = "immediate", t.immediate[1]
-        elif q == t.player and not t.drew and t.matches == 0 and t.step == 0 and not t.action_done and t.penalty_owed == 0 \
-                or (q == t.player and not t.drew and t.matches == 0 and t.step == 0 and not t.action_done and t.penalty_owed > 0 and n == 1):
+        elif q == t.player and not t.drew and t.matches == 0 and t.step == 0 and not t.action_done:
             reason, owed = "no-match", 1
         elif q == t.player and t.penalty_owed > 0:
             reason, owed = "penalty", t.penalty_owed

@@ -1,0 +1,247 @@
+"""The `dosverify` command line (argparse: it starts fast; the service stack is imported only by `serve`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def _colour(choice: str, stream) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def cmd_check(args) -> int:
+    from .api import check
+    from .report import render_text, summary_line
+    from .spec import SpecError, load_spec
+
+    if args.ruleset is not None and args.ruleset not in load_spec().rulesets:
+        print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(load_spec().rulesets))})", file=sys.stderr)
+        return 2
+    colour = _colour(args.color, sys.stdout)
+    status = 0
+    for path in args.files:
+        name = "-" if path == "-" else path
+        try:
+            data = _read(path)
+        except OSError as exc:
+            print(f"dosverify: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+            status = 2
+            continue
+        try:
+            report = check(data, name=name, ruleset=args.ruleset)
+        except SpecError as exc:  # pragma: no cover - checked above
+            print(f"dosverify: {exc}", file=sys.stderr)
+            return 2
+        if args.format == "json":
+            sys.stdout.write(report.to_json_line() + "\n")
+        elif args.quiet:
+            sys.stdout.write(summary_line(report, colour=colour) + "\n")
+        else:
+            sys.stdout.write(render_text(report, report._text, colour=colour) + "\n")
+        sys.stdout.flush()
+        if report.verdict == "malformed":
+            status = 2
+        elif report.verdict == "illegal" and status == 0:
+            status = 1
+    return status
+
+
+def cmd_rules(args) -> int:
+    from .spec import load_spec
+
+    spec = load_spec()
+    if args.format == "json":
+        import json
+
+        print(json.dumps({"spec_version": spec.version, "rules": [r.to_dict() for r in spec.rules.values()]}, ensure_ascii=False, indent=2))
+        return 0
+    print(f"DOS rules specification {spec.version}: {len(spec.rules)} rules (`dosverify explain RULE` for one)")
+    section = None
+    for r in spec.rules.values():
+        if r.section != section:
+            section = r.section
+            print(f"\n[{section}]")
+        print(f"  {r.id:<20} {r.kind:<16} {r.severity:<8} {r.title}")
+    return 0
+
+
+def cmd_explain(args) -> int:
+    import difflib
+    import textwrap
+
+    from .spec import load_spec
+
+    spec = load_spec()
+    rule = spec.rules.get(args.rule)
+    if rule is None:
+        near = difflib.get_close_matches(args.rule, list(spec.rules), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them"
+        print(f"dosverify: no rule `{args.rule}`{hint}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        import json
+
+        print(json.dumps(rule.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    wrap = lambda s, ind="  ": "\n".join(textwrap.fill(p, 88, initial_indent=ind, subsequent_indent=ind) for p in s.split("\n") if p.strip())  # noqa: E731
+    out = [f"{rule.id}: {rule.title}", f"  kind: {rule.kind}   severity: {rule.severity}   section: {rule.section}"
+           + (f"   variant point: {rule.variant}" if rule.variant else ""), "", "What it says:", wrap(rule.text)]
+    if rule.why:
+        out += ["", "Why:", wrap(rule.why)]
+    if rule.variant:
+        opts = [f"{k} ({v['variant']}): " + ", ".join(f"{val}" for val in v["values"]) + f" [default {v['default']}]"
+                for k, v in spec.options.items() if v.get("variant") == rule.variant]
+        if opts:
+            out += ["", "Options:"] + [f"  {o}" for o in opts]
+    if rule.example:
+        out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
+    if rule.fix:
+        out += ["", "What to do:", wrap(rule.fix)]
+    if rule.sources:
+        out += ["", "Sources:"]
+        for s in rule.sources:
+            out.append(f"  {s.ref} {s.file}: {s.part}")
+    out += ["", f"Specification {spec.version}."]
+    print("\n".join(out))
+    return 0
+
+
+def cmd_rulesets(args) -> int:
+    from .spec import load_spec
+
+    spec = load_spec()
+    if args.format == "json":
+        import json
+
+        print(json.dumps({"spec_version": spec.version, "rulesets": spec.rulesets, "options": spec.options}, ensure_ascii=False, indent=2))
+        return 0
+    for name, rs in spec.rulesets.items():
+        print(f"{name}: {rs.get('title', '')}")
+        print(f"  target {rs.get('target', 200)}; " + ", ".join(f"{k}={v}" for k, v in rs.get("options", {}).items()))
+    print("\nOptions (`option KEY VALUE` in a log's header):")
+    for key, opt in spec.options.items():
+        print(f"  {key} ({opt['variant']}): {opt['text']} Values: {', '.join(opt['values'])}; default {opt['default']}.")
+    return 0
+
+
+def cmd_convert(args) -> int:
+    from .api import convert, sniff_json
+
+    try:
+        data = _read(args.file)
+    except OSError as exc:
+        print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    to = args.to or ("text" if sniff_json(data) else "json")
+    out, findings = convert(data, to)
+    if out is None:
+        for f in findings:
+            where = f"{args.file}:{f.line}:{f.column}" if f.line else f"{args.file} at {f.pointer or '/'}"
+            print(f"{where}: {f.severity}[{f.kind}]: {f.message} ({f.rule})", file=sys.stderr)
+        print("dosverify: not converted: the log cannot be read without loss; fix the lines above", file=sys.stderr)
+        return 2
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(out if out.endswith("\n") else out + "\n")
+    else:
+        sys.stdout.write(out if out.endswith("\n") else out + "\n")
+    return 0
+
+
+def cmd_schema(args) -> int:
+    import json
+
+    from .jsonform import schema
+
+    print(json.dumps(schema(), indent=2))
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from .service import serve
+
+    return serve(host=args.host, port=args.port, workers=args.workers, max_log_bytes=args.max_log_bytes) or 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
+    p = argparse.ArgumentParser(prog="dosverify", description="Referee DOS game logs against the rules specification.")
+    p.add_argument("--version", action="version", version=f"dosverify {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    c = sub.add_parser("check", help="check game logs (text or JSON); exit 0 legal, 1 illegal, 2 malformed or misuse")
+    c.add_argument("files", nargs="+", metavar="FILE", help="log files; - for standard input")
+    c.add_argument("--format", choices=["text", "json"], default="text", help="text (like a compiler) or JSON Lines")
+    c.add_argument("--ruleset", help="override the log's ruleset")
+    c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
+    c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
+    c.set_defaults(func=cmd_check)
+
+    r = sub.add_parser("rules", help="list the rules of the specification")
+    r.add_argument("--format", choices=["text", "json"], default="text")
+    r.set_defaults(func=cmd_rules)
+
+    e = sub.add_parser("explain", help="print one rule with its text, reasons and sources")
+    e.add_argument("rule", metavar="RULE")
+    e.add_argument("--format", choices=["text", "json"], default="text")
+    e.set_defaults(func=cmd_explain)
+
+    rs = sub.add_parser("rulesets", help="list the rulesets and their options")
+    rs.add_argument("--format", choices=["text", "json"], default="text")
+    rs.set_defaults(func=cmd_rulesets)
+
+    v = sub.add_parser("convert", help="convert a log between the text notation and the JSON form")
+    v.add_argument("file", metavar="FILE")
+    v.add_argument("--to", choices=["json", "text"], help="default: the other form")
+    v.add_argument("-o", "--output")
+    v.set_defaults(func=cmd_convert)
+
+    s = sub.add_parser("schema", help="print the JSON schema of the log's JSON form")
+    s.set_defaults(func=cmd_schema)
+
+    sv = sub.add_parser("serve", help="run the HTTP conformance service")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--workers", type=int, default=1)
+    sv.add_argument("--max-log-bytes", type=int, default=None, help="largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)")
+    sv.set_defaults(func=cmd_serve)
+
+    try:
+        from .simulate import add_simulate_arguments, run_simulate
+    except ImportError:
+        pass
+    else:
+        sm = sub.add_parser("simulate", help="write a complete legal game log from a seed")
+        add_simulate_arguments(sm)
+        sm.set_defaults(func=run_simulate)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
