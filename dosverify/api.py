@@ -49,6 +49,7 @@ def check(
     if parsed.text is not None:
         report.lines = parsed.text.count("\n") + (0 if parsed.text.endswith("\n") or not parsed.text else 1)
     if parsed.malformed or log is None:
+        report.findings = findings
         report.verdict = "malformed"
         return report
     name_rs = ruleset or log.ruleset or "official"
@@ -64,6 +65,7 @@ def check(
         line, col = at if at else (None, None)
         ptr = None if at or parsed.text is not None else ("/ruleset" if "ruleset" in str(exc) else "/options")
         findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=ptr))
+        report.findings = findings
         report.verdict = "malformed"
         return report
     from .referee import Referee
@@ -71,6 +73,7 @@ def check(
     ref = Referee(log, rs)
     findings.extend(ref.run())
     findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60))
+    report.findings = findings
     report.ruleset = rs.name
     report.options = dict(rs.options)
     report.target = rs.target

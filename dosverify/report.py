@@ -81,7 +81,7 @@ def render_text(report: Report, text: str | None, *, colour: bool = False) -> st
         if f.turn is not None:
             ctx.append(f"turn {f.turn}")
         if f.player:
-            ctx.append(f.player)
+            ctx.append(f"player {f.player}")
         if f.line is not None and 1 <= f.line <= len(lines):
             src = lines[f.line - 1].rstrip("\r")
             if len(src) > 200:  # keep very long lines readable around the column

@@ -549,7 +549,10 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     batch_body = {"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"type": "array", "maxItems": max_items,
-                                        "items": {"anyOf": [{"type": "string", "description": "a text log"}, log_ref]}}},
+                                        "items": {"anyOf": [
+                                            {"type": "string", "description": "a text log"}, log_ref,
+                                            {"description": "anything else is refereed as a JSON log: "
+                                                            "its report says why it is malformed"}]}}},
         "multipart/form-data": {"schema": {"type": "object", "properties": {
             "files": {"type": "array", "items": {"type": "string", "format": "binary"},
                       "description": "one log per part (any field name), text or JSON"}}}}}}}
@@ -616,17 +619,25 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
               openapi_extra=convert_body, tags=["convert"], summary="Convert text to JSON and back")
     async def convert_log(request: Request,
                           to: Literal["json", "text"] | None = Query(None, description="the target form; by default "
-                                                                      "the other one than the body's")) -> JSONResponse:
+                                                                      "the other one than the body's; the body's own "
+                                                                      "form normalises it")) -> JSONResponse:
         """`text/plain` in, the JSON form out (`log` is an object); `application/json` in, the
-        text notation out (`log` is a string). Comments and spacing are not kept (they are not
-        part of the JSON form). A log that cannot be read is a 422 with the findings as problems."""
+        text notation out (`log` is a string). `to` the body's own form normalises it (through
+        the other form). Comments and spacing are not kept (they are not part of the JSON form).
+        A log that cannot be read is a 422 with the findings as problems."""
         body = await request.body()
         form = _form_of(request, ("text", "json"))
-        target = "json" if form == "text" else "text"
-        if to is not None and to != target:
-            raise ServiceError(422, "invalid-parameter", f"a {form} body converts to {target}, not to {to}",
-                               [Problem(location=_loc("query", name="to"), message=f"use to={target} or leave it out")])
-        out, findings = await run_in_threadpool(convert, body, target)
+        other = "json" if form == "text" else "text"
+        target = to or other
+
+        def run() -> tuple[str | None, list]:
+            out, findings = convert(body, other)
+            if out is not None and target == form:  # the same form: normalise, through the other one
+                out, more = convert(out, form)
+                findings = findings + [f for f in more if f not in findings]
+            return out, findings
+
+        out, findings = await run_in_threadpool(run)
         if out is None:
             errs = [f for f in findings if f.severity == "error"] or findings
             problems = [Problem(location=_loc("body", pointer=f.pointer, line=f.line, column=f.column),
@@ -688,6 +699,24 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             comps.setdefault(k, v)
         log_schema.pop("$id", None)
         comps["Log"] = log_schema
+        # A discriminated union's tag must be present to be valid (pydantic requires it, and so
+        # does OpenAPI's `discriminator`), although the models give it a default.
+        def require_tags(node: Any) -> None:
+            if isinstance(node, dict):
+                disc = node.get("discriminator")
+                if isinstance(disc, dict) and "propertyName" in disc:
+                    for alt in node.get("oneOf", []) + node.get("anyOf", []):
+                        ref = alt.get("$ref", "").rsplit("/", 1)[-1]
+                        target = comps.get(ref)
+                        if target is not None and disc["propertyName"] not in target.setdefault("required", []):
+                            target["required"].append(disc["propertyName"])
+                for v in node.values():
+                    require_tags(v)
+            elif isinstance(node, list):
+                for v in node:
+                    require_tags(v)
+
+        require_tags(comps)
         header = {SPEC_HEADER: {"description": "the version of the rules specification",
                                 "schema": {"type": "string"}}}
         for path in doc.get("paths", {}).values():

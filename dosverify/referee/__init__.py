@@ -52,17 +52,16 @@ class Referee:
         return self.players[(self.seat[p] + 1) % len(self.players)]
 
     def report(self, rule: str, message: str, ev=None, field: str | None = None, index: int | None = None, *,
-               line: int | None = None, player: str | None = None, **kw) -> None:
-        column = pointer = None
+               line: int | None = None, player: str | None = None, column: int | None = None,
+               pointer: str | None = None, **kw) -> None:
         if ev is not None:
-            pointer = ev._pointer
             if field is not None:
                 col = ev._cols.get(field) if ev._cols else None
                 if isinstance(col, list):
                     col = col[index] if index is not None and index < len(col) else (col[0] if col else None)
-                column = col
-                if pointer is not None:
-                    pointer = f"{pointer}/{field}" + (f"/{index}" if index is not None else "")
+                column = column if column is not None else col
+                if pointer is None and ev._pointer is not None:
+                    pointer = f"{ev._pointer}/{field}" + (f"/{index}" if index is not None else "")
         if player is None and self.t is not None:
             player = self.t.player
         self.findings.append(finding(
@@ -423,6 +422,8 @@ class Referee:
         """Enter end-of-turn step n; report (once a turn) a step that comes before an unfinished earlier one."""
         t = self.t
         self.flush()
+        if n > 3:
+            self.lapse_bonus()
         missing = None
         if n > 2 and t.refill_owed > t.refilled and self.refill_possible():
             missing = 2
@@ -436,6 +437,13 @@ class Referee:
                         "DOS penalty, then the others' Double Color Match draws (V7)", ev,
                         expected=f"{ORDINAL[missing]} first", found=what)
         t.step = max(t.step, n)
+
+    def lapse_bonus(self) -> None:
+        """V10: bonuses still owed when the hand is empty at the bonus step lapse silently."""
+        t = self.t
+        if self.table.hand_size(t.player) == 0:
+            t.bonus_placed = max(t.bonus_placed, t.bonus_earned)
+            t.bonus_maybe = 0
 
     # ---- events -------------------------------------------------------------------------------
 
@@ -482,7 +490,8 @@ class Referee:
         # the hand cards
         for i, c in enumerate(cards):
             if not tb.remove_from_hand(p, c.base):
-                self.report("match.held", f"{p} does not hold {c.base}", ev, "cards", i,
+                where = tb.where(c.base)
+                self.report("match.held", f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""), ev, "cards", i,
                             expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=c.code)
                 reported = True
             tb.pending[c.base] += 1
@@ -498,12 +507,17 @@ class Referee:
             slot.matched = True
             tb.center.remove(slot)
             tb.pending[slot.base] += 1
-            if j.ok and j.colour and not reported:
+        if j.colour and len(cards) <= 2:
+            certain = j.ok and not reported
+            if certain:
                 t.bonus_earned += 1
-                if j.double:
-                    t.dcm += 1
-                    for q in self._seats_from_left(p):
-                        t.dcm_owed[q] = t.dcm_owed.get(q, 0) + 1
+            else:
+                t.bonus_maybe += 1
+            if j.double:
+                t.dcm += 1
+                owed = t.dcm_owed if certain else t.dcm_maybe
+                for q in self._seats_from_left(p):
+                    owed[q] = owed.get(q, 0) + 1
         self.after_action(p)
 
     def after_action(self, p: str) -> None:
@@ -526,8 +540,8 @@ class Referee:
             reason, owed = "no-match", 1
         elif q == t.player and t.penalty_owed > 0:
             reason, owed = "penalty", t.penalty_owed
-        elif q != t.player and t.dcm_owed.get(q, 0) > 0:
-            reason, owed = "dcm", t.dcm_owed[q]
+        elif q != t.player and (t.dcm_owed.get(q, 0) > 0 or t.dcm_maybe.get(q, 0) > 0):
+            reason, owed = "dcm", t.dcm_owed.get(q, 0) + t.dcm_maybe.get(q, 0)
         if reason is None:
             why = []
             if q == t.player:
@@ -574,7 +588,9 @@ class Referee:
         elif reason == "penalty":
             t.penalty_owed = max(0, t.penalty_owed - n)
         elif reason == "dcm":
-            t.dcm_owed[q] = max(0, t.dcm_owed[q] - n)
+            certain = min(n, t.dcm_owed.get(q, 0))
+            t.dcm_owed[q] = t.dcm_owed.get(q, 0) - certain
+            t.dcm_maybe[q] = max(0, t.dcm_maybe.get(q, 0) - (n - certain))
 
     def _seats_from_left(self, p: str) -> list[str]:
         i = self.seat[p]
@@ -613,9 +629,12 @@ class Referee:
         if card.decl is not None:
             self.report("wild.declaration", f"{ev.card}: a declaration is made only when a wild card is matched", ev, "card",
                         expected=card.base, found=ev.card)
-        if t.bonus_owed() > 0:
+        if t.bonus_owed() > 0 or t.bonus_maybe > 0:
             self.step(ev, 3, "a bonus card")
-            t.bonus_placed += 1
+            if t.bonus_owed() > 0:
+                t.bonus_placed += 1
+            else:
+                t.bonus_maybe -= 1
         elif t.drew and t.matches == 0 and not t.action_done:
             if self.rs.opt("no-match-after-draw") == "pass":
                 self.report("place.no-match", "under this ruleset a player who still cannot match keeps the card and passes "
@@ -739,6 +758,7 @@ class Referee:
             self.report("center.refill", f"the Center Row was left with {len(tb.center) - sum(1 for c in tb.center if False)} card(s)"
                         f" after the discard: {need} refill card(s) missing", expected=f"refill " + " ".join(["C"] * need),
                         found="no refill", **kw)
+        self.lapse_bonus()
         owed_bonus = min(t.bonus_owed(), tb.hand_size(p))
         if owed_bonus > 0:
             self.report("bonus.card", f"{p} earned {t.bonus_earned} colour bonus(es) and placed {t.bonus_placed} card(s)",

@@ -54,29 +54,33 @@ def _colour_fits(want: str | None, have: str | None) -> bool:
 
 
 def judge(target: Card, cards: list[Card]) -> MatchJudgement:
-    """Judge `match target with cards` on numbers and colours alone (not on who holds what)."""
+    """Judge `match target with cards` on numbers and colours alone (not on who holds what).
+
+    `colour` is filled in even for a match that fails, so that the referee can tell what
+    bonus the player meant to claim."""
+    tc = target.colour
+    colour = all(_colour_fits(tc, c.colour) for c in cards)
     if len(cards) > 2:
         return MatchJudgement(False, "match.two-cards", f"{len(cards)} cards on one Center Row card; one or two are allowed",
-                              "one card of the same number, or two cards that add up to it")
+                              "one card of the same number, or two cards that add up to it", colour=colour)
     if not _numbers_fit(target, cards):
         plain = _numbers_fit(_strip(target), [_strip(c) for c in cards])
         tn = target.number
         if plain:  # the numbers would fit but for a written declaration
             return MatchJudgement(False, "wild.declaration", "the declared value of a wild card does not make this match",
-                                  f"declarations that make the numbers {'add up to' if len(cards) == 2 else 'equal'} {tn if tn is not None else 'the Center Row card'}")
+                                  f"declarations that make the numbers {'add up to' if len(cards) == 2 else 'equal'} {tn if tn is not None else 'the Center Row card'}",
+                                  colour=colour, double=len(cards) == 2)
         if len(cards) == 1:
             c = cards[0]
             return MatchJudgement(False, "match.single", f"{c.code} does not match {target.code}: a single match needs the same number",
-                                  f"a card numbered {tn}" if tn is not None else "a card of the declared number")
+                                  f"a card numbered {tn}" if tn is not None else "a card of the declared number", colour=colour)
         a, b = cards
         if target.number is None:
             return MatchJudgement(False, "match.double", f"{a.code} + {b.code} cannot cover the Wild # {target.code}: the sum must be at most 10",
-                                  "two cards adding up to at most 10")
+                                  "two cards adding up to at most 10", colour=colour, double=True)
         have = (a.number or 0) + (b.number or 0)
         return MatchJudgement(False, "match.double", f"{a.code} + {b.code} = {have}, not {tn}",
-                              f"two cards adding up to {tn}")
-    tc = target.colour
-    colour = all(_colour_fits(tc, c.colour) for c in cards)
+                              f"two cards adding up to {tn}", colour=colour, double=True)
     return MatchJudgement(True, colour=colour, double=len(cards) == 2)
 
 

@@ -19,6 +19,10 @@ class TurnState:
     bonus_placed: int = 0
     dcm: int = 0
     dcm_owed: dict = field(default_factory=dict)
+    # after an illegal match the bonus it would have earned may be honoured or not:
+    # either way is a consequence of a finding already reported
+    bonus_maybe: int = 0
+    dcm_maybe: dict = field(default_factory=dict)
     penalty_owed: int = 0  # the player on turn, caught before the penalty step
     immediate: tuple | None = None  # (player, cards) a penalty to draw on the next line
     step: int = 0  # the furthest end-of-turn step reached: 2 refill, 3 bonus, 4 penalty, 5 DCM draws

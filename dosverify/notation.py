@@ -1,0 +1,825 @@
+"""The text notation (v1): parse a log into the event model, and write one back.
+
+``parse`` reads text (or bytes) into a :class:`~dosverify.events.Log` and a list
+of findings. The grammar (``grammars/dos.lark``) defines what one line may say;
+this module folds the lines into the log and checks where each line stands.
+A line that is not a sentence of the notation, or stands out of place, is
+reported and skipped, and reading goes on with the next line. The parser never
+judges the game: players, cards and turns are the referee's business.
+
+Speed: the whole text is parsed in one go by an LALR parser that builds the
+models as it reduces (no parse tree). After a first syntax error the rest is
+parsed line by line, so recovery stays linear in the size of the log.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from .events import (
+    Catch,
+    Center,
+    Dealer,
+    Deck,
+    Dos,
+    Draw,
+    Hand,
+    Log,
+    Match,
+    Pass,
+    Place,
+    Refill,
+    Reshuffle,
+    Round,
+    Score,
+    Total,
+    Totals,
+    Turn,
+    Winner,
+)
+from .findings import Finding, finding
+
+__all__ = ["Parsed", "parse", "write", "KEYWORDS", "VALID_CARDS", "card_problem", "grammar_path", "grammar_text"]
+
+KEYWORDS = frozenset(
+    "dos round dealer deck hand center turn match with draw refill place pass catch by "
+    "reshuffle score totals winner players ruleset option target".split()
+)
+
+COLOURS = "RGBY"
+NUMBERS = (1, 3, 4, 5, 6, 7, 8, 9, 10)
+#: Every valid card code, declarations included (85 codes).
+VALID_CARDS = frozenset(
+    [f"{c}{n}" for c in COLOURS for n in NUMBERS]
+    + [f"{c}#" for c in COLOURS]
+    + [f"{c}#={n}" for c in COLOURS for n in range(1, 11)]
+    + ["W2"]
+    + [f"W2={c}" for c in COLOURS]
+)
+CARD_WORD_RE = re.compile(r"[RGBYW][0-9#]")
+TAG_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
+NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
+WORD_RE = re.compile(r'[^ \t\r\n#"]+\Z')
+
+
+@dataclass
+class Parsed:
+    """The result of reading a log: the log (None if malformed) and the findings."""
+
+    log: Log | None
+    findings: list[Finding] = field(default_factory=list)
+    malformed: bool = False
+    text: str | None = None
+
+
+# ---- the grammar and the cached parser ----------------------------------------------------
+
+
+def grammar_path() -> Path:
+    here = Path(__file__).resolve().parent
+    for cand in (here.parent / "grammars" / "dos.lark", here / "_data" / "grammars" / "dos.lark"):
+        if cand.is_file():
+            return cand
+    raise FileNotFoundError("the notation grammar (grammars/dos.lark) was not found")
+
+
+def grammar_text() -> str:
+    return grammar_path().read_text(encoding="utf-8")
+
+
+_local = threading.local()
+
+
+def _parser() -> tuple[Lark, "_Builder"]:
+    """One parser per thread (the builder it calls back holds per-parse state)."""
+    p = getattr(_local, "parser", None)
+    if p is None:
+        builder = _Builder()
+        try:
+            lark = Lark(grammar_text(), parser="lalr", lexer="contextual", start=["start", "line_only"],
+                        transformer=builder, cache=True)
+        except Exception:  # an unwritable cache directory: build without it
+            lark = Lark(grammar_text(), parser="lalr", lexer="contextual", start=["start", "line_only"],
+                        transformer=builder)
+        p = _local.parser = (lark, builder)
+    return p
+
+
+# ---- card words ---------------------------------------------------------------------------
+
+
+def card_problem(word: str) -> str | None:
+    """Why a card word is not a valid card code (None if it is one)."""
+    if word in VALID_CARDS:
+        return None
+    head = word[0]
+    if "+" in word or re.search(r"[RGBYW][0-9#].*[RGBYW][0-9#]", word):
+        return f"`{word}` is not a card code: words are separated by white space (write `B3 + B7`, `R3 B4`)"
+    base, eq, decl = word.partition("=")
+    if head == "W":
+        if base != "W2":
+            return f"there is no {base}: the only W card is the Wild DOS, W2 (declared as W2=R, W2=G, W2=B or W2=Y)"
+        return f"`{word}` is not a card code: a Wild DOS is declared as a colour, W2=R, W2=G, W2=B or W2=Y"
+    if base[1] == "#":
+        if base != f"{head}#":
+            return f"`{word}` is not a card code: a Wild # is written {head}#, or {head}#=N to declare it as N"
+        return f"`{word}` is not a card code: a Wild # is declared as a number from 1 to 10 ({head}#=7)"
+    num = base[1:]
+    if num == "2":
+        return f"there is no {base}: the Wild DOS W2 is the 2"
+    if not num.isdigit():
+        return f"`{word}` is not a card code: a numbered card is a colour and a number, like {head}7"
+    if eq:
+        if base in VALID_CARDS:
+            return f"`{word}` is not a card code: only wilds take a declaration, and {base} is a numbered card"
+        return f"`{word}` is not a card code"
+    return f"there is no {base}: the numbers are 1 and 3 to 10"
+
+
+# ---- the builder: grammar callbacks -------------------------------------------------------
+
+_new = object.__new__
+_setattr = object.__setattr__
+
+
+def _mk(cls, fields: dict, line: int, column: int, cols: dict):
+    """``cls.model_construct(**fields).at(line, column, cols)``, without its overhead.
+
+    The grammar has already checked every field, so the model is valid; this sets
+    exactly what ``model_construct`` and ``Located.at`` set (``fields`` names every
+    field). A test checks that the two agree.
+    """
+    o = _new(cls)
+    _setattr(o, "__dict__", fields)
+    _setattr(o, "__pydantic_fields_set__", set(fields))
+    _setattr(o, "__pydantic_extra__", None)
+    _setattr(o, "__pydantic_private__", {"_line": line, "_column": column, "_cols": cols, "_pointer": None})
+    return o
+
+
+class _LineError(Exception):
+    pass
+
+
+class _Builder(Transformer):
+    """Called back by the LALR parser for every sentence; appends line items to ``out``.
+
+    An item is ``(kind, line, column, payload)``; a line with a problem the grammar
+    lets through (an invalid card word, a keyword as a name) becomes ``("bad", line,
+    column, [findings])``.
+    """
+
+    def __init__(self):
+        super().__init__(visit_tokens=False)
+        self.out: list = []
+        self.off = 0
+
+    # helpers
+    def _bad(self, line, tok, rule, message, expected=None, help=None):
+        self.out.append(("bad", line, tok.column, [finding(
+            rule, message, line=line, column=tok.column, found=_short(str(tok)), expected=expected, help=help)]))
+
+    def _cards_ok(self, line, toks) -> bool:
+        for t in toks:
+            if t not in VALID_CARDS:
+                self._bad(line, t, "notation.card", card_problem(str(t)), expected="a card code")
+                return False
+        return True
+
+    def _name_ok(self, line, tok) -> bool:
+        if len(tok) > 32:
+            self._bad(line, tok, "notation.line", f"a player name has at most 32 characters; `{_short(tok)}` has {len(tok)}",
+                      expected="a player name")
+            return False
+        if tok in KEYWORDS:
+            self._bad(line, tok, "notation.line", f"`{tok}` is a keyword, not a player name", expected="a player name")
+            return False
+        return True
+
+    # header
+    def dos_line(self, c):
+        k, n = c
+        self.out.append(("dos", k.line + self.off, k.column, (int(n), n.column)))
+
+    def players_line(self, c):
+        line = c[0].line + self.off
+        names = c[1:]
+        for t in names:
+            if not self._name_ok(line, t):
+                return
+        self.out.append(("players", line, c[0].column, ([str(t) for t in names], [t.column for t in names])))
+
+    def ruleset_line(self, c):
+        k, v = c
+        val = self._value(k.line + self.off, v)
+        if val is not None:
+            self.out.append(("ruleset", k.line + self.off, k.column, (val, v.column)))
+
+    def option_line(self, c):
+        k, key, v = c
+        val = self._value(k.line + self.off, v)
+        if val is not None:
+            self.out.append(("option", k.line + self.off, k.column, (str(key), val, key.column, v.column)))
+
+    def target_line(self, c):
+        k, n = c
+        line = k.line + self.off
+        if int(n) < 1:
+            self._bad(line, n, "notation.line", "the target is an integer of at least 1", expected="a number of at least 1")
+            return
+        self.out.append(("target", line, k.column, (int(n), n.column)))
+
+    def tag_line(self, c):
+        k, v = c
+        val = self._value(k.line + self.off, v)
+        if val is not None:
+            self.out.append(("tag", k.line + self.off, k.column, (str(k), val, v.column)))
+
+    def _value(self, line, v):
+        if v.type == "STRING":
+            try:
+                val = json.loads(v)
+            except ValueError as e:
+                self._bad(line, v, "notation.line", f"a quoted value is a JSON string: {e.msg}",
+                          expected="a JSON string or one word")
+                return None
+            return val
+        return str(v)
+
+    # round set-up
+    def round_line(self, c):
+        k, n = c
+        line = k.line + self.off
+        if int(n) < 1:
+            self._bad(line, n, "notation.line", "rounds are numbered from 1", expected="a round number of at least 1")
+            return
+        self.out.append(("round", line, k.column, (int(n), n.column)))
+
+    def dealer_line(self, c):
+        k, p = c
+        line = k.line + self.off
+        if self._name_ok(line, p):
+            self.out.append(("setup", line, k.column,
+                             _mk(Dealer, {"type": "dealer", "player": str(p)}, line, k.column, {"player": p.column})))
+
+    def deck_line(self, c):
+        line = c[0].line + self.off
+        cards = c[1:]
+        if self._cards_ok(line, cards):
+            self.out.append(("setup", line, c[0].column, _mk(Deck, {"type": "deck", "cards": [str(t) for t in cards]},
+                                                             line, c[0].column, {"cards": [t.column for t in cards]})))
+
+    def hand_line(self, c):
+        k, p = c[0], c[1]
+        line = k.line + self.off
+        cards = c[2:]
+        if self._name_ok(line, p) and self._cards_ok(line, cards):
+            self.out.append(("setup", line, k.column, _mk(
+                Hand, {"type": "hand", "player": str(p), "cards": [str(t) for t in cards]},
+                line, k.column, {"player": p.column, "cards": [t.column for t in cards]})))
+
+    def center_line(self, c):
+        line = c[0].line + self.off
+        cards = c[1:]
+        if self._cards_ok(line, cards):
+            self.out.append(("setup", line, c[0].column, _mk(Center, {"type": "center", "cards": [str(t) for t in cards]},
+                                                             line, c[0].column, {"cards": [t.column for t in cards]})))
+
+    # turns
+    def turn_line(self, c):
+        k, p = c
+        line = k.line + self.off
+        if self._name_ok(line, p):
+            self.out.append(("turn", line, k.column,
+                             _mk(Turn, {"player": str(p), "events": []}, line, k.column, {"player": p.column})))
+
+    def match_line(self, c):
+        k = c[0]
+        line = k.line + self.off
+        target = c[1]
+        cards = c[2:]
+        if self._cards_ok(line, c[1:]):
+            self.out.append(("event", line, k.column, _mk(
+                Match, {"type": "match", "target": str(target), "cards": [str(t) for t in cards]},
+                line, k.column, {"target": target.column, "cards": [t.column for t in cards]})))
+
+    def draw_line(self, c):
+        k = c[0]
+        line = k.line + self.off
+        if len(c) > 1 and c[1].type == "NAME":
+            p, cards = c[1], c[2:]
+            if not self._name_ok(line, p):
+                return
+            player, cols = str(p), {"player": p.column}
+        else:
+            player, cards, cols = None, c[1:], {}
+        if self._cards_ok(line, cards):
+            cols["cards"] = [t.column for t in cards]
+            self.out.append(("event", line, k.column, _mk(
+                Draw, {"type": "draw", "player": player, "cards": [str(t) for t in cards]}, line, k.column, cols)))
+
+    def refill_line(self, c):
+        line = c[0].line + self.off
+        cards = c[1:]
+        if self._cards_ok(line, cards):
+            self.out.append(("event", line, c[0].column, _mk(Refill, {"type": "refill", "cards": [str(t) for t in cards]},
+                                                             line, c[0].column, {"cards": [t.column for t in cards]})))
+
+    def reshuffle_line(self, c):
+        line = c[0].line + self.off
+        cards = c[1:]
+        if self._cards_ok(line, cards):
+            self.out.append(("event", line, c[0].column, _mk(Reshuffle, {"type": "reshuffle", "cards": [str(t) for t in cards]},
+                                                             line, c[0].column, {"cards": [t.column for t in cards]})))
+
+    def place_line(self, c):
+        k, card = c
+        line = k.line + self.off
+        if self._cards_ok(line, (card,)):
+            self.out.append(("event", line, k.column,
+                             _mk(Place, {"type": "place", "card": str(card)}, line, k.column, {"card": card.column})))
+
+    def pass_line(self, c):
+        k = c[0]
+        line = k.line + self.off
+        self.out.append(("event", line, k.column, _mk(Pass, {"type": "pass"}, line, k.column, {})))
+
+    def dos_call(self, c):
+        k = c[0]
+        line = k.line + self.off
+        if len(c) > 1:
+            p = c[1]
+            if not self._name_ok(line, p):
+                return
+            ev = _mk(Dos, {"type": "dos", "player": str(p)}, line, k.column, {"player": p.column})
+        else:
+            ev = _mk(Dos, {"type": "dos", "player": None}, line, k.column, {})
+        self.out.append(("event", line, k.column, ev))
+
+    def catch_line(self, c):
+        k, q, r = c
+        line = k.line + self.off
+        if self._name_ok(line, q) and self._name_ok(line, r):
+            self.out.append(("event", line, k.column, _mk(
+                Catch, {"type": "catch", "player": str(q), "by": str(r)}, line, k.column, {"player": q.column, "by": r.column})))
+
+    # end of a round and of the game
+    def score_line(self, c):
+        k, p, n = c
+        line = k.line + self.off
+        if self._name_ok(line, p):
+            self.out.append(("score", line, k.column, _mk(
+                Score, {"player": str(p), "points": int(n)}, line, k.column, {"player": p.column, "points": n.column})))
+
+    def totals_line(self, c):
+        k = c[0]
+        line = k.line + self.off
+        names, nums = c[1::2], c[2::2]
+        for p in names:
+            if not self._name_ok(line, p):
+                return
+        entries = [Total.model_construct(player=str(p), points=int(n)) for p, n in zip(names, nums)]
+        self.out.append(("totals", line, k.column,
+                         _mk(Totals, {"entries": entries}, line, k.column, {"entries": [p.column for p in names]})))
+
+    def winner_line(self, c):
+        k, p = c
+        line = k.line + self.off
+        if self._name_ok(line, p):
+            self.out.append(("winner", line, k.column,
+                             _mk(Winner, {"player": str(p)}, line, k.column, {"player": p.column})))
+
+    def start(self, c):
+        return None
+
+    def line_only(self, c):
+        return None
+
+
+# ---- syntax errors ------------------------------------------------------------------------
+
+_TERMINAL_TEXT = {
+    "CARD": "a card code",
+    "NAME": "a player name",
+    "INT": "a number",
+    "TAG": "a tag name",
+    "WORD": "a value",
+    "STRING": "a value",
+    "_PLUS": "`+`",
+    "_NL": "end of line",
+    "$END": "end of line",
+}
+_LINE_KEYWORDS = ("turn", "match", "draw", "refill", "place", "score")
+
+
+def _short(s: str, n: int = 40) -> str:
+    s = str(s)
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _readable(names) -> str:
+    names = set(names)
+    kws = sorted(n.lower().lstrip("_") for n in names if n.lower().lstrip("_") in KEYWORDS)
+    parts: list[str] = []
+    if len(kws) > 4:
+        parts.append("a line keyword (" + ", ".join(f"`{k}`" for k in _LINE_KEYWORDS) + ", ...)")
+        kws = []
+    seen = set()
+    for n in ("CARD", "NAME", "INT", "WORD", "STRING", "_PLUS"):
+        if n in names and _TERMINAL_TEXT[n] not in seen:
+            seen.add(_TERMINAL_TEXT[n])
+            parts.append(_TERMINAL_TEXT[n] if n not in ("WORD", "STRING") else "a value (one word or a quoted string)")
+    parts.extend(f"`{k}`" for k in kws)
+    if "TAG" in names and not parts:
+        parts.append("a tag name")
+    if "_NL" in names or "$END" in names:
+        parts.append("end of line")
+    if not parts:
+        return "something else"
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + ", or " + parts[-1]
+
+
+_WS_RE = re.compile(r"[ \t\r\n]")
+
+
+def _word_at(text: str, pos: int) -> str:
+    m = _WS_RE.search(text, pos, pos + 200)
+    end = m.start() if m else min(len(text), pos + 200)
+    return text[pos:end]
+
+
+def _line_start(text: str, pos: int) -> int:
+    return text.rfind("\n", 0, pos) + 1
+
+
+def _syntax_finding(exc: UnexpectedInput, text: str, off: int) -> Finding:
+    """A finding for a Lark error in ``text`` (whose first line is line ``off + 1``)."""
+    line = exc.line + off
+    column = exc.column
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        pos = tok.start_pos if tok.start_pos is not None else 0
+        try:
+            expected_names = exc.accepts or exc.expected
+        except Exception:  # pragma: no cover - lark internals
+            expected_names = exc.expected
+        if tok.type in ("_NL", "$END"):
+            word = ""
+        else:
+            word = str(tok)
+    else:
+        pos = exc.pos_in_stream
+        expected_names = exc.allowed or set()
+        word = _word_at(text, pos)
+    expected = _readable(expected_names)
+    at_start = text[_line_start(text, pos):pos].strip(" \t") == ""
+    help = None
+    if not word:
+        found = "end of line"
+        message = f"the line ends too early: expected {expected}"
+    else:
+        found = _short(word)
+        if CARD_WORD_RE.match(word):
+            problem = card_problem(word)
+            if problem:
+                return finding("notation.card", problem, line=line, column=column, found=found, expected=expected)
+            if "CARD" not in expected_names:
+                message = f"expected {expected}, found the card `{word}`"
+                if "NAME" in expected_names:
+                    help = "a card word is never a player name"
+                return finding("notation.line", message, line=line, column=column, found=found, expected=expected,
+                               help=help)
+        message = f"expected {expected}, found `{found}`"
+        if at_start:
+            low = word.lower()
+            if low in KEYWORDS and word != low:
+                help = f"keywords are lower case: `{low}`"
+                message = f"`{found}` is not a keyword: keywords are lower case (`{low}`)"
+            else:
+                glued = next((k for k in sorted(KEYWORDS, key=len, reverse=True) if low.startswith(k) and low != k), None)
+                if glued:
+                    message = f"`{found}` is not a keyword: words are separated by white space (`{glued} {word[len(glued):]}`?)"
+                    help = "separate the words of a line with spaces"
+                elif "TAG" in expected_names or tok_type(exc) == "NAME":
+                    message = f"`{found}` is not a keyword of the notation"
+                    help = "a line starts with a keyword (`turn`, `match`, `draw`, ...) or, in the header, a lower-case tag name"
+        elif "=" in word or "+" in word:
+            help = "separate the words of a line with spaces"
+    return finding("notation.line", message, line=line, column=column, found=found, expected=expected, help=help)
+
+
+def tok_type(exc) -> str | None:
+    tok = getattr(exc, "token", None)
+    return getattr(tok, "type", None)
+
+
+# ---- parse --------------------------------------------------------------------------------
+
+
+def _decode(source: str | bytes) -> tuple[str | None, Finding | None]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            off = e.start
+            line = data.count(b"\n", 0, off) + 1
+            ls = data.rfind(b"\n", 0, off) + 1
+            col = len(data[ls:off].decode("utf-8", errors="replace")) + 1
+            return None, finding(
+                "notation.encoding",
+                f"the log is not UTF-8 text: byte 0x{data[off]:02x} at line {line}, column {col} (byte offset {off}) "
+                f"is not valid UTF-8",
+                line=line, column=col, found=f"0x{data[off]:02x}", expected="UTF-8 text",
+            )
+    else:
+        text = str(source)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text, None
+
+
+def _read_lines(text: str) -> list:
+    """Run the grammar over the whole text; returns the line items in order."""
+    lark, b = _parser()
+    b.out = out = []
+    b.off = 0
+    try:
+        lark.parse(text if text.endswith("\n") else text + "\n", start="start")
+        return out
+    except UnexpectedInput as e:
+        bad_line = e.line
+        out.append(("bad", bad_line, e.column, [_syntax_finding(e, text, 0)]))
+    except Exception as e:  # never raise: a defensive net for the unforeseen
+        bad_line = _last_line(out) + 1
+        out.append(("bad", bad_line, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
+                                                line=bad_line)]))
+    # go on line by line after the first error: linear, whatever the errors
+    lines = text.split("\n")
+    for i in range(bad_line, len(lines)):
+        raw = lines[i]
+        body = raw[:-1] if raw.endswith("\r") else raw
+        s = body.lstrip(" \t")
+        if not s or s[0] == "#":
+            continue
+        b.off = i
+        try:
+            lark.parse(raw + "\n", start="line_only")
+        except UnexpectedInput as e:
+            out.append(("bad", i + 1, e.column, [_syntax_finding(e, raw, i)]))
+        except Exception as e:  # pragma: no cover - defensive
+            out.append(("bad", i + 1, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
+                                                 line=i + 1)]))
+    b.off = 0
+    return out
+
+
+def _last_line(out) -> int:
+    return out[-1][1] if out else 0
+
+
+_SETUP_KW = {Dealer: "dealer", Deck: "deck", Hand: "hand", Center: "center"}
+
+
+def parse(source: str | bytes) -> Parsed:
+    """Read a text log. Never raises: every problem is a finding."""
+    text, bad = _decode(source)
+    if bad is not None:
+        return Parsed(None, [bad], True, None)
+    try:
+        return _fold(text, _read_lines(text))
+    except Exception as e:  # pragma: no cover - never raise
+        return Parsed(None, [finding("notation.line", f"the log could not be read ({type(e).__name__}: {e})", line=1)],
+                      True, text)
+
+
+def _fold(text: str, items: list) -> Parsed:
+    findings: list[Finding] = []
+    n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    end_line = n_lines + 1
+
+    # the first line: `dos 1`
+    first = items[0] if items else None
+    if first is None or first[0] != "dos" or first[3][0] != 1:
+        if first is None:
+            msg, line, col, found = "the log is empty: a log starts with `dos 1`", 1, 1, "end of file"
+        elif first[0] == "dos":
+            msg, line, col, found = (f"this is a log of notation version {first[3][0]}; only version 1 is read",
+                                     first[1], first[3][1], str(first[3][0]))
+        else:
+            line, col = first[1], first[2]
+            msg, found = "a log starts with `dos 1`", _short(text.split("\n", line)[line - 1].strip() if line <= n_lines else "")
+            if first[0] == "bad":
+                findings.extend(first[3])
+        return Parsed(None, [finding("notation.version", msg, line=line, column=col, found=found,
+                                     expected="`dos 1`")] + findings, True, text)
+
+    header_at: dict = {"dos": (first[1], first[2])}
+    players = ruleset = target = None
+    players_bad = False
+    options: dict = {}
+    tags: dict = {}
+    rounds: list[Round] = []
+    winner = None
+    rnd: Round | None = None
+    turn: Turn | None = None
+    state = "header"  # header | setup | turns | score | totals | end
+    first_round_line = None
+
+    def place(line, col, msg, found=None):
+        findings.append(finding("notation.placement", msg, line=line, column=col, found=found,
+                                round=rnd.number if rnd is not None else None))
+
+    for kind, line, col, payload in items[1:]:
+        if kind == "bad":
+            findings.extend(payload)
+            continue
+        if state == "end":
+            place(line, col, "nothing may follow the `winner` line", found=kind)
+            continue
+        if kind == "event":
+            if state == "turns":
+                turn.events.append(payload)
+            elif state == "header":
+                place(line, col, f"a `{payload.type}` line before the first `round`: turn events come after a `turn` line",
+                      found=payload.type)
+            elif state == "setup":
+                place(line, col, f"a `{payload.type}` line before the first `turn` of round {rnd.number}",
+                      found=payload.type)
+            else:
+                place(line, col, f"a `{payload.type}` line after the `{state}` line of round {rnd.number}: "
+                                 f"a round's turns come before its `score`", found=payload.type)
+        elif kind == "turn":
+            if state in ("setup", "turns"):
+                turn = payload
+                rnd.turns.append(turn)
+                state = "turns"
+            elif state == "header":
+                place(line, col, "a `turn` before the first `round`", found="turn")
+            else:
+                place(line, col, f"a `turn` after the `{state}` line of round {rnd.number}: "
+                                 "the round has ended (start the next one with `round`)", found="turn")
+        elif kind == "setup":
+            kw = payload.type
+            if state == "setup":
+                rnd.setup.append(payload)
+            elif state == "header":
+                place(line, col, f"a `{kw}` line before the first `round`", found=kw)
+            else:
+                place(line, col, f"a `{kw}` line after the first `turn` of round {rnd.number}: "
+                                 "set-up lines come before the round's first turn", found=kw)
+        elif kind == "round":
+            if state == "header":
+                first_round_line = line
+            num, ncol = payload
+            rnd = _mk(Round, {"number": num, "setup": [], "turns": [], "score": None, "totals": None},
+                      line, col, {"number": ncol})
+            rounds.append(rnd)
+            turn = None
+            state = "setup"
+        elif kind == "score":
+            if state in ("setup", "turns"):
+                rnd.score = payload
+                state = "score"
+            elif state == "header":
+                place(line, col, "a `score` line before the first `round`", found="score")
+            else:
+                place(line, col, f"a second `score` line in round {rnd.number}" if state == "score"
+                      else f"a `score` line after the `totals` of round {rnd.number}", found="score")
+        elif kind == "totals":
+            if state in ("setup", "turns", "score"):
+                rnd.totals = payload
+                state = "totals"
+            elif state == "header":
+                place(line, col, "a `totals` line before the first `round`", found="totals")
+            else:
+                place(line, col, f"a second `totals` line in round {rnd.number}", found="totals")
+        elif kind == "winner":
+            winner = payload
+            state = "end"
+        else:  # header lines
+            if state != "header":
+                place(line, col, f"a header line (`{kind if kind != 'tag' else payload[0]}`) after the first `round`: "
+                                 "header lines come before it", found=kind if kind != "tag" else payload[0])
+                continue
+            key = {"option": lambda: f"option:{payload[0]}", "tag": lambda: f"tag:{payload[0]}"}.get(kind, lambda: kind)()
+            if key in header_at:
+                what = {"option": f"option `{payload[0]}`", "tag": f"tag `{payload[0]}`"}.get(kind, f"`{kind}` line")
+                pl, pc = header_at[key]
+                findings.append(finding("notation.repeated", f"a second {what} (the first is at line {pl})",
+                                        line=line, column=col, found=kind if kind != "tag" else payload[0]))
+                continue
+            header_at[key] = (line, col)
+            if kind == "players":
+                names, cols = payload
+                problem = None
+                if not 2 <= len(names) <= 4:
+                    problem = f"a game has 2 to 4 players; this line names {len(names)}"
+                else:
+                    seen: dict = {}
+                    for nm, nc in zip(names, cols):
+                        if nm.lower() in seen:
+                            problem = f"`{nm}` and `{seen[nm.lower()]}` are the same name, ignoring case"
+                            break
+                        seen[nm.lower()] = nm
+                if problem:
+                    players_bad = True
+                    findings.append(finding("notation.players", problem, line=line, column=col,
+                                            expected="2 to 4 distinct player names"))
+                else:
+                    players = names
+            elif kind == "ruleset":
+                ruleset = payload[0]
+            elif kind == "target":
+                target = payload[0]
+            elif kind == "option":
+                options[payload[0]] = payload[1]
+            elif kind == "tag":
+                tags[payload[0]] = payload[1]
+            # "dos" again is caught as repeated above
+
+    malformed = False
+    if players is None:
+        malformed = True
+        if not players_bad:
+            findings.append(finding("notation.players", "the header has no valid `players` line (2 to 4 names)",
+                                    line=first_round_line or end_line, column=1, expected="`players P Q ...`"))
+    findings.sort(key=lambda f: (f.line or 0, f.column or 0))
+    if malformed:
+        return Parsed(None, findings, True, text)
+    log = Log.model_construct(dos=1, players=players, ruleset=ruleset, options=options, target=target, tags=tags,
+                              rounds=rounds, winner=winner)
+    log.at(first[1], first[2])
+    log._header_at = header_at
+    log._end_line = end_line
+    return Parsed(log, findings, False, text)
+
+
+# ---- write --------------------------------------------------------------------------------
+
+_NEEDS_QUOTE = re.compile(r'[ \t\r\n#"]')
+
+
+def _value(v: str) -> str:
+    if not v or _NEEDS_QUOTE.search(v):
+        return json.dumps(v, ensure_ascii=False)
+    return v
+
+
+def _event_line(ev) -> str:
+    t = ev.type
+    if t == "match":
+        return f"match {ev.target} with " + " + ".join(ev.cards)
+    if t == "draw":
+        return " ".join(["draw"] + ([ev.player] if ev.player else []) + list(ev.cards))
+    if t in ("refill", "reshuffle", "deck", "center"):
+        return " ".join([t] + list(ev.cards))
+    if t == "place":
+        return f"place {ev.card}"
+    if t == "pass":
+        return "pass"
+    if t == "dos":
+        return f"dos {ev.player}" if ev.player else "dos"
+    if t == "catch":
+        return f"catch {ev.player} by {ev.by}"
+    if t == "dealer":
+        return f"dealer {ev.player}"
+    if t == "hand":
+        return " ".join(["hand", ev.player] + list(ev.cards))
+    raise ValueError(f"unknown event type {t!r}")
+
+
+def write(log: Log) -> str:
+    """The log as canonical text: one line per event, turn events indented two spaces."""
+    out = ["dos 1", "players " + " ".join(log.players)]
+    if log.ruleset is not None:
+        out.append(f"ruleset {_value(log.ruleset)}")
+    for k, v in log.options.items():
+        out.append(f"option {k} {_value(v)}")
+    if log.target is not None:
+        out.append(f"target {log.target}")
+    for k, v in log.tags.items():
+        out.append(f"{k} {_value(v)}")
+    for rnd in log.rounds:
+        out.append("")
+        out.append(f"round {rnd.number}")
+        out.extend(_event_line(ev) for ev in rnd.setup)
+        for turn in rnd.turns:
+            out.append(f"turn {turn.player}")
+            out.extend("  " + _event_line(ev) for ev in turn.events)
+        if rnd.score is not None:
+            out.append(f"score {rnd.score.player} {rnd.score.points}")
+        if rnd.totals is not None:
+            out.append("totals " + " ".join(f"{e.player} {e.points}" for e in rnd.totals.entries))
+    if log.winner is not None:
+        out.append(f"winner {log.winner.player}")
+    return "\n".join(out) + "\n"

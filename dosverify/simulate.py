@@ -1,0 +1,610 @@
+"""A DOS game simulator: legal logs in notation v1, deterministic for a seed.
+
+This is an engine of its own, built from the rules digest (defaults V1-V11 of the
+`official` ruleset and the options of spec/options.toml), not from the referee:
+the two are meant to check each other. Simple agents play every kind of move a
+real table makes: single and double matches, both colour bonuses, declined
+matches, draw-then-match, draw-then-place (or pass), Wild # and Wild DOS with
+explicit declarations (in hand and on a wild lying in the Center Row), forgotten
+DOS calls, late calls and catches in and out of turn, refills, reshuffles, the
+end of a round with `score` and `totals`, and whole games to a target.
+
+Entry points: :func:`simulate` (a :class:`~dosverify.events.Log`),
+:func:`simulate_text` (the log as text), and for the CLI
+:func:`add_simulate_arguments`, :func:`run_simulate` and :func:`main_simulate`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from dataclasses import dataclass
+
+from . import events as ev
+from .cards import full_deck, value
+from .spec import load_spec
+
+NAMES = ("ann", "bob", "cyd", "dan")
+COLS = ("R", "G", "B", "Y")
+ROUND_TURN_CAP = 400  # a round still open after this many turns ends the log (an unfinished game is valid)
+
+
+# ---- card helpers --------------------------------------------------------------------------
+
+
+def nums(base: str) -> tuple[int, ...]:
+    """The numbers a physical card can stand for."""
+    if base == "W2":
+        return (2,)
+    if base.endswith("#"):
+        return tuple(range(1, 11))
+    return (int(base[1:]),)
+
+
+def col(base: str) -> str | None:
+    """The colour of a physical card; None for a Wild DOS (any colour)."""
+    return None if base == "W2" else base[0]
+
+
+def declare(base: str, n: int | None = None, c: str | None = None) -> str:
+    """The card code with its declaration (only wilds carry one)."""
+    if base == "W2":
+        return f"W2={c}"
+    if base.endswith("#"):
+        return f"{base}={n}"
+    return base
+
+
+def is_wild(base: str) -> bool:
+    return base == "W2" or base.endswith("#")
+
+
+@dataclass
+class Opt:
+    """One way to match one Center Row card."""
+
+    ci: int  # index into the Center Row
+    target: str  # the Center Row card's code, declared when wild
+    cards: list[str]  # the hand cards' codes, declared when wild
+    bases: list[str]  # the hand cards' physical codes
+    colour: bool  # a Single or Double Color Match
+    double: bool
+
+
+def _single(ci: int, t: str, h: str, rng: random.Random) -> Opt | None:
+    common = [n for n in nums(t) if n in nums(h)]
+    if not common:
+        return None
+    n = common[0] if len(common) == 1 else rng.choice(common)
+    ct, ch = col(t), col(h)
+    if ct and ch:
+        dt, dh, cm = ct, ch, ct == ch
+    elif ct:
+        dt, dh, cm = ct, ct, True
+    elif ch:
+        dt, dh, cm = ch, ch, True
+    else:
+        dt = dh = rng.choice(COLS)
+        cm = True
+    return Opt(ci, declare(t, n, dt), [declare(h, n, dh)], [h], cm, False)
+
+
+def _double(ci: int, t: str, a: str, b: str, rng: random.Random) -> Opt | None:
+    targets = range(2, 11) if t.endswith("#") else nums(t)
+    sols = [(nt, na, nt - na) for nt in targets for na in nums(a) if (nt - na) in nums(b)]
+    if not sols:
+        return None
+    nt, na, nb = sols[0] if len(sols) == 1 else rng.choice(sols)
+    ct, ca, cb = col(t), col(a), col(b)
+    if ct is None:  # a Wild DOS in the Center Row: the player on turn names its colour
+        fixed = [c for c in (ca, cb) if c]
+        if len(fixed) == 2 and fixed[0] != fixed[1]:
+            c, dcm = rng.choice(COLS), False
+        else:
+            c, dcm = (fixed[0] if fixed else rng.choice(COLS)), True
+        dt, da, db = c, (ca or c), (cb or c)
+    else:
+        dcm = ca in (None, ct) and cb in (None, ct)
+        dt = ct
+        da = ca or (ct if dcm else rng.choice(COLS))
+        db = cb or (ct if dcm else rng.choice(COLS))
+    return Opt(ci, declare(t, nt, dt), [declare(a, na, da), declare(b, nb, db)], [a, b], dcm, True)
+
+
+def match_options(cr: list[str], hand: list[str], rng: random.Random, only: str | None = None, singles_only: bool = False) -> list[Opt]:
+    """Every way (one declaration each) to match each Center Row card with the hand."""
+    out: list[Opt] = []
+    counts = Counter(hand)
+    kinds = list(counts)  # insertion order: deterministic
+    for ci, t in enumerate(cr):
+        for h in kinds:
+            if only is not None and h != only:
+                continue
+            o = _single(ci, t, h, rng)
+            if o:
+                out.append(o)
+        if singles_only or only is not None:
+            continue
+        for i, a in enumerate(kinds):
+            for b in kinds[i:]:
+                if a == b and counts[a] < 2:
+                    continue
+                o = _double(ci, t, a, b, rng)
+                if o:
+                    out.append(o)
+    return out
+
+
+# ---- the game ------------------------------------------------------------------------------
+
+
+class Sim:
+    """One simulated game; `events` are tuples rendered to a Log or text at the end."""
+
+    def __init__(self, players: int, seed: int, ruleset: str = "official", rounds: int | None = 1,
+                 game: bool = False, deck: bool = True, target: int | None = None):
+        if not 2 <= players <= 4:
+            raise ValueError("DOS is played by 2 to 4 players")
+        self.rng = random.Random(seed)
+        self.rs = load_spec().ruleset(ruleset, None, target)
+        self.opt = self.rs.options
+        self.ruleset_name = ruleset
+        self.target_given = target
+        self.target = self.rs.target
+        self.rounds_max = None if game else (rounds if rounds is not None else 1)
+        self.with_deck = deck
+        self.names = list(NAMES[:players])
+        # agent temperament, fixed per game
+        self.p_call = self.rng.choice((0.55, 0.7, 0.85))
+        self.p_decline = 0.08
+        self.rounds: list[dict] = []
+        self.winner: str | None = None
+        self.totals = {p: 0 for p in self.names}
+
+    # -- seats
+    def left(self, p: str) -> str:
+        return self.names[(self.names.index(p) + 1) % len(self.names)]
+
+    def others_from_left(self, p: str) -> list[str]:
+        i = self.names.index(p)
+        n = len(self.names)
+        return [self.names[(i + k) % n] for k in range(1, n)]
+
+    # -- emission
+    def emit(self, *event) -> None:
+        self.turn_events.append(event)
+
+    # -- the piles
+    def reshuffle(self) -> None:
+        cards = self.discard
+        self.rng.shuffle(cards)
+        self.pile, self.discard = cards, []
+        listed = self.with_deck or self.rng.random() < 0.75
+        self.emit("reshuffle", list(cards) if listed else [])
+
+    def take(self, n: int, kind: str, player: str | None = None) -> list[str]:
+        """Take n cards from the top of the pile (reshuffling when it runs out), emitting
+        `draw`/`refill` lines that never span a reshuffle; returns the cards taken."""
+        got: list[str] = []
+        cur: list[str] = []
+
+        def flush():
+            if not cur:
+                return
+            if len(cur) > 1 and self.rng.random() < 0.25:  # one reason, several lines: same meaning
+                for c in cur:
+                    self.emit(kind, player, [c]) if kind == "draw" else self.emit(kind, [c])
+            else:
+                self.emit(kind, player, list(cur)) if kind == "draw" else self.emit(kind, list(cur))
+            cur.clear()
+
+        for _ in range(n):
+            if not self.pile:
+                if not self.discard:
+                    break  # V5: both piles empty, nothing is drawn
+                flush()
+                self.reshuffle()
+            c = self.pile.pop(0)
+            cur.append(c)
+            got.append(c)
+            if kind == "draw":
+                self.hands[player or self.on_turn].append(c)
+        flush()
+        return got
+
+    # -- DOS calls
+    def after_change(self, p: str) -> None:
+        """A completed action changed p's hand: a call is owed at exactly 2 cards (V6)."""
+        if len(self.hands[p]) != 2:
+            self.status[p] = None
+            return
+        self.status[p] = "owed"
+        if self.rng.random() < self.p_call:
+            self.emit("dos", None if p == self.on_turn else p)
+            self.status[p] = "called"
+        elif p == self.on_turn and not self.past_penalty and not self.pending and self.rng.random() < 0.5:
+            self.catch(p)
+
+    def catch(self, q: str) -> None:
+        """Someone other than q calls DOS first: q is caught."""
+        by = self.rng.choice([x for x in self.names if x != q])
+        self.emit("catch", q, by)
+        self.status[q] = "caught"
+        if q == self.on_turn and not self.past_penalty:
+            self.pending = True  # drawn at the turn's penalty step (V6, V7)
+        else:
+            self.take(2, "draw", q)  # at once: the next line
+            self.after_change(q)
+
+    def dos_hook(self, at_start: bool) -> None:
+        """Late calls and catches of forgotten calls, at the start or the end of a turn."""
+        for q in self.names:
+            if self.status[q] != "owed":
+                continue
+            if not at_start and q == self.on_turn:
+                continue  # the player on turn is caught out of turn at the start of the next one
+            r = self.rng.random()
+            if r < 0.35:
+                if q != self.on_turn and len(self.pile) < 2:
+                    continue  # keep the immediate penalty on one line
+                if q == self.on_turn and self.pending:
+                    continue
+                self.catch(q)
+            elif r < 0.5:
+                self.emit("dos", None if q == self.on_turn else q)
+                self.status[q] = "called"
+
+    # -- choices
+    def pick(self, opts: list[Opt]) -> Opt:
+        weights = []
+        for o in opts:
+            w = 1.0
+            if o.colour:
+                w *= 4
+            if o.double:
+                w *= 1.5
+            w /= 1 + sum(is_wild(b) for b in o.bases) * 0.7
+            weights.append(w)
+        return self.rng.choices(opts, weights)[0]
+
+    def choose_place(self, hand: list[str]) -> str:
+        weights = [0.3 if is_wild(c) else 1.0 for c in hand]
+        return self.rng.choices(hand, weights)[0]
+
+    # -- one turn
+    def do_match(self, o: Opt) -> None:
+        p = self.on_turn
+        self.covered.append(self.cr.pop(o.ci))
+        for b in o.bases:
+            self.hands[p].remove(b)
+        self.used.extend(o.bases)
+        self.emit("match", o.target, list(o.cards))
+        if o.colour:
+            self.bonus += 1
+            if o.double:
+                self.dcm += 1
+        self.after_change(p)
+
+    def matching(self, must: bool, only: str | None = None, limit: int | None = None) -> int:
+        p = self.on_turn
+        n = 0
+        while limit is None or n < limit:
+            opts = match_options(self.cr, self.hands[p], self.rng, only=only)
+            if not opts:
+                break
+            if n == 0 and not must and self.rng.random() > 0.9:
+                break
+            if n > 0 and self.rng.random() > 0.85:
+                break
+            self.do_match(self.pick(opts))
+            n += 1
+        return n
+
+    def play_turn(self, p: str) -> bool:
+        """Play p's turn; True when the round ended with it (V11)."""
+        self.on_turn = p
+        self.turn_events = []
+        self.pending = False
+        self.past_penalty = False
+        self.covered, self.used = [], []
+        self.bonus = self.dcm = 0
+        self.dos_hook(at_start=True)
+        hand = self.hands[p]
+
+        forbid_decline = self.opt["decline-match"] == "forbidden"
+        made = 0
+        if match_options(self.cr, hand, self.rng):
+            if forbid_decline or self.rng.random() >= self.p_decline:
+                made = self.matching(must=True)
+        if made == 0:  # no match (or declined): draw one (V2)
+            drawn = self.take(1, "draw", None)
+            self.after_change(p)
+            if self.opt["after-draw-match"] == "drawn-only":
+                if drawn and drawn[0] in hand:
+                    made = self.matching(must=forbid_decline, only=drawn[0], limit=1)
+            else:
+                made = self.matching(must=forbid_decline)
+            if made == 0:
+                if self.opt["no-match-after-draw"] == "pass":
+                    self.emit("pass")
+                elif hand:
+                    c = self.choose_place(hand)
+                    hand.remove(c)
+                    self.cr.append(c)
+                    self.emit("place", c)
+                    self.after_change(p)
+        # the end of the turn (V7)
+        self.discard.extend(self.covered + self.used)  # 1. discard
+        if len(self.cr) < 2:  # 2. refill to 2
+            self.cr.extend(self.take(2 - len(self.cr), "refill"))
+        for _ in range(self.bonus):  # 3. bonus cards; one with no card left lapses (V10)
+            if not hand:
+                break
+            c = self.choose_place(hand)
+            hand.remove(c)
+            self.cr.append(c)
+            self.emit("place", c)
+            self.after_change(p)
+        if self.pending:  # 4. DOS penalty
+            self.past_penalty = True
+            self.take(2, "draw", p)
+            self.after_change(p)
+        self.past_penalty = True
+        if self.dcm:  # 5. the others' Double Color Match draws, seat order from p's left
+            for q in self.others_from_left(p):
+                if self.take(self.dcm, "draw", q):
+                    self.after_change(q)
+        ended = not hand
+        if not ended:
+            self.dos_hook(at_start=False)
+        return ended
+
+    # -- rounds and the game
+    def play(self) -> "Sim":
+        dealer = self.rng.choice(self.names)
+        number = 0
+        while True:
+            number += 1
+            ended, winner = self.play_round(number, dealer)
+            if not ended:
+                break
+            if any(t >= self.target for t in self.totals.values()):
+                self.winner = max(self.names, key=lambda x: self.totals[x])
+                break
+            if self.rounds_max is not None and number >= self.rounds_max:
+                break
+            dealer = winner if self.opt["next-dealer"] == "winner" else self.left(dealer)
+        return self
+
+    def play_round(self, number: int, dealer: str) -> tuple[bool, str | None]:
+        deck = full_deck()
+        self.rng.shuffle(deck)
+        rnd = {"number": number, "setup": [("dealer", dealer)], "turns": [], "score": None, "totals": None}
+        self.rounds.append(rnd)
+        if self.with_deck:
+            for i in range(0, len(deck), 12):
+                rnd["setup"].append(("deck", deck[i:i + 12]))
+        order = [self.left(dealer)]
+        while len(order) < len(self.names):
+            order.append(self.left(order[-1]))
+        self.hands = {p: [] for p in self.names}
+        pile = list(deck)
+        for _ in range(7):  # V9: one card at a time from the dealer's left
+            for p in order:
+                self.hands[p].append(pile.pop(0))
+        self.cr = [pile.pop(0), pile.pop(0)]
+        self.pile, self.discard = pile, []
+        if not self.with_deck:
+            for p in order:
+                rnd["setup"].append(("hand", p, list(self.hands[p])))
+            rnd["setup"].append(("center", list(self.cr)))
+        self.status = {p: None for p in self.names}
+        p = order[0]
+        for _ in range(ROUND_TURN_CAP):
+            ended = self.play_turn(p)
+            rnd["turns"].append((p, self.turn_events))
+            if ended:
+                pts = sum(value(c) for q in self.names if q != p for c in self.hands[q])
+                self.totals[p] += pts
+                rnd["score"] = (p, pts)
+                rnd["totals"] = [(q, self.totals[q]) for q in self.names]
+                return True, p
+            p = self.left(p)
+        return False, None
+
+    # -- rendering
+    def header_lines(self) -> list[str]:
+        out = ["dos 1", "players " + " ".join(self.names), f"ruleset {self.ruleset_name}"]
+        if self.target_given is not None:
+            out.append(f"target {self.target_given}")
+        return out
+
+    def to_log(self) -> ev.Log:
+        rounds = []
+        for r in self.rounds:
+            setup = []
+            for s in r["setup"]:
+                if s[0] == "dealer":
+                    setup.append(ev.Dealer(player=s[1]))
+                elif s[0] == "deck":
+                    setup.append(ev.Deck(cards=s[1]))
+                elif s[0] == "hand":
+                    setup.append(ev.Hand(player=s[1], cards=s[2]))
+                else:
+                    setup.append(ev.Center(cards=s[1]))
+            turns = [ev.Turn(player=p, events=[_event_model(e) for e in evs]) for p, evs in r["turns"]]
+            rounds.append(ev.Round(
+                number=r["number"], setup=setup, turns=turns,
+                score=ev.Score(player=r["score"][0], points=r["score"][1]) if r["score"] else None,
+                totals=ev.Totals(entries=[ev.Total(player=q, points=n) for q, n in r["totals"]]) if r["totals"] else None,
+            ))
+        return ev.Log(players=self.names, ruleset=self.ruleset_name, target=self.target_given, rounds=rounds,
+                      winner=ev.Winner(player=self.winner) if self.winner else None)
+
+    def to_text(self) -> str:
+        out = self.header_lines()
+        for r in self.rounds:
+            out.append("")
+            out.append(f"round {r['number']}")
+            for s in r["setup"]:
+                if s[0] == "dealer":
+                    out.append(f"dealer {s[1]}")
+                elif s[0] == "deck":
+                    out.append("deck " + " ".join(s[1]))
+                elif s[0] == "hand":
+                    out.append(f"hand {s[1]} " + " ".join(s[2]))
+                else:
+                    out.append("center " + " ".join(s[1]))
+            for p, evs in r["turns"]:
+                out.append(f"turn {p}")
+                out.extend("  " + _event_text(e) for e in evs)
+            if r["score"]:
+                out.append(f"score {r['score'][0]} {r['score'][1]}")
+            if r["totals"]:
+                out.append("totals " + " ".join(f"{q} {n}" for q, n in r["totals"]))
+        if self.winner:
+            out.append(f"winner {self.winner}")
+        return "\n".join(out) + "\n"
+
+
+def _event_model(e: tuple):
+    kind = e[0]
+    if kind == "match":
+        return ev.Match(target=e[1], cards=e[2])
+    if kind == "draw":
+        return ev.Draw(player=e[1], cards=e[2])
+    if kind == "refill":
+        return ev.Refill(cards=e[1])
+    if kind == "place":
+        return ev.Place(card=e[1])
+    if kind == "pass":
+        return ev.Pass()
+    if kind == "dos":
+        return ev.Dos(player=e[1])
+    if kind == "catch":
+        return ev.Catch(player=e[1], by=e[2])
+    if kind == "reshuffle":
+        return ev.Reshuffle(cards=e[1])
+    raise ValueError(kind)
+
+
+def _event_text(e: tuple) -> str:
+    kind = e[0]
+    if kind == "match":
+        return f"match {e[1]} with " + " + ".join(e[2])
+    if kind == "draw":
+        return " ".join(["draw"] + ([e[1]] if e[1] else []) + list(e[2]))
+    if kind == "refill":
+        return " ".join(["refill"] + list(e[1]))
+    if kind == "place":
+        return f"place {e[1]}"
+    if kind == "pass":
+        return "pass"
+    if kind == "dos":
+        return "dos" + (f" {e[1]}" if e[1] else "")
+    if kind == "catch":
+        return f"catch {e[1]} by {e[2]}"
+    if kind == "reshuffle":
+        return " ".join(["reshuffle"] + list(e[1]))
+    raise ValueError(kind)
+
+
+# ---- public entry points -------------------------------------------------------------------
+
+
+def _run(players, seed, ruleset, rounds, game, deck, target) -> Sim:
+    return Sim(players, seed, ruleset, rounds, game, deck, target).play()
+
+
+def simulate(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
+             deck: bool = True, target: int | None = None) -> ev.Log:
+    """A legal game log (the event model) for `players` players, deterministic for `seed`.
+
+    `rounds` rounds are played (fewer if the game reaches its target first); `game=True`
+    plays until a total reaches the target (`target`, default the ruleset's) and writes
+    `winner`. `deck=True` writes each round's shuffled pile (`deck` lines); `deck=False`
+    writes `hand` and `center` lines instead."""
+    return _run(players, seed, ruleset, rounds, game, deck, target).to_log()
+
+
+def simulate_text(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
+                  deck: bool = True, target: int | None = None, writer: str = "auto") -> str:
+    """The same game as :func:`simulate`, as notation v1 text.
+
+    `writer="auto"` renders with `dosverify.notation.write` when it is available, else
+    with the simulator's own writer (`writer="own"` forces the latter)."""
+    sim = _run(players, seed, ruleset, rounds, game, deck, target)
+    if writer == "auto":
+        try:
+            from .notation import write
+        except ImportError:
+            write = None
+        if write is not None:
+            return write(sim.to_log())
+    return sim.to_text()
+
+
+def simulate_json(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
+                  deck: bool = True, target: int | None = None) -> str:
+    log = simulate(players, seed, ruleset, rounds, game, deck, target)
+    try:
+        from .jsonform import dump_json
+    except ImportError:
+        return json.dumps(log.model_dump(mode="json", exclude_none=True), ensure_ascii=False)
+    out = dump_json(log)
+    return out if isinstance(out, str) else json.dumps(out, ensure_ascii=False)
+
+
+# ---- CLI -----------------------------------------------------------------------------------
+
+
+def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Arguments of `dosverify simulate`."""
+    parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4), help="number of players (2-4; default 3)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed: the same seed gives the same log (default 0)")
+    parser.add_argument("--ruleset", default="official", help="ruleset from spec/rulesets (default official)")
+    g = parser.add_mutually_exclusive_group()
+    g.add_argument("--rounds", type=int, default=1, metavar="K", help="play K rounds (default 1; fewer if the target is reached)")
+    g.add_argument("--game", action="store_true", help="play a whole game, until a total reaches the target")
+    parser.add_argument("--target", type=int, default=None, metavar="N", help="the game's target (written as `target N`; default the ruleset's)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
+    parser.add_argument("--no-deck", dest="deck", action="store_false",
+                        help="write `hand`/`center` lines instead of each round's `deck`")
+    parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
+    return parser
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Run `dosverify simulate` with parsed arguments; returns the exit status."""
+    try:
+        load_spec().ruleset(args.ruleset)
+    except ValueError as exc:
+        print(f"dosverify simulate: {exc}", file=sys.stderr)
+        return 2
+    if args.target is not None and args.target < 1:
+        print("dosverify simulate: --target must be at least 1", file=sys.stderr)
+        return 2
+    if not args.game and args.rounds < 1:
+        print("dosverify simulate: --rounds must be at least 1", file=sys.stderr)
+        return 2
+    kw = dict(players=args.players, seed=args.seed, ruleset=args.ruleset, rounds=args.rounds,
+              game=args.game, deck=args.deck, target=args.target)
+    out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw)
+    if args.output == "-":
+        sys.stdout.write(out)
+    else:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(out)
+    return 0
+
+
+def main_simulate(argv: list[str] | None = None) -> int:
+    parser = add_simulate_arguments(argparse.ArgumentParser(prog="dosverify simulate", description="Write a legal simulated DOS game log."))
+    return run_simulate(parser.parse_args(argv))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main_simulate())
