@@ -543,13 +543,16 @@ class Referee:
         elif q != t.player and (t.dcm_owed.get(q, 0) > 0 or t.dcm_maybe.get(q, 0) > 0):
             reason, owed = "dcm", t.dcm_owed.get(q, 0) + t.dcm_maybe.get(q, 0)
         if reason is None:
-            why = []
             if q == t.player:
-                why.append("the no-match draw was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed"))
-            else:
-                why.append(f"{q} owes no Double Color Match draw or DOS penalty")
-            self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({'; '.join(why)})", ev,
-                        "player" if ev.player else None, player=q, expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
+                why = "the draw after no match was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed")
+                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({why})", ev,
+                            "player" if ev.player else None, player=q, expected="no draw",
+                            found=f"draw {q} {' '.join(ev.cards)}".strip())
+            else:  # another player drawing in this turn: a Double Color Match draw that was never earned
+                why = (f"{t.player} made {t.dcm} Double Color Match(es) and {q} drew for them already" if t.dcm
+                       else f"{t.player} made no Double Color Match this turn")
+                self.report("bonus.draw", f"{q} draws {n} card(s) without a reason: {why}", ev, "player", player=q,
+                            expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
                 center = [c.base for c in tb.center if not c.refilled]
@@ -569,17 +572,19 @@ class Referee:
                 self.report("turn.steps", f"{q} draws for the Double Color Match before {earlier[0]}: the others draw in seat "
                             f"order from the left of {t.player} (V7)", ev, "player", player=q,
                             expected=f"draw {earlier[0]} first", found=f"draw {q}")
+        extra_reported = False
         for i, w in enumerate(written):
-            if reason is not None and i >= owed:
-                self.report("draw.reason", f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
+            if reason is not None and i >= owed and not extra_reported:
+                extra_reported = True
+                self.report("bonus.draw" if reason == "dcm" else "draw.reason",
+                            f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
                             expected=f"{owed} card(s)", found=f"{n} cards")
-                reason = None
             got = self.draw_from_pile(w, ev, i, "draw")
             if got is None:
                 continue
             tb.hands[q][got] += 1
         self.hand_changed(q)
-        if reason == "no-match" or (reason is None and q == t.player and not t.drew and t.matches == 0):
+        if reason == "no-match":
             t.drew = True
             t.drawn_card = parse_card(written[0]).base if written[0] else None
         elif reason == "immediate":
