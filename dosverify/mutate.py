@@ -568,7 +568,7 @@ def _top_unseen(ln: Line, after: Line | None) -> str | None:
 
 
 def op_extra_dcm_draw(text: str, rng: random.Random) -> Mutation | None:
-    """One card more than the Double Color Matches owe: a draw with no reason."""
+    """One card more than the Double Color Matches owe: "made to draw without one" (spec/READINGS.md R10)."""
     a = analyse(text)
     cands = []
     for t in a.turns:
@@ -584,7 +584,7 @@ def op_extra_dcm_draw(text: str, rng: random.Random) -> Mutation | None:
         return None
     t, last, card = pick
     new = f"draw {last.player} {card}"
-    return Mutation("extra_dcm_draw", insert_after(text, last.no, new), "draw-order", "draw.reason", last.no + 1, new)
+    return Mutation("extra_dcm_draw", insert_after(text, last.no, new), "missed-bonus", "bonus.draw", last.no + 1, new)
 
 
 # ---- the order of the end of a turn (V7)
@@ -882,7 +882,9 @@ def op_excess_copies(text: str, rng: random.Random) -> Mutation | None:
 def op_glued_words(text: str, rng: random.Random) -> Mutation | None:
     """Two words of an event line written without a space (`drawY5`)."""
     a = analyse(text)
-    ln = _choose(rng, [x for x in a.lines if x.kind in ("draw", "refill", "place", "match") and len(x.words) >= 2])
+    # never glue a 3-word line into 2 words: `drawann B4` has the shape of a free tag line (`TAG VALUE`)
+    ln = _choose(rng, [x for x in a.lines if x.kind in ("draw", "refill", "place", "match") and len(x.words) >= 2
+                       and len(x.words) != 3])
     if not ln:
         return None
     new = ln.words[0] + ln.words[1] + (" " + " ".join(ln.words[2:]) if len(ln.words) > 2 else "")

@@ -553,9 +553,10 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                             {"type": "string", "description": "a text log"}, log_ref,
                                             {"description": "anything else is refereed as a JSON log: "
                                                             "its report says why it is malformed"}]}}},
-        "multipart/form-data": {"schema": {"type": "object", "properties": {
-            "files": {"type": "array", "items": {"type": "string", "format": "binary"},
-                      "description": "one log per part (any field name), text or JSON"}}}}}}}
+        "multipart/form-data": {"schema": {"type": "object", "additionalProperties": False, "properties": {
+            "files": {"type": "array", "maxItems": max_items, "items": {"type": "string", "format": "binary"},
+                      "description": "one log per part, text or JSON (parts of any other name are logs "
+                                     "too, in the order sent)"}}}}}}}
 
     @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
               openapi_extra=batch_body, tags=["check"], summary="Check several logs")

@@ -358,6 +358,8 @@ class Referee:
             self.t = None
             return
         self._after_end_reported = False
+        if self.turn_no == 0:
+            self.prev_player = None  # a round's first turn: the dealer's left starts
         self.turn_no += 1
         self.turns_seen += 1
         if self.prev_player is None:
@@ -408,11 +410,12 @@ class Referee:
     def flush(self) -> None:
         """Step 1: this turn's matched cards go to the discard pile; the refill owed is fixed now."""
         t = self.t
-        if t is None or t.discarded:
-            return
-        t.discarded = True
+        if t is None or not t.matches:
+            return  # before any match the end of the turn has not begun (a reshuffle for the draw after no match)
         self.table.flush_pending()
-        t.refill_owed = max(0, 2 - len(self.table.center)) if t.matches else 0
+        if not t.discarded:
+            t.discarded = True
+            t.refill_owed = max(0, 2 - len(self.table.center))
 
     def refill_possible(self) -> bool:
         tb = self.table
@@ -474,12 +477,13 @@ class Referee:
                 slot = c
                 break
         if slot is None:
-            if any(c.base == target.base and c.refilled for c in tb.center):
-                self.report("match.refilled", f"{target.base} was refilled this turn and cannot be matched until the next",
-                            ev, "target", expected="a Center Row card that was there before the refill", found=ev.target)
-            elif any(c.base == target.base for c in tb.center):
+            if t.matched_targets.get(target.base):
                 self.report("match.once", f"{target.base} was already matched this turn: each Center Row card is matched once",
                             ev, "target", expected="a Center Row card not yet matched", found=ev.target)
+            elif any(c.base == target.base and c.refilled for c in tb.center):
+                self.report("match.refilled", f"{target.base} was refilled this turn and cannot be matched until the next",
+                            ev, "target", expected="a Center Row card that was there before the refill", found=ev.target)
+                slot = next(c for c in tb.center if c.base == target.base and c.refilled)  # applied as written
             else:
                 self.report("match.center", f"there is no {target.base} in the Center Row", ev, "target",
                             expected="one of " + " ".join(c.base for c in tb.center if not c.matched) if tb.center else "a card of the Center Row",
@@ -504,9 +508,12 @@ class Referee:
         if t.drew:
             t.matches_after_draw += 1
         if slot is not None:
+            t.matched_targets[slot.base] = t.matched_targets.get(slot.base, 0) + 1
             slot.matched = True
             tb.center.remove(slot)
             tb.pending[slot.base] += 1
+            if t.discarded:  # a match after the refill began (reported): refilling again is allowed, not owed
+                t.refill_maybe = max(t.refill_maybe, t.refilled + max(0, 2 - len(tb.center)) - t.refill_owed)
         if j.colour and len(cards) <= 2:
             certain = j.ok and not reported
             if certain:
@@ -611,21 +618,19 @@ class Referee:
                         "and the draws (V7)", ev, expected="the refill first", found="refill")
         t.step = max(t.step, 2)
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
+        extra_reported = False
         for i, w in enumerate(written):
-            if t.refilled >= t.refill_owed:
-                have = len(tb.center)
-                self.report("center.refill" if False else "draw.reason",
-                            f"the Center Row is refilled only up to 2 cards after the discard; it held {have - (t.refilled if t.refilled else 0)} card(s)"
-                            if t.matches else "no match was made, so nothing is refilled",
-                            ev, "cards", i if ev.cards else None, expected="no refill", found=f"refill {w or ''}".strip())
-                t.refill_owed = 10**9  # report once a line
+            if t.refilled >= t.refill_owed + t.refill_maybe and not extra_reported:
+                extra_reported = True
+                why = (f"the Center Row is refilled only up to 2 cards, and it holds {len(tb.center)}" if t.matches
+                       else "no match was made, so nothing is refilled")
+                self.report("draw.reason", why, ev, "cards", i if ev.cards else None, expected="no refill",
+                            found=f"refill {w or ''}".strip())
             got = self.draw_from_pile(w, ev, i, "refill")
             if got is None:
                 continue
             tb.center.append(CenterCard(got, refilled=True))
             t.refilled += 1
-        if t.refill_owed == 10**9:
-            t.refill_owed = t.refilled
 
     def on_place(self, ev: Place) -> None:
         t, tb = self.t, self.table

@@ -21,6 +21,7 @@ class TurnState:
     dcm_owed: dict = field(default_factory=dict)
     # after an illegal match the bonus it would have earned may be honoured or not:
     # either way is a consequence of a finding already reported
+    matched_targets: dict = field(default_factory=dict)  # Center Row cards matched this turn (match.once)
     bonus_maybe: int = 0
     dcm_maybe: dict = field(default_factory=dict)
     penalty_owed: int = 0  # the player on turn, caught before the penalty step
@@ -29,6 +30,7 @@ class TurnState:
     discarded: bool = False
     refill_owed: int = 0
     refilled: int = 0
+    refill_maybe: int = 0  # refills allowed but not owed (after a late, reported match)
     order_reported: bool = False
 
     def bonus_owed(self) -> int:

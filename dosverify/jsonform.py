@@ -1,0 +1,170 @@
+"""The JSON form of a log: load and validate it, dump a log, and its schema.
+
+The JSON form carries the same events as the text notation, one object per
+event line (``notation.md``, "JSON form"). It is validated with the pydantic
+models of ``events.py``; each problem becomes a ``notation.schema`` finding at
+its JSON pointer, and makes the log malformed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from .cards import CARD_RE
+from .events import Log, attach_pointers
+from .findings import Finding, finding
+from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, WORD_RE, Parsed, card_problem
+
+__all__ = ["load_json", "dump_json", "schema", "write_schema", "schema_path", "json_pointer"]
+
+
+def _escape(part) -> str:
+    return str(part).replace("~", "~0").replace("/", "~1")
+
+
+def json_pointer(parts) -> str:
+    return "".join("/" + _escape(p) for p in parts)
+
+
+def _pointer_from_loc(data: Any, loc: tuple) -> str:
+    """The JSON pointer of a pydantic error ``loc``, following the data.
+
+    A loc may hold steps that are not in the data (the tag of a discriminated
+    union, ``function-after[...]``): these are left out. A last step that is not
+    in the data is a missing field and is kept.
+    """
+    parts: list = []
+    cur = data
+    for i, step in enumerate(loc):
+        last = i == len(loc) - 1
+        if isinstance(cur, dict) and isinstance(step, str) and step in cur:
+            parts.append(step)
+            cur = cur[step]
+        elif isinstance(cur, list) and isinstance(step, int) and 0 <= step < len(cur):
+            parts.append(step)
+            cur = cur[step]
+        elif last and isinstance(cur, dict) and isinstance(step, str) and not step.startswith("function-"):
+            parts.append(step)
+        # else: a step of the validator, not of the data
+    return json_pointer(parts)
+
+
+def _message(err: dict) -> str:
+    msg = err.get("msg", "invalid")
+    t = err.get("type", "")
+    if t == "missing":
+        return "a required field is missing"
+    if t == "extra_forbidden":
+        return "an unknown field (not part of the log schema)"
+    if t == "union_tag_invalid":
+        ctx = err.get("ctx") or {}
+        return f"an unknown event type {ctx.get('tag')!r}; expected one of {ctx.get('expected_tags')}"
+    if t == "string_pattern_mismatch":
+        v = err.get("input")
+        pattern = (err.get("ctx") or {}).get("pattern", "")
+        if pattern == CARD_RE.pattern and isinstance(v, str):
+            problem = card_problem(v) if CARD_WORD_RE.match(v) else None
+            return problem or f"{v!r} is not a card code (R1, R3..R10, R#, W2, with declarations like G#=7 or W2=R)"
+        if "A-Za-z0-9_-" in pattern:
+            return f"{v!r} is not a player name: ASCII, [A-Za-z][A-Za-z0-9_-]{{0,31}}"
+        return f"{msg}: found {v!r}"
+    return msg
+
+
+def _short(v: Any, n: int = 60) -> str:
+    s = json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def load_json(data: str | bytes | dict) -> Parsed:
+    """Read a log in the JSON form. Never raises: every problem is a finding."""
+    text = None
+    if isinstance(data, (bytes, bytearray)):
+        try:
+            data = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            return Parsed(None, [finding("notation.encoding",
+                                         f"the JSON log is not UTF-8: byte offset {e.start} is not valid UTF-8",
+                                         line=bytes(data).count(b"\n", 0, e.start) + 1)], True, None)
+    if isinstance(data, str):
+        text = data[1:] if data.startswith("\ufeff") else data
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as e:
+            return Parsed(None, [finding("notation.schema", f"this is not JSON: {e.msg}", line=e.lineno, column=e.colno,
+                                         pointer="")], True, text)
+        except (ValueError, RecursionError) as e:
+            return Parsed(None, [finding("notation.schema", f"this is not JSON: {e}", line=1, pointer="")], True, text)
+    else:
+        obj = data
+    if not isinstance(obj, dict):
+        return Parsed(None, [finding("notation.schema", "a JSON log is one object", pointer="",
+                                     found=type(obj).__name__, expected="an object")], True, text)
+    try:
+        log = Log.model_validate(obj)
+    except ValidationError as e:
+        findings = []
+        for err in e.errors(include_url=False):
+            ptr = _pointer_from_loc(obj, tuple(err.get("loc", ())))
+            found = None if err.get("type") == "missing" else _short(err.get("input"))
+            findings.append(finding("notation.schema", f"{ptr or '/'}: {_message(err)}", pointer=ptr, found=found))
+        return Parsed(None, findings, True, text)
+    except RecursionError:
+        return Parsed(None, [finding("notation.schema", "the JSON log is nested too deeply", pointer="")], True, text)
+    findings = _header_checks(log)
+    if findings:
+        return Parsed(None, findings, True, text)
+    attach_pointers(log)
+    return Parsed(log, [], False, text)
+
+
+def _header_checks(log: Log) -> list[Finding]:
+    """What the text form's grammar checks and the schema does not."""
+    out: list[Finding] = []
+    seen: dict = {}
+    for i, name in enumerate(log.players):
+        ptr = f"/players/{i}"
+        if name in KEYWORDS:
+            out.append(finding("notation.players", f"`{name}` is a keyword, not a player name", pointer=ptr, found=name))
+        elif CARD_WORD_RE.match(name):
+            out.append(finding("notation.players", f"`{name}` is a card word, not a player name", pointer=ptr,
+                               found=name))
+        elif name.lower() in seen:
+            out.append(finding("notation.players",
+                               f"`{name}` and `{seen[name.lower()]}` are the same name, ignoring case",
+                               pointer=ptr, found=name))
+        seen.setdefault(name.lower(), name)
+    for key in log.tags:
+        if not TAG_RE.match(key) or key in KEYWORDS:
+            out.append(finding("notation.schema", f"`{key}` is not a tag name: lower case `[a-z][a-z0-9_-]*`, not a keyword",
+                               pointer=json_pointer(["tags", key]), found=key))
+    for key in log.options:
+        if not WORD_RE.match(key):
+            out.append(finding("notation.schema", f"`{key}` is not an option key: one word without spaces, `#` or `\"`",
+                               pointer=json_pointer(["options", key]), found=key))
+    return out
+
+
+def dump_json(log: Log) -> str:
+    """The log as compact JSON (fields that are not set are left out)."""
+    return log.model_dump_json(exclude_none=True)
+
+
+def schema() -> dict:
+    """The JSON schema of the JSON form (generated from the pydantic models)."""
+    return Log.model_json_schema()
+
+
+def schema_path() -> Path:
+    return Path(__file__).resolve().parent.parent / "spec" / "log.schema.json"
+
+
+def write_schema(path: Path | str | None = None) -> Path:
+    """Write the schema to ``spec/log.schema.json`` (or ``path``)."""
+    p = Path(path) if path is not None else schema_path()
+    p.write_text(json.dumps(schema(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return p
