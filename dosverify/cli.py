@@ -176,6 +176,16 @@ def cmd_serve(args) -> int:
     return serve(host=args.host, port=args.port, workers=args.workers, max_log_bytes=args.max_log_bytes) or 0
 
 
+def _lazy(name: str, argv: list[str]) -> int:
+    if name == "simulate":
+        from .simulate import main_simulate
+
+        return main_simulate(argv)
+    from .corpus import main_corpus
+
+    return main_corpus(argv)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
@@ -221,18 +231,19 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--max-log-bytes", type=int, default=None, help="largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)")
     sv.set_defaults(func=cmd_serve)
 
-    try:
-        from .simulate import add_simulate_arguments, run_simulate
-    except ImportError:
-        pass
-    else:
-        sm = sub.add_parser("simulate", help="write a complete legal game log from a seed")
-        add_simulate_arguments(sm)
-        sm.set_defaults(func=run_simulate)
+    # commands with many options of their own parse them in their module, imported only when used
+    for name, text in (("simulate", "write a complete legal game log from a seed (`dosverify simulate --help`)"),
+                       ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)")):
+        lazy = sub.add_parser(name, help=text, add_help=False)
+        lazy.add_argument("rest", nargs=argparse.REMAINDER)
+        lazy.set_defaults(func=lambda args, name=name: _lazy(name, args.rest))
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("simulate", "corpus"):  # their options are parsed in their own module
+        return _lazy(argv[0], argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -31,7 +31,9 @@ PlayerName = Annotated[
 class Located(BaseModel):
     """Base of every model: carries where it was written, outside the JSON form."""
 
-    model_config = ConfigDict(extra="forbid")
+    # defer_build: the text path only uses model_construct, so validators are built on the
+    # first JSON log, not at import (keeps `dosverify check` on text fast to start)
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     _line: int | None = None
     _column: int | None = None
@@ -153,7 +155,7 @@ class Score(Located):
 
 
 class Total(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     player: PlayerName
     points: int = Field(ge=0)
 
@@ -184,6 +186,7 @@ class Log(Located):
 
     model_config = ConfigDict(
         extra="forbid",
+        defer_build=True,
         json_schema_extra={"$id": "https://dosverify.invalid/schema/log-v1.json", "title": "DOS game log, notation v1"},
     )
 

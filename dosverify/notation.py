@@ -585,6 +585,35 @@ def _read_lines(text: str) -> list:
         bad_line = _last_line(out) + 1
         out.append(("bad", bad_line, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
                                                 line=bad_line)]))
+    # Go on after the line with the error, a chunk of lines at a time: a chunk is
+    # parsed until its first error, then reading resumes after that line. Lines
+    # never span a line end, so a chunk reads as the whole text would; every line
+    # is parsed at most once (linear, whatever the errors), and a chunk saves the
+    # per-call cost of parsing line by line.
+    lines = text.split("\n")
+    i, n = bad_line, len(lines)
+    try:
+        while i < n:
+            chunk = lines[i:i + _CHUNK]
+            b.off = i
+            try:
+                lark.parse("\n".join(chunk) + "\n", start="start")
+                i += len(chunk)
+            except UnexpectedInput as e:
+                src = "\n".join(chunk)
+                out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i)]))
+                i += e.line
+            except Exception as e:  # pragma: no cover - defensive
+                out.append(("bad", i + 1, 1, [finding("notation.line",
+                                                      f"this line could not be read ({type(e).__name__})",
+                                                      line=i + 1)]))
+                i += 1
+    finally:
+        b.off = 0
+    return out
+
+
+_CHUNK = 64
 
 
 
