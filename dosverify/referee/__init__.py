@@ -23,7 +23,10 @@ ORDINAL = {2: "the refill", 3: "the bonus cards", 4: "the DOS penalty draws", 5:
 
 
 class Referee:
-    def __init__(self, log: Log, ruleset: Ruleset) -> None:
+    def __init__(self, log: Log, ruleset: Ruleset, visitor=None) -> None:
+        """`visitor`, if given, is called as `visitor(referee)` after every turn (and after the
+        score of a round): a way to watch the replayed state, like python-chess's visitors."""
+        self.visitor = visitor
         self.log = log
         self.rs = ruleset
         self.players = list(log.players)
@@ -784,6 +787,23 @@ class Referee:
             self.round_over = True
             self.round_winner = p
         self.t = None
+        if self.visitor is not None:
+            self.visitor(self)
+
+    def snapshot(self) -> dict:
+        """The replayed state now: hands, Center Row, pile sizes and running totals."""
+        tb = self.table
+        return {
+            "round": self.round_no,
+            "turn": self.turn_no,
+            "player": self.prev_player,
+            "hands": {p: sorted(h.elements()) for p, h in tb.hands.items()},
+            "center": [c.base for c in tb.center],
+            "draw_pile": tb.pile_size,
+            "discard_pile": sum(tb.discard.values()),
+            "totals": dict(self.totals),
+            "round_over": self.round_over,
+        }
 
     def round_points(self) -> int | None:
         pts = 0
