@@ -113,8 +113,9 @@ def render_text(report: Report, text: str | None, *, colour: bool = False) -> st
 def summary_line(report: Report, *, colour: bool = False) -> str:
     mark = {"legal": "green", "illegal": "error", "malformed": "error"}[report.verdict]
     verdict = f"{_COLOURS[mark]}{report.verdict}{_COLOURS['reset']}" if colour else report.verdict
-    rs = f"{report.ruleset} (spec {report.spec_version})" if report.ruleset else f"spec {report.spec_version}"
+    if report.verdict == "malformed":
+        return f"{report.file}: {verdict}: {report.errors} error(s); not refereed (spec {report.spec_version})"
     return (
         f"{report.file}: {verdict}: {report.errors} error(s), {report.warnings} warning(s); "
-        f"{report.rounds} round(s), {report.turns} turn(s); ruleset {rs}"
+        f"{report.rounds} round(s), {report.turns} turn(s); ruleset {report.ruleset} (spec {report.spec_version})"
     )
