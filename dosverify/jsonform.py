@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from .cards import CARD_RE
 from .events import Log, attach_pointers
 from .findings import Finding, finding
-from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, WORD_RE, Parsed, card_problem
+from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, Parsed, card_problem
 
 __all__ = ["load_json", "dump_json", "schema", "write_schema", "schema_path", "json_pointer"]
 
@@ -104,8 +104,9 @@ def load_json(data: str | bytes | dict) -> Parsed:
     if not isinstance(obj, dict):
         return Parsed(None, [finding("notation.schema", "a JSON log is one object", pointer="",
                                      found=type(obj).__name__, expected="an object")], True, text)
+    obj = _integral_floats(obj)
     try:
-        log = Log.model_validate(obj)
+        log = Log.model_validate(obj, strict=True)  # JSON types as the schema says: no `false` for 0
     except ValidationError as e:
         findings = []
         for err in e.errors(include_url=False):
@@ -116,10 +117,31 @@ def load_json(data: str | bytes | dict) -> Parsed:
     except RecursionError:
         return Parsed(None, [finding("notation.schema", "the JSON log is nested too deeply", pointer="")], True, text)
     findings = _header_checks(log)
-    if findings:
+    if any(f.rule == "notation.players" for f in findings):
         return Parsed(None, findings, True, text)
     attach_pointers(log)
-    return Parsed(log, [], False, text)
+    return Parsed(log, findings, False, text)
+
+
+def _integral_floats(obj):
+    """JSON numbers like ``3.0`` are integers to JSON Schema: make them Python ints.
+
+    Validation is strict (no ``false`` or ``"3"`` for a number), so this is the one
+    conversion JSON allows.
+    """
+    if isinstance(obj, float):
+        return int(obj) if obj.is_integer() else obj
+    stack = [obj]
+    while stack:
+        cur = stack.pop()
+        items = cur.items() if isinstance(cur, dict) else enumerate(cur) if isinstance(cur, list) else ()
+        for k, v in list(items):
+            if isinstance(v, float):
+                if v.is_integer():
+                    cur[k] = int(v)
+            elif isinstance(v, (dict, list)):
+                stack.append(v)
+    return obj
 
 
 def _header_checks(log: Log) -> list[Finding]:
@@ -138,14 +160,13 @@ def _header_checks(log: Log) -> list[Finding]:
                                f"`{name}` and `{seen[name.lower()]}` are the same name, ignoring case",
                                pointer=ptr, found=name))
         seen.setdefault(name.lower(), name)
-    for key in log.tags:
+    # a tag the text form cannot write is reported and left out, as the text form
+    # reports and skips such a line (unknown option keys are the ruleset check's)
+    for key in list(log.tags):
         if not TAG_RE.match(key) or key in KEYWORDS:
-            out.append(finding("notation.schema", f"`{key}` is not a tag name: lower case `[a-z][a-z0-9_-]*`, not a keyword",
-                               pointer=json_pointer(["tags", key]), found=key))
-    for key in log.options:
-        if not WORD_RE.match(key):
-            out.append(finding("notation.schema", f"`{key}` is not an option key: one word without spaces, `#` or `\"`",
-                               pointer=json_pointer(["options", key]), found=key))
+            out.append(finding("notation.line", f"`{key}` is not a tag name (lower case `[a-z][a-z0-9_-]*`, not a keyword): "
+                                                "the tag is left out", pointer=json_pointer(["tags", key]), found=key))
+            del log.tags[key]
     return out
 
 

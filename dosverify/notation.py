@@ -216,7 +216,10 @@ class _Builder(Transformer):
         line = c[0].line + self.off
         names = c[1:]
         for t in names:
-            if not self._name_ok(line, t):
+            if len(t) > 32 or t in KEYWORDS:
+                why = "is a keyword" if t in KEYWORDS else f"has {len(t)} characters (at most 32)"
+                self._bad(line, t, "notation.players", f"`{_short(t)}` {why}: it cannot be a player name",
+                          expected="a player name")
                 return
         self.out.append(("players", line, c[0].column, ([str(t) for t in names], [t.column for t in names])))
 
@@ -516,6 +519,9 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int) -> Finding:
                 return finding("notation.card", problem, line=line, column=column, found=found, expected=expected)
             if "CARD" not in expected_names:
                 message = f"expected {expected}, found the card `{word}`"
+                if _word_at(text, ls + len(text[ls:pos]) - len(text[ls:pos].lstrip(" \t"))) == "players":
+                    return finding("notation.players", f"`{word}` is a card word: it cannot be a player name",
+                                   line=line, column=column, found=found, expected=expected)
                 if "NAME" in expected_names:
                     help = "a card word is never a player name"
                 return finding("notation.line", message, line=line, column=column, found=found, expected=expected,
@@ -536,7 +542,10 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int) -> Finding:
                     help = "a line starts with a keyword (`turn`, `match`, `draw`, ...) or, in the header, a lower-case tag name"
         elif "=" in word or "+" in word:
             help = "separate the words of a line with spaces"
-    return finding("notation.line", message, line=line, column=column, found=found, expected=expected, help=help)
+    rule = "notation.line"
+    if _word_at(text, ls + len(text[ls:pos]) - len(text[ls:pos].lstrip(" \t"))) == "players":
+        rule = "notation.players"  # no valid players line: the log is malformed
+    return finding(rule, message, line=line, column=column, found=found, expected=expected, help=help)
 
 
 def tok_type(exc) -> str | None:
@@ -579,6 +588,8 @@ def _read_lines(text: str) -> list:
         lark.parse(text if text.endswith("\n") else text + "\n", start="start")
         return out
     except UnexpectedInput as e:
+        if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
+            e.line, e.column = _last_line(out) + 1, 1
         bad_line = e.line
         out.append(("bad", bad_line, e.column, [_syntax_finding(e, text, 0)]))
     except Exception as e:  # never raise: a defensive net for the unforeseen
@@ -600,6 +611,8 @@ def _read_lines(text: str) -> list:
                 lark.parse("\n".join(chunk) + "\n", start="start")
                 i += len(chunk)
             except UnexpectedInput as e:
+                if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
+                    e.line, e.column = 1, 1
                 src = "\n".join(chunk)
                 out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i)]))
                 i += e.line
@@ -684,6 +697,8 @@ def _fold(text: str, items: list) -> Parsed:
     for kind, line, col, payload in items[1:]:
         if kind == "bad":
             findings.extend(payload)
+            if payload[0].rule == "notation.players":
+                players_bad = True
             continue
         if state == "end":
             what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind

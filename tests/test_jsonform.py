@@ -88,8 +88,9 @@ def test_header_checks_beyond_schema():
     for players, ptr in ((["ann", "Ann"], "/players/1"), (["ann", "turn"], "/players/1"), (["R3", "bob"], "/players/0")):
         p = load_json({**base, "players": players})
         assert p.malformed and p.findings[0].rule == "notation.players" and p.findings[0].pointer == ptr
-    p = load_json({**base, "tags": {"Bad Tag": "x"}})
-    assert p.malformed and p.findings[0].pointer == "/tags/Bad Tag"
+    p = load_json({**base, "tags": {"Bad Tag": "x", "turn": "y", "ok": "z"}})
+    assert not p.malformed and [f.pointer for f in p.findings] == ["/tags/Bad Tag", "/tags/turn"]
+    assert p.log.tags == {"ok": "z"}
     assert load_json({**base, "players": ["ann"]}).malformed
     assert load_json({**base, "dos": 2}).malformed
 
@@ -102,3 +103,16 @@ def test_schema_file_is_current():
 def test_write_schema(tmp_path):
     p = write_schema(tmp_path / "s.json")
     assert json.loads(p.read_text()) == schema()
+
+
+def test_strict_types():
+    base = {"dos": 1, "players": ["ann", "bob"], "rounds": [{"number": 1, "score": {"player": "ann", "points": 3}}]}
+    assert not load_json(base).malformed
+    d = json.loads(json.dumps(base))
+    d["rounds"][0]["score"]["points"] = 3.0  # an integer, to JSON Schema
+    assert load_json(d).log.rounds[0].score.points == 3
+    for bad in (False, "3", 3.5, float("inf")):
+        d = json.loads(json.dumps(base))
+        d["rounds"][0]["score"]["points"] = bad
+        p = load_json(d)
+        assert p.malformed and p.findings[0].pointer == "/rounds/0/score/points", bad

@@ -437,12 +437,21 @@ class Referee:
             missing = 3
         elif n > 4 and t.penalty_owed > 0:
             missing = 4
-        if missing and not t.order_reported:
-            t.order_reported = True
-            self.report("turn.steps", f"{what} before {ORDINAL[missing]}: the end of a turn runs discard, refill, bonus cards, "
-                        "DOS penalty, then the others' Double Color Match draws (V7)", ev,
-                        expected=f"{ORDINAL[missing]} first", found=what)
+        if missing and not t.order_reported and t.early is None:
+            # too early, or is the earlier step missing altogether? That is certain only when it comes
+            t.early = (ev, missing, f"{what} before {ORDINAL[missing]}", f"{ORDINAL[missing]} first", what)
         t.step = max(t.step, n)
+
+    def arrive(self, key, ev) -> None:
+        """A step arrives: if an event came before it too early, report that now, at the early event."""
+        t = self.t
+        if t.early is None or t.order_reported or t.early[1] != key:
+            return
+        early, _, message, expected, found = t.early
+        t.order_reported = True
+        self.report("turn.steps", f"{message}: the end of a turn runs discard, refill, bonus cards, DOS penalty, then the "
+                    "others' Double Color Match draws in seat order (V7)", early, expected=expected, found=found,
+                    related=[Position(line=ev._line, column=ev._column, pointer=ev._pointer)])
 
     def lapse_bonus(self) -> None:
         """V10: bonuses still owed when the hand is empty at the bonus step lapse silently."""
@@ -572,16 +581,16 @@ class Referee:
                                 player=q, expected="a match", found="draw")
         elif reason == "penalty":
             self.step(ev, 4, "the DOS penalty draw")
+            self.arrive(4, ev)
         elif reason == "dcm":
             self.step(ev, 5, "a Double Color Match draw")
             # seat order from the left of the player on turn
             order = [p for p in self._seats_from_left(t.player) if t.dcm_owed.get(p, 0) > 0 and p != q]
             earlier = [p for p in order if self._seats_from_left(t.player).index(p) < self._seats_from_left(t.player).index(q)]
-            if earlier and not t.order_reported:
-                t.order_reported = True
-                self.report("turn.steps", f"{q} draws for the Double Color Match before {earlier[0]}: the others draw in seat "
-                            f"order from the left of {t.player} (V7)", ev, "player", player=q,
-                            expected=f"draw {earlier[0]} first", found=f"draw {q}")
+            if earlier and not t.order_reported and t.early is None:
+                t.early = (ev, ("dcm", earlier[0]), f"{q} draws for the Double Color Match before {earlier[0]}",
+                           f"draw {earlier[0]} first", f"draw {q}")
+            self.arrive(("dcm", q), ev)
         extra_reported = False
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
@@ -615,10 +624,7 @@ class Referee:
     def on_refill(self, ev: Refill) -> None:
         t, tb = self.t, self.table
         self.flush()
-        if t.step > 2 and not t.order_reported:
-            t.order_reported = True
-            self.report("turn.steps", f"the refill after {ORDINAL[t.step]}: the Center Row is refilled before the bonus cards "
-                        "and the draws (V7)", ev, expected="the refill first", found="refill")
+        self.arrive(2, ev)
         t.step = max(t.step, 2)
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
         extra_reported = False
@@ -644,10 +650,15 @@ class Referee:
                         expected=card.base, found=ev.card)
         if t.bonus_owed() > 0 or t.bonus_maybe > 0:
             self.step(ev, 3, "a bonus card")
+            self.arrive(3, ev)
             if t.bonus_owed() > 0:
                 t.bonus_placed += 1
             else:
                 t.bonus_maybe -= 1
+        elif not t.drew and t.matches == 0 and not t.action_done and t.step == 0:
+            self.report("draw.no-match", f"{p} places a card without having matched or drawn: a player who makes no match "
+                        "draws one card first", ev, expected="draw C, then place", found=f"place {ev.card}")
+            t.drew = t.action_done = True
         elif t.drew and t.matches == 0 and not t.action_done:
             if self.rs.opt("no-match-after-draw") == "pass":
                 self.report("place.no-match", "under this ruleset a player who still cannot match keeps the card and passes "

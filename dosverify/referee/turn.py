@@ -32,6 +32,7 @@ class TurnState:
     refilled: int = 0
     refill_maybe: int = 0  # refills allowed but not owed (after a late, reported match)
     order_reported: bool = False
+    early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
     def bonus_owed(self) -> int:
         return self.bonus_earned - self.bonus_placed

@@ -1,0 +1,569 @@
+"""dosverify benchmark: every figure measured beside its companion in the same run.
+
+    .venv/bin/python bench/run.py [--quick] [--json OUT] [--compare OLD.json] [--seed N]
+                                  [--parts parse,check,json,chess,cli,http,memory]
+
+Parts (each figure is also given as a ratio to its companion, since absolute times drift):
+
+1. parse   bare Lark parse of the corpus: the project's grammar file, a Lark LALR parser
+           (contextual lexer) with no transformer, built once outside the timing.
+2. check   the full check in-process (``dosverify.api.check`` on the log's bytes, then the
+           JSON report): lines/s, MB/s, turns/s, games/s; ratio to the bare parse.
+3. json    the JSON input path (the same games in the JSON form); ratio to the text check.
+4. cli     ``dosverify check -q small.log`` in a fresh process (cold start), median of N runs,
+           beside ``python -c "import lark, pydantic"`` (and ``python -c pass``), interleaved.
+5. http    ``POST /v1/check`` through the real server (``python -m dosverify serve``, one
+           worker, loopback), driven by a bounded load generator (a few keep-alive httpx
+           clients in threads, a fixed request count and a time cap): requests/s, p50 and p99
+           latency, beside the in-process check rate of the same logs.
+6. chess   the peer: python-chess ``chess.pgn.read_game`` (parsing plus the legality of every
+           move) over a PGN corpus of random legal games of about the same byte size.
+7. memory  a fresh process checking 10,000 small games one by one (``--quick``: 2,000), and
+           one CLI call over as many files: peak resident set size.
+
+In-process rates are the median of several passes over the whole corpus (a warm-up pass first);
+the best pass is kept in the JSON too. The DOS corpus comes from the project's own generator
+(``dosverify.simulate``) and is cached in ``bench/out/`` by seed; see ``bench/corpus.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import io
+import itertools
+import json
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from corpus import OUT, dos_corpus, pgn_corpus  # noqa: E402
+
+ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory")
+
+SETTINGS = {
+    "full": dict(reps=5, cold_runs=21, http_requests=3000, http_cap=90.0, http_conns=4, memory_games=10_000),
+    "quick": dict(reps=3, cold_runs=9, http_requests=600, http_cap=30.0, http_conns=4, memory_games=2_000),
+}
+
+TARGETS = {
+    "check/parse": (">=", 0.70, None),
+    "check/chess": (">=", 1.0, 2.0),
+    "cli/import": ("<=", 1.5, None),
+    "http/inproc": (">=", 0.80, None),
+    "memory": ("<", 150.0, None),
+}
+
+
+# ---- timing ---------------------------------------------------------------------------------
+
+
+def timed(fn, reps: int) -> dict:
+    """One warm-up call, then `reps` timed calls: median and best seconds, and fn's result."""
+    result = fn()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return dict(median=statistics.median(times), best=min(times), times=times, result=result)
+
+
+def rates(secs: float, *, nbytes: int = 0, lines: int = 0, games: int = 0, turns: int = 0, plies: int = 0) -> dict:
+    out = {}
+    if lines:
+        out["lines_s"] = lines / secs
+    if nbytes:
+        out["mb_s"] = nbytes / secs / 1e6
+    if turns:
+        out["turns_s"] = turns / secs
+    if plies:
+        out["plies_s"] = plies / secs
+    if games:
+        out["games_s"] = games / secs
+    return out
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ---- the parts ------------------------------------------------------------------------------
+
+
+def bench_parse(games, reps: int) -> dict:
+    from lark import Lark
+
+    from dosverify.notation import grammar_path
+
+    grammar = grammar_path().read_text(encoding="utf-8")
+    # the same grammar file and parser settings as dosverify.notation._parser(), minus the transformer
+    lark = Lark(grammar, parser="lalr", lexer="contextual", start=["start", "line_only"])
+    texts = [g.text.decode("utf-8") for g in games]
+    texts = [t if t.endswith("\n") else t + "\n" for t in texts]
+
+    def run():
+        for t in texts:
+            lark.parse(t, start="start")
+
+    # the companion must be the grammar at its fastest: time it with the cyclic GC on (the
+    # default) and off (as dosverify.notation.parse runs), and keep the faster
+    on = timed(run, reps)
+    gc.disable()
+    try:
+        off = timed(run, reps)
+    finally:
+        gc.enable()
+    best = min((on, off), key=lambda r: r["median"])
+    nbytes = sum(len(g.text) for g in games)
+    return dict(seconds=best["median"], best_seconds=best["best"], gc="off" if best is off else "on",
+                seconds_gc_on=on["median"], seconds_gc_off=off["median"], grammar=str(grammar_path().relative_to(ROOT)),
+                **rates(best["median"], nbytes=nbytes, lines=sum(g.lines for g in games), games=len(games)))
+
+
+def _check_pass(payloads, form):
+    from dosverify.api import check
+
+    def run():
+        turns = 0
+        verdicts = {}
+        for name, data in payloads:
+            rep = check(data, name=name, form=form)
+            rep.to_json_line()
+            turns += rep.turns
+            verdicts[rep.verdict] = verdicts.get(rep.verdict, 0) + 1
+        return turns, verdicts
+
+    return run
+
+
+def bench_check(games, reps: int, form: str = "text") -> dict:
+    payloads = [(g.name, g.text if form == "text" else g.json) for g in games]
+    r = timed(_check_pass(payloads, form), reps)
+    turns, verdicts = r["result"]
+    if set(verdicts) != {"legal"}:
+        raise RuntimeError(f"the generated corpus is not all legal: {verdicts}")
+    nbytes = sum(len(p[1]) for p in payloads)
+    return dict(seconds=r["median"], best_seconds=r["best"], bytes=nbytes, turns=turns, verdicts=verdicts,
+                **rates(r["median"], nbytes=nbytes, lines=sum(g.lines for g in games), games=len(games), turns=turns))
+
+
+def bench_chess(target_bytes: int, seed: int, reps: int) -> dict:
+    import chess
+    import chess.pgn
+
+    text, n = pgn_corpus(target_bytes, seed)
+
+    def run():
+        stream = io.StringIO(text)
+        games = plies = errors = 0
+        while True:
+            g = chess.pgn.read_game(stream)
+            if g is None:
+                break
+            games += 1
+            errors += len(g.errors)
+        return games, errors
+
+    r = timed(run, reps)
+    games, errors = r["result"]
+    if games != n or errors:
+        raise RuntimeError(f"the PGN corpus did not read back cleanly: {games}/{n} games, {errors} errors")
+    # plies, counted outside the timing
+    stream, plies = io.StringIO(text), 0
+    while (g := chess.pgn.read_game(stream)) is not None:
+        plies += g.end().ply()
+    nbytes = len(text.encode("utf-8"))
+    return dict(seconds=r["median"], best_seconds=r["best"], bytes=nbytes, games=games, plies=plies,
+                python_chess=chess.__version__,
+                **rates(r["median"], nbytes=nbytes, games=games, plies=plies))
+
+
+def _venv_cmd(name: str) -> list[str]:
+    exe = Path(sys.executable).parent / name
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "dosverify"]
+
+
+def bench_cli(games, runs: int) -> dict:
+    small = next(g for g in games if g.size == "small")
+    path = OUT / "small.log"
+    path.write_bytes(small.text)
+    cmds = {
+        "cli": _venv_cmd("dosverify") + ["check", "-q", str(path)],
+        "import": [sys.executable, "-c", "import lark, pydantic"],
+        "python": [sys.executable, "-c", "pass"],
+    }
+    times = {k: [] for k in cmds}
+    for i in range(runs + 2):  # two warm-up rounds (page cache, bytecode, the Lark grammar cache)
+        for k, cmd in cmds.items():  # interleaved, so that drift hits all three alike
+            t0 = time.perf_counter()
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            dt = time.perf_counter() - t0
+            if p.returncode != 0:
+                raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.decode()[-500:]}")
+            if i >= 2:
+                times[k].append(dt)
+    out = {k: dict(median_ms=statistics.median(v) * 1e3, best_ms=min(v) * 1e3) for k, v in times.items()}
+    out.update(runs=runs, log=small.name, log_bytes=len(small.text), command=" ".join(cmds["cli"][-3:]))
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _load(base: str, logs: list[bytes], total: int, conns: int, cap: float) -> dict:
+    import httpx
+
+    counter = itertools.count()
+    lat: list[float] = []
+    bad: list[str] = []
+    lock = threading.Lock()
+    deadline = time.perf_counter() + cap
+
+    def worker():
+        mine = []
+        with httpx.Client(base_url=base, timeout=30.0, headers={"Content-Type": "text/plain"}) as c:
+            while True:
+                i = next(counter)
+                if i >= total or time.perf_counter() > deadline:
+                    break
+                body = logs[i % len(logs)]
+                t0 = time.perf_counter()
+                try:
+                    r = c.post("/v1/check", content=body)
+                    ok = r.status_code == 200 and b'"verdict":"legal"' in r.content
+                    why = f"status {r.status_code}: {r.content[:200]!r}"
+                except httpx.HTTPError as exc:
+                    ok, why = False, repr(exc)
+                mine.append(time.perf_counter() - t0)
+                if not ok:
+                    with lock:
+                        bad.append(why)
+        with lock:
+            lat.extend(mine)
+
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(conns)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(cap + 60)
+    wall = time.perf_counter() - t0
+    lat.sort()
+    n = len(lat)
+
+    def q(p):
+        return lat[min(n - 1, max(0, int(-(-p * n // 1)) - 1))] * 1e3 if n else float("nan")
+
+    return dict(requests=n, failed=len(bad), first_failure=bad[0] if bad else None, seconds=wall,
+                req_s=n / wall if wall else 0.0, p50_ms=q(0.50), p99_ms=q(0.99), max_ms=lat[-1] * 1e3 if n else None,
+                connections=conns, capped=n < total)
+
+
+def bench_http(games, reps: int, requests: int, cap: float, conns: int) -> dict:
+    import httpx
+
+    typical = [g for g in games if g.size == "medium"]
+    logs = [g.text for g in typical]
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    errlog = OUT / "server.log"
+    cmd = [sys.executable, "-m", "dosverify", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
+    with open(errlog, "wb") as fh:
+        server = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT)
+    try:
+        t0 = time.perf_counter()
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"the server exited ({server.returncode}); see {errlog}")
+            if time.perf_counter() - t0 > 30:
+                raise RuntimeError(f"the server did not answer /healthz within 30 s; see {errlog}")
+            try:
+                if httpx.get(base + "/healthz", timeout=1.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        startup = time.perf_counter() - t0
+        _load(base, logs, min(100, requests), conns, cap)  # warm-up
+        main = _load(base, logs, requests, conns, cap)
+        single = _load(base, logs, max(50, requests // 4), 1, cap / 2)  # one connection: latency alone
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(10)
+    if main["failed"] or single["failed"]:
+        raise RuntimeError(f"HTTP requests failed: {main['first_failure'] or single['first_failure']}")
+    inproc = bench_check(typical, reps)
+    return dict(server=" ".join(cmd[1:]), startup_s=startup, logs=f"{len(logs)} medium games",
+                load=main, single_connection=single, inproc=inproc)
+
+
+def bench_memory(games, n: int) -> dict:
+    d = games[0].path.parent
+    p = subprocess.run([sys.executable, str(HERE / "memory_worker.py"), str(d), str(n)],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=1800)
+    if p.returncode != 0:
+        raise RuntimeError(f"memory worker failed: {p.stderr.decode()[-800:]}")
+    api = json.loads(p.stdout)
+    # the same games through one CLI call (the files named round-robin on one command line)
+    smalls = sorted(x.name for x in d.glob("small-*.dos"))
+    args = [smalls[i % len(smalls)] for i in range(n)]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(_venv_cmd("dosverify") + ["check", "-q", *args], cwd=d,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, ru = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    secs = time.perf_counter() - t0
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    if proc.returncode != 0:
+        raise RuntimeError(f"the CLI failed on the memory run ({proc.returncode}): {err[-500:]}")
+    peak = ru.ru_maxrss / 2**20 if sys.platform == "darwin" else ru.ru_maxrss / 1024
+    return dict(api=api, cli=dict(games=n, peak_rss_mb=peak, seconds=secs))
+
+
+# ---- the table ------------------------------------------------------------------------------
+
+
+def _fmt(v, unit=""):
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        return v
+    if abs(v) >= 1000:
+        s = f"{v:,.0f}"
+    elif abs(v) >= 100:
+        s = f"{v:.0f}"
+    elif abs(v) >= 10:
+        s = f"{v:.1f}"
+    else:
+        s = f"{v:.2f}"
+    return f"{s} {unit}".strip()
+
+
+def _row(rows, part, figure, value, unit, companion=None, comp_value=None, target_key=None, ratio=None):
+    if ratio is None and comp_value:
+        ratio = value / comp_value
+    row = dict(part=part, figure=figure, value=value, unit=unit, companion=companion, companion_value=comp_value,
+               ratio=ratio)
+    if target_key:
+        op, want, aim = TARGETS[target_key]
+        x = value if target_key == "memory" else ratio
+        met = x >= want if op == ">=" else x <= want if op == "<=" else x < want
+        row.update(target=f"{op} {want:g}" + (f" (aim {aim:g})" if aim else ""), met=bool(met),
+                   target_key=target_key)
+        if aim:
+            row["aim_met"] = bool(x >= aim)
+    rows.append(row)
+
+
+def build_rows(res: dict) -> list[dict]:
+    rows: list[dict] = []
+    P, C, J, X = res.get("parse"), res.get("check"), res.get("json"), res.get("chess")
+    if P:
+        _row(rows, "1 bare Lark parse", "lines/s", P["lines_s"], "lines/s",
+             "full check lines/s", C and C["lines_s"])
+        _row(rows, "1 bare Lark parse", "MB/s", P["mb_s"], "MB/s", "python-chess PGN MB/s", X and X["mb_s"])
+    if C:
+        _row(rows, "2 full check (text)", "lines/s", C["lines_s"], "lines/s", "bare parse lines/s",
+             P and P["lines_s"], "check/parse" if P else None)
+        _row(rows, "2 full check (text)", "MB/s", C["mb_s"], "MB/s", "python-chess PGN MB/s", X and X["mb_s"],
+             "check/chess" if X else None)
+        _row(rows, "2 full check (text)", "turns/s", C["turns_s"], "turns/s", "python-chess plies/s",
+             X and X["plies_s"])
+        _row(rows, "2 full check (text)", "games/s", C["games_s"], "games/s", "python-chess games/s",
+             X and X["games_s"])
+        for size, s in C.get("by_size", {}).items():
+            p = P and P.get("by_size", {}).get(size)
+            _row(rows, f"2 full check, {size} games", "lines/s", s["lines_s"], "lines/s",
+                 f"bare parse lines/s ({size})", p and p["lines_s"])
+    if J:
+        _row(rows, "3 JSON input path", "games/s", J["games_s"], "games/s", "text check games/s", C and C["games_s"])
+        _row(rows, "3 JSON input path", "MB/s (JSON)", J["mb_s"], "MB/s", "text check MB/s", C and C["mb_s"])
+        _row(rows, "3 JSON input path", "turns/s", J["turns_s"], "turns/s", "text check turns/s", C and C["turns_s"])
+    L = res.get("cli")
+    if L:
+        _row(rows, "4 CLI cold start", "check -q small.log", L["cli"]["median_ms"], "ms",
+             "import lark, pydantic", L["import"]["median_ms"], "cli/import")
+        _row(rows, "4 CLI cold start", "import lark, pydantic", L["import"]["median_ms"], "ms",
+             "python -c pass", L["python"]["median_ms"])
+    H = res.get("http")
+    if H:
+        ld, one, ip = H["load"], H["single_connection"], H["inproc"]
+        _row(rows, "5 POST /v1/check (1 worker)", f"req/s, {ld['connections']} conns", ld["req_s"], "req/s",
+             "in-process games/s", ip["games_s"], "http/inproc")
+        _row(rows, "5 POST /v1/check (1 worker)", "p50 latency", ld["p50_ms"], "ms",
+             "in-process ms/game", 1e3 / ip["games_s"])
+        _row(rows, "5 POST /v1/check (1 worker)", "p99 latency", ld["p99_ms"], "ms",
+             "in-process ms/game", 1e3 / ip["games_s"])
+        _row(rows, "5 POST /v1/check (1 worker)", "req/s, 1 conn", one["req_s"], "req/s",
+             "in-process games/s", ip["games_s"])
+        _row(rows, "5 POST /v1/check (1 worker)", "p50 latency, 1 conn", one["p50_ms"], "ms",
+             "in-process ms/game", 1e3 / ip["games_s"])
+    if X:
+        _row(rows, "6 peer: python-chess PGN", "MB/s", X["mb_s"], "MB/s", "full check MB/s", C and C["mb_s"])
+        _row(rows, "6 peer: python-chess PGN", "games/s", X["games_s"], "games/s", "full check games/s",
+             C and C["games_s"])
+    M = res.get("memory")
+    if M:
+        a = M["api"]
+        _row(rows, f"7 memory, {a['games']:,} games", "peak RSS, api loop", a["peak_rss_mb"], "MB",
+             "RSS after import", a["rss_after_import_mb"], "memory")
+        _row(rows, f"7 memory, {a['games']:,} games", "RSS growth, api loop", a["growth_mb"], "MB",
+             "RSS after import", a["rss_after_import_mb"])
+        _row(rows, f"7 memory, {a['games']:,} games", "peak RSS, one CLI call", M["cli"]["peak_rss_mb"], "MB",
+             "RSS after import", a["rss_after_import_mb"], "memory")
+    return rows
+
+
+def print_table(rows: list[dict], out=sys.stdout) -> None:
+    head = ["part", "figure", "value", "companion (same run)", "companion", "ratio", "target", "met"]
+    body = []
+    for r in rows:
+        body.append([r["part"], r["figure"], _fmt(r["value"], r["unit"]), r["companion"] or "-",
+                     _fmt(r["companion_value"]), "-" if r["ratio"] is None else f"{r['ratio']:.2f}",
+                     r.get("target", ""),
+                     "" if "met" not in r else ("yes" if r["met"] else "NO") + (
+                         "" if "aim_met" not in r else (", aim yes" if r["aim_met"] else ", aim no"))])
+    w = [max(len(str(x[i])) for x in body + [head]) for i in range(len(head))]
+    right = {2, 4, 5}
+
+    def line(cells):
+        return "  ".join(str(c).rjust(w[i]) if i in right else str(c).ljust(w[i]) for i, c in enumerate(cells)).rstrip()
+
+    print(line(head), file=out)
+    print("  ".join("-" * x for x in w), file=out)
+    last = None
+    for r, cells in zip(rows, body):
+        if last is not None and r["part"][0] != last:
+            print(file=out)
+        last = r["part"][0]
+        print(line(cells), file=out)
+
+
+def compare(old_path: str, rows: list[dict]) -> None:
+    old = json.loads(Path(old_path).read_text(encoding="utf-8"))
+    prev = {(r["part"], r["figure"]): r for r in old.get("rows", [])}
+    print(f"\ncompared with {old_path} ({old.get('meta', {}).get('date', '?')}):")
+    print(f"  {'part':34} {'figure':26} {'old ratio':>10} {'new ratio':>10}")
+    for r in rows:
+        o = prev.get((r["part"], r["figure"]))
+        if o is None or r["ratio"] is None or o.get("ratio") is None:
+            continue
+        print(f"  {r['part']:34} {r['figure']:26} {o['ratio']:10.2f} {r['ratio']:10.2f}")
+
+
+def meta(args, mode) -> dict:
+    import chess
+    import lark
+    import pydantic
+
+    cpu = platform.processor()
+    try:
+        for ln in Path("/proc/cpuinfo").read_text().splitlines():
+            if ln.startswith("model name"):
+                cpu = ln.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "dosverify", "grammars", "spec"], cwd=ROOT,
+                                    capture_output=True, text=True).stdout.strip())
+    except OSError:
+        rev, dirty = None, None
+    return dict(date=time.strftime("%Y-%m-%dT%H:%M:%S%z"), mode=mode, seed=args.seed, settings=SETTINGS[mode],
+                python=platform.python_version(), implementation=platform.python_implementation(),
+                platform=platform.platform(), cpu=cpu, cpus=os.cpu_count(), git=rev, dirty=dirty,
+                versions=dict(lark=lark.__version__, pydantic=pydantic.__version__, chess=chess.__version__),
+                timing="median of settings.reps passes over the corpus after one warm-up pass (best pass kept too)")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="a smaller corpus, fewer repetitions (about a minute)")
+    ap.add_argument("--json", metavar="OUT", help="write the table and the raw figures as JSON (default bench/out/last.json)")
+    ap.add_argument("--compare", metavar="OLD", help="print the ratios beside those of an earlier --json output")
+    ap.add_argument("--seed", type=int, default=2024, help="corpus seed (default 2024)")
+    ap.add_argument("--parts", default=",".join(ALL_PARTS), help=f"comma-separated subset of {','.join(ALL_PARTS)}")
+    args = ap.parse_args(argv)
+    mode = "quick" if args.quick else "full"
+    st = SETTINGS[mode]
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()]
+    if unknown := set(parts) - set(ALL_PARTS):
+        ap.error(f"unknown parts: {', '.join(sorted(unknown))}")
+    OUT.mkdir(parents=True, exist_ok=True)
+
+    t_start = time.perf_counter()
+    games = dos_corpus(args.seed, mode)
+    nbytes = sum(len(g.text) for g in games)
+    corpus = dict(games=len(games), bytes=nbytes, json_bytes=sum(len(g.json) for g in games),
+                  lines=sum(g.lines for g in games), dir=str(games[0].path.parent.relative_to(ROOT)),
+                  by_size={s: dict(games=len(v), bytes=sum(len(g.text) for g in v), lines=sum(g.lines for g in v))
+                           for s in ("small", "medium", "large") if (v := [g for g in games if g.size == s])})
+    log(f"corpus: {len(games)} games, {nbytes / 1e6:.2f} MB, {corpus['lines']:,} lines ({mode}, seed {args.seed})")
+    res: dict = {}
+    by_size = {s: [g for g in games if g.size == s] for s in ("small", "medium", "large")}
+    if "parse" in parts:
+        log("1 bare Lark parse ...")
+        res["parse"] = bench_parse(games, st["reps"])
+        res["parse"]["by_size"] = {s: bench_parse(v, st["reps"]) for s, v in by_size.items()}
+    if "check" in parts:
+        log("2 full check ...")
+        res["check"] = bench_check(games, st["reps"])
+        res["check"]["by_size"] = {s: bench_check(v, st["reps"]) for s, v in by_size.items()}
+    if "json" in parts:
+        log("3 JSON input path ...")
+        res["json"] = bench_check(games, st["reps"], form="json")
+    if "chess" in parts:
+        log("6 python-chess PGN ...")
+        res["chess"] = bench_chess(nbytes, args.seed, st["reps"])
+    if "cli" in parts:
+        log(f"4 CLI cold start ({st['cold_runs']} runs each) ...")
+        res["cli"] = bench_cli(games, st["cold_runs"])
+    if "http" in parts:
+        log(f"5 POST /v1/check ({st['http_requests']} requests, {st['http_conns']} connections) ...")
+        res["http"] = bench_http(games, st["reps"], st["http_requests"], st["http_cap"], st["http_conns"])
+    if "memory" in parts:
+        log(f"7 memory ({st['memory_games']:,} games) ...")
+        res["memory"] = bench_memory(games, st["memory_games"])
+
+    rows = build_rows(res)
+    print()
+    print(f"dosverify bench ({mode}): {len(games)} games, {nbytes / 1e6:.2f} MB, {corpus['lines']:,} lines; "
+          f"in-process figures are the median of {st['reps']} passes; ratio = value / companion")
+    print_table(rows)
+    targets = [r for r in rows if "met" in r]
+    if targets:
+        print(f"\ntargets met: {sum(r['met'] for r in targets)}/{len(targets)}"
+              f"   ({time.perf_counter() - t_start:.0f} s)")
+    out = Path(args.json) if args.json else OUT / "last.json"
+    doc = dict(meta=meta(args, mode), corpus=corpus, rows=rows, results=res)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=1, default=str) + "\n", encoding="utf-8")
+    print(f"JSON: {out}")
+    if args.compare:
+        compare(args.compare, rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
