@@ -1,9 +1,19 @@
-"""Memory probe, run by ``bench/run.py`` in a process of its own: check N games one after
-another in one process (``dosverify.api.check`` and the JSON report, as the CLI does), the
-small games of a corpus directory reused round-robin, and print one JSON line: the resident
-set size before the loop and every N/10 games, and the peak (``ru_maxrss``).
+"""Memory probe, run by ``bench/run.py`` in a process of its own. It prints one JSON line.
 
-    python bench/memory_worker.py CORPUS_DIR N
+    python bench/memory_worker.py api CORPUS_DIR N
+    python bench/memory_worker.py cli CORPUS_DIR N DOSVERIFY...
+
+``api``: check N games one after another in this process (``dosverify.api.check`` and the
+JSON report), the small games of the corpus directory reused round-robin: the resident set
+size before the loop, every N/10 games, and the peak (``VmHWM``).
+
+``cli``: one ``dosverify check -q`` call over N files (the small games, named round-robin):
+its peak resident set size (``ru_maxrss`` from ``wait4``).
+
+Why a process of its own: on Linux a process's ``ru_maxrss`` carries over from the process it
+was forked from, across ``exec``; so the CLI is started from this small launcher (not from the
+benchmark, which holds the corpora), and the ``api`` figure reads the memory map's own high
+water mark (``VmHWM``), which ``exec`` resets.
 """
 
 from __future__ import annotations
@@ -24,13 +34,45 @@ def rss_mb() -> float:
         return peak_mb()
 
 
-def peak_mb() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def _maxrss_mb(r: int) -> float:
     return r / 2**20 if sys.platform == "darwin" else r / 1024  # bytes on macOS, KiB on Linux
 
 
+def peak_mb() -> float:
+    try:
+        with open("/proc/self/status") as fh:
+            for ln in fh:
+                if ln.startswith("VmHWM:"):
+                    return int(ln.split()[1]) / 1024
+    except OSError:
+        pass
+    return _maxrss_mb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+def cli(d: Path, n: int, cmd: list[str]) -> int:
+    import subprocess
+
+    smalls = sorted(p.name for p in d.glob("small-*.dos"))
+    if not smalls:
+        raise SystemExit(f"no small games in {d}")
+    args = [smalls[i % len(smalls)] for i in range(n)]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd + ["check", "-q", *args], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate()  # the summary lines: a few hundred kB
+    secs = time.perf_counter() - t0
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)  # the only child: its own peak
+    if proc.returncode != 0:
+        raise SystemExit(f"the CLI failed ({proc.returncode}): {err.decode()[-500:]}")
+    legal = out.count(b": legal")
+    print(json.dumps(dict(games=n, distinct=len(smalls), peak_rss_mb=round(_maxrss_mb(ru.ru_maxrss), 2),
+                          legal=legal, launcher_peak_rss_mb=round(peak_mb(), 2), seconds=round(secs, 3))))
+    return 0
+
+
 def main() -> int:
-    d, n = Path(sys.argv[1]), int(sys.argv[2])
+    if sys.argv[1] == "cli":
+        return cli(Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4:])
+    d, n = Path(sys.argv[2]), int(sys.argv[3])
     start_rss = rss_mb()
     from dosverify.api import check
 

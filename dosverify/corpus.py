@@ -47,8 +47,8 @@ MUTATION_SEEDS_PER_OPERATOR = 2
 DEFAULT_TIMEOUT = 20.0
 
 README = """\
-DOS conformance corpus (dosverify {version}, rules specification {spec})
-========================================================================
+{title}
+{rule}
 
 Logs in the DOS text notation v1 (UTF-8, one event a line), for testing any program
 that checks, replays or plays DOS games. The first letter of each file name says what a
@@ -141,10 +141,21 @@ def _y_games() -> list[Entry]:
 
 
 def _rule_fixtures() -> tuple[list[Entry], list[Entry]]:
+    """Every legal rule fixture (y_rule_*), and one broken fixture per rule (n_rule_*): its
+    `illegal.log`, else the lowest-numbered `illegal-N.log`, which keeps the corpus small."""
     ys, ns = [], []
+
+    def order(log: Path) -> tuple[int, str]:
+        tail = log.stem.split("-", 1)[1] if "-" in log.stem else ""
+        return (int(tail) if tail.isdigit() else 1 if tail == "" else 1 << 30, log.stem)
+
     for d in sorted(p for p in RULES_DIR.iterdir() if p.is_dir()):
-        for log in sorted(d.glob("*.log")):
-            exp = json.loads(log.with_name(log.stem + ".expected.json").read_text(encoding="utf-8"))
+        broken = []
+        for log in sorted(d.glob("*.log"), key=order):
+            exp_path = log.with_name(log.stem + ".expected.json")
+            if not exp_path.exists():
+                continue
+            exp = json.loads(exp_path.read_text(encoding="utf-8"))
             if exp.get("ruleset_override"):
                 continue
             text = log.read_bytes()
@@ -152,11 +163,15 @@ def _rule_fixtures() -> tuple[list[Entry], list[Entry]]:
             if exp["verdict"] == "legal":  # a log with only warnings (dos.call) is legal too
                 warn = "-warning" if log.stem.startswith("illegal") else ""
                 ys.append(Entry(f"y_rule_{d.name}{warn}{suffix}", text))
-            elif log.stem == "illegal":  # one broken log per rule keeps the corpus small
-                fs = sorted(exp["findings"], key=lambda f: f["line"] if f.get("line") is not None else 1 << 60)
-                first = fs[0]
-                ns.append(Entry(f"n_rule_{d.name}", text, {"verdict": exp["verdict"], "kind": first["kind"],
-                                                           "rule": first["rule"], "line": first.get("line")}))
+            elif log.stem.startswith("illegal") and exp.get("findings"):
+                broken.append((log, exp, text))
+        if broken:
+            log, exp, text = broken[0]
+            fs = sorted(exp["findings"], key=lambda f: f["line"] if f.get("line") is not None else 1 << 60)
+            first = fs[0]
+            ns.append(Entry(f"n_rule_{d.name}", text, {"verdict": exp["verdict"], "kind": first["kind"],
+                                                       "rule": first["rule"], "line": first.get("line"),
+                                                       "from": f"fixtures/rules/{d.name}/{log.name}"}))
     return ys, ns
 
 
@@ -192,7 +207,8 @@ def _n_mutations() -> list[Entry]:
             if m is None:
                 continue
             out.append(Entry(f"n_{m.rule}_{op}_{label}", m.text,
-                             {"verdict": "illegal", "kind": m.kind, "rule": m.rule, "line": m.line}))
+                             {"verdict": "illegal", "kind": m.kind, "rule": m.rule, "line": m.line,
+                              "from": f"mutation {op} of a simulated game ({label})"}))
             found += 1
             if found == MUTATION_SEEDS_PER_OPERATOR:
                 break
@@ -292,7 +308,8 @@ def readme_text(entries: list[Entry]) -> str:
     from . import __version__
     from .spec import load_spec
 
-    return README.format(version=__version__, spec=load_spec().version, counts=_counts_text(entries))
+    title = f"DOS conformance corpus (dosverify {__version__}, rules specification {load_spec().version})"
+    return README.format(title=title, rule="=" * len(title), counts=_counts_text(entries))
 
 
 def _dump(obj: dict) -> str:

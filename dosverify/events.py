@@ -1,78 +1,131 @@
 """The event model: one model of a game log shared by the text and JSON forms.
 
-The text notation (``notation.py``) and the JSON form both become these
-objects, and the referee only ever sees them. They are pydantic models so
-that the JSON form is validated with precise locations and its schema is
-published (``spec/log.schema.json``). Positions (text line and column, or a
-JSON pointer) ride along as private attributes: they are never part of the
-JSON form, but every finding can point back at what the client sent.
+The text notation (``notation.py``) and the JSON form (``jsonform.py``) both
+become these objects, and the referee only ever sees them. They are plain
+dataclasses, so that checking a text log never pays for building validators;
+their annotations carry the JSON form's constraints in a shape pydantic reads
+(``Constrained``, ``Tagged``), and ``jsonform.py`` validates JSON logs straight
+into them and publishes the schema (``spec/log.schema.json``).
+
+Positions (text line and column, or a JSON pointer) ride along as plain
+instance attributes (``_line``, ``_column``, ``_cols``, ``_pointer``): they are
+not fields, so they are never part of the JSON form, never compared, yet every
+finding can point back at what the client sent.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
-
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Annotated, Literal, Optional, Union
 
 from .cards import CARD_RE
 
+PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]{0,31}$"
+
+
+class Constrained:
+    """A constraint on a field (pattern, min_length, ge, ...) and its description.
+
+    Pydantic reads it through ``__get_pydantic_core_schema__`` when the JSON form is
+    validated; nothing here imports pydantic.
+    """
+
+    __slots__ = ("constraints", "description")
+
+    def __init__(self, description: str | None = None, **constraints) -> None:
+        self.constraints = constraints
+        self.description = description
+
+    def __get_pydantic_core_schema__(self, source, handler):
+        schema = handler(source)
+        schema.update(self.constraints)
+        return schema
+
+    def __get_pydantic_json_schema__(self, core_schema, handler):
+        js = handler(core_schema)
+        if self.description:
+            js["description"] = self.description
+        return js
+
+
+class Tagged:
+    """A union told apart by its `type` field (a discriminated union, for pydantic)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __get_pydantic_core_schema__(self, source, handler):
+        from pydantic import Discriminator
+
+        return handler.generate_schema(Annotated[source, Discriminator(self.key)])
+
+
 CardCode = Annotated[
     str,
-    StringConstraints(pattern=CARD_RE.pattern),
-    Field(description="A card code: R1, R3..R10 (likewise G, B, Y), R# (Wild #), W2 (Wild DOS); declarations G#=7, W2=R"),
+    Constrained("A card code: R1, R3..R10 (likewise G, B, Y), R# (Wild #), W2 (Wild DOS); declarations G#=7, W2=R",
+                pattern=CARD_RE.pattern),
 ]
-PlayerName = Annotated[
-    str,
-    StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_-]{0,31}$"),
-    Field(description="A player name as in the players line"),
-]
+PlayerName = Annotated[str, Constrained("A player name as in the players line", pattern=PLAYER_PATTERN)]
+Cards = list[CardCode]
+SomeCards = Annotated[list[CardCode], Constrained(min_length=1)]
+Points = Annotated[int, Constrained(ge=0)]
+
+_FORBID = {"extra": "forbid"}
 
 
-class Located(BaseModel):
-    """Base of every model: carries where it was written, outside the JSON form."""
+class Located:
+    """Base of every model: where it was written, outside the JSON form."""
 
-    # defer_build: the text path only uses model_construct, so validators are built on the
-    # first JSON log, not at import (keeps `dosverify check` on text fast to start)
-    model_config = ConfigDict(extra="forbid", defer_build=True)
-
+    __pydantic_config__ = _FORBID
     _line: int | None = None
     _column: int | None = None
     _cols: dict = {}  # field name -> column (or list of columns, for card lists), where known
     _pointer: str | None = None
 
-    def at(self, line: int | None, column: int | None = None, cols: dict | None = None) -> "Located":
+    def at(self, line: int | None, column: int | None = None, cols: dict | None = None):
         self._line, self._column = line, column
         if cols:
             self._cols = cols
         return self
 
+    def to_dict(self) -> dict:
+        """The fields, recursively (positions are not fields)."""
+        return dataclasses.asdict(self)
+
 
 # ---- turn events -------------------------------------------------------------------------
 
 
+@dataclass(kw_only=True)
 class Match(Located):
     """`match X with A [+ B]`: cover Center Row card X with one or two hand cards."""
 
     type: Literal["match"] = "match"
     target: CardCode
-    cards: list[CardCode] = Field(min_length=1)
+    cards: SomeCards
 
 
+@dataclass(kw_only=True)
 class Draw(Located):
     """`draw [Q] [C ...]`: Q (default: the player on turn) draws; no cards = one from the top."""
 
     type: Literal["draw"] = "draw"
-    player: PlayerName | None = None
-    cards: list[CardCode] = Field(default_factory=list)
+    player: Optional[PlayerName] = None
+    cards: Cards = field(default_factory=list)
 
 
+@dataclass(kw_only=True)
 class Refill(Located):
     """`refill [C ...]`: cards flipped from the draw pile into the Center Row."""
 
     type: Literal["refill"] = "refill"
-    cards: list[CardCode] = Field(default_factory=list)
+    cards: Cards = field(default_factory=list)
 
 
+@dataclass(kw_only=True)
 class Place(Located):
     """`place C`: the player on turn puts C from hand into the Center Row."""
 
@@ -80,19 +133,22 @@ class Place(Located):
     card: CardCode
 
 
+@dataclass(kw_only=True)
 class Pass(Located):
     """`pass`: end the turn without placing (where the ruleset allows it)."""
 
     type: Literal["pass"] = "pass"
 
 
+@dataclass(kw_only=True)
 class Dos(Located):
     """`dos [Q]`: Q (default: the player on turn) calls DOS."""
 
     type: Literal["dos"] = "dos"
-    player: PlayerName | None = None
+    player: Optional[PlayerName] = None
 
 
+@dataclass(kw_only=True)
 class Catch(Located):
     """`catch Q by R`: R calls DOS before Q did."""
 
@@ -101,79 +157,90 @@ class Catch(Located):
     by: PlayerName
 
 
+@dataclass(kw_only=True)
 class Reshuffle(Located):
     """`reshuffle [C ...]`: the discard pile becomes the draw pile (top first when listed)."""
 
     type: Literal["reshuffle"] = "reshuffle"
-    cards: list[CardCode] = Field(default_factory=list)
+    cards: Cards = field(default_factory=list)
 
 
-TurnEvent = Annotated[Union[Match, Draw, Refill, Place, Pass, Dos, Catch, Reshuffle], Field(discriminator="type")]
+TurnEvent = Annotated[Union[Match, Draw, Refill, Place, Pass, Dos, Catch, Reshuffle], Tagged("type")]
 
 
+@dataclass(kw_only=True)
 class Turn(Located):
     """`turn P` and the event lines that follow it."""
 
     player: PlayerName
-    events: list[TurnEvent] = Field(default_factory=list)
+    events: list[TurnEvent] = field(default_factory=list)
 
 
 # ---- a round's set-up and end ------------------------------------------------------------
 
 
+@dataclass(kw_only=True)
 class Dealer(Located):
     type: Literal["dealer"] = "dealer"
     player: PlayerName
 
 
+@dataclass(kw_only=True)
 class Deck(Located):
     """`deck C ...`: part of the round's shuffled pile, top first."""
 
     type: Literal["deck"] = "deck"
-    cards: list[CardCode] = Field(min_length=1)
+    cards: SomeCards
 
 
+@dataclass(kw_only=True)
 class Hand(Located):
     type: Literal["hand"] = "hand"
     player: PlayerName
-    cards: list[CardCode]
+    cards: Cards
 
 
+@dataclass(kw_only=True)
 class Center(Located):
     type: Literal["center"] = "center"
-    cards: list[CardCode]
+    cards: Cards
 
 
-SetupEvent = Annotated[Union[Dealer, Deck, Hand, Center], Field(discriminator="type")]
+SetupEvent = Annotated[Union[Dealer, Deck, Hand, Center], Tagged("type")]
 
 
+@dataclass(kw_only=True)
 class Score(Located):
     """`score P N`: P went out and claims N points."""
 
     player: PlayerName
-    points: int = Field(ge=0)
+    points: Points
 
 
-class Total(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+@dataclass(kw_only=True)
+class Total:
+    __pydantic_config__ = _FORBID
     player: PlayerName
-    points: int = Field(ge=0)
+    points: Points
 
 
+@dataclass(kw_only=True)
 class Totals(Located):
     """`totals P N ...`: running totals after the round."""
 
-    entries: list[Total] = Field(min_length=1)
+    entries: Annotated[list[Total], Constrained(min_length=1)]
 
 
+@dataclass(kw_only=True)
 class Round(Located):
-    number: int = Field(ge=1)
-    setup: list[SetupEvent] = Field(default_factory=list)
-    turns: list[Turn] = Field(default_factory=list)
-    score: Score | None = None
-    totals: Totals | None = None
+    number: Annotated[int, Constrained(ge=1)]
+    setup: list[SetupEvent] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    score: Optional[Score] = None
+    totals: Optional[Totals] = None
 
 
+@dataclass(kw_only=True)
 class Winner(Located):
     player: PlayerName
 
@@ -181,28 +248,23 @@ class Winner(Located):
 # ---- the whole log -----------------------------------------------------------------------
 
 
+@dataclass(kw_only=True)
 class Log(Located):
     """A DOS game log (notation v1): the header, then the rounds, then the winner."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        defer_build=True,
-        json_schema_extra={"$id": "https://dosverify.invalid/schema/log-v1.json", "title": "DOS game log, notation v1"},
-    )
-
     dos: Literal[1] = 1
-    players: list[PlayerName] = Field(min_length=2, max_length=4)
-    ruleset: str | None = Field(default=None, description="a ruleset of spec/rulesets; default official")
-    options: dict[str, str] = Field(default_factory=dict)
-    target: int | None = Field(default=None, ge=1)
-    tags: dict[str, str] = Field(default_factory=dict, description="free tags, kept as written and never judged")
-    rounds: list[Round] = Field(default_factory=list)
-    winner: Winner | None = None
+    players: Annotated[list[PlayerName], Constrained(min_length=2, max_length=4)]
+    ruleset: Annotated[Optional[str], Constrained("a ruleset of spec/rulesets; default official")] = None
+    options: dict[str, str] = field(default_factory=dict)
+    target: Optional[Annotated[int, Constrained(ge=1)]] = None
+    tags: Annotated[dict[str, str], Constrained("free tags, kept as written and never judged")] = field(default_factory=dict)
+    rounds: list[Round] = field(default_factory=list)
+    winner: Optional[Winner] = None
 
     # where header lines were written (text form): "dos", "players", "ruleset", "target",
     # "option:KEY", "tag:NAME" -> (line, column); and the last line + 1 (for "missing" findings)
-    _header_at: dict = {}
-    _end_line: int | None = None
+    _header_at = {}  # (not annotated: not a field)
+    _end_line = None
 
 
 def attach_pointers(log: Log) -> Log:

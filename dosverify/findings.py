@@ -6,37 +6,44 @@ specification, never written at the call site, so ``spec/`` stays the law.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Optional
 
 from .spec import load_spec
 
 
-class Position(BaseModel):
+@dataclass
+class Position:
     """Where something was written: text line and column, or a JSON pointer."""
 
-    model_config = ConfigDict(extra="forbid")
-    line: int | None = None
-    column: int | None = None
-    pointer: str | None = None
+    line: Optional[int] = None
+    column: Optional[int] = None
+    pointer: Optional[str] = None
 
 
-class Finding(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(kw_only=True)
+class Finding:
+    """One problem, at one place, under one rule. (A dataclass: reports are built on the
+    check's hot path; the service publishes its schema through pydantic all the same.)"""
 
-    kind: str = Field(description="one of the fixed finding kinds of notation.md")
-    rule: str = Field(description="the rule id in spec/")
-    severity: str = Field(description="error or warning, from the spec")
-    line: int | None = None
-    column: int | None = None
-    pointer: str | None = Field(default=None, description="JSON pointer, for logs in the JSON form")
-    round: int | None = None
-    turn: int | None = Field(default=None, description="the turn's index in its round, from 1")
-    player: str | None = None
+    kind: str  # one of the fixed finding kinds of notation.md
+    rule: str  # the rule id in spec/
+    severity: str  # error or warning, from the spec
+    line: Optional[int] = None
+    column: Optional[int] = None
+    pointer: Optional[str] = None  # JSON pointer, for logs in the JSON form
+    round: Optional[int] = None
+    turn: Optional[int] = None  # the turn's index in its round, from 1
+    player: Optional[str] = None
     message: str
-    expected: str | None = None
-    found: str | None = None
-    help: str | None = Field(default=None, description="what a person can do about it")
-    related: list[Position] = Field(default_factory=list)
+    expected: Optional[str] = None
+    found: Optional[str] = None
+    help: Optional[str] = None  # what a person can do about it
+    related: list[Position] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
 
 
 def finding(

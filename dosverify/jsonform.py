@@ -12,7 +12,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from functools import lru_cache
+
+from pydantic import TypeAdapter, ValidationError
 
 from .cards import CARD_RE
 from .events import Log, attach_pointers
@@ -20,6 +22,12 @@ from .findings import Finding, finding
 from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, Parsed, card_problem
 
 __all__ = ["load_json", "dump_json", "schema", "write_schema", "schema_path", "json_pointer"]
+
+
+@lru_cache(maxsize=1)
+def log_adapter() -> TypeAdapter:
+    """The validator and serializer of the JSON form, built once, on first use."""
+    return TypeAdapter(Log)
 
 
 def _escape(part) -> str:
@@ -56,9 +64,9 @@ def _pointer_from_loc(data: Any, loc: tuple) -> str:
 def _message(err: dict) -> str:
     msg = err.get("msg", "invalid")
     t = err.get("type", "")
-    if t == "missing":
+    if t in ("missing", "missing_keyword_argument", "missing_argument"):
         return "a required field is missing"
-    if t == "extra_forbidden":
+    if t in ("extra_forbidden", "unexpected_keyword_argument"):
         return "an unknown field (not part of the log schema)"
     if t == "union_tag_invalid":
         ctx = err.get("ctx") or {}
@@ -106,12 +114,13 @@ def load_json(data: str | bytes | dict) -> Parsed:
                                      found=type(obj).__name__, expected="an object")], True, text)
     obj = _integral_floats(obj)
     try:
-        log = Log.model_validate(obj, strict=True)  # JSON types as the schema says: no `false` for 0
+        # strict, in JSON mode: JSON types as the schema says (no `false` for 0, no "3" for 3)
+        log = log_adapter().validate_json(json.dumps(obj), strict=True)
     except ValidationError as e:
         findings = []
         for err in e.errors(include_url=False):
             ptr = _pointer_from_loc(obj, tuple(err.get("loc", ())))
-            found = None if err.get("type") == "missing" else _short(err.get("input"))
+            found = None if err.get("type") in ("missing", "missing_keyword_argument", "missing_argument") else _short(err.get("input"))
             findings.append(finding("notation.schema", f"{ptr or '/'}: {_message(err)}", pointer=ptr, found=found))
         return Parsed(None, findings, True, text)
     except RecursionError:
@@ -172,12 +181,18 @@ def _header_checks(log: Log) -> list[Finding]:
 
 def dump_json(log: Log) -> str:
     """The log as compact JSON (fields that are not set are left out)."""
-    return log.model_dump_json(exclude_none=True)
+    return log_adapter().dump_json(log, exclude_none=True).decode()
 
 
 def schema() -> dict:
-    """The JSON schema of the JSON form (generated from the pydantic models)."""
-    return Log.model_json_schema()
+    """The JSON schema of the JSON form (generated from the event model's annotations)."""
+    js = log_adapter().json_schema()
+    js["$id"] = "https://dosverify.invalid/schema/log-v1.json"
+    js["title"] = "DOS game log, notation v1"
+    for d in js.get("$defs", {}).values():  # the discriminator: every event names its type
+        if "const" in d.get("properties", {}).get("type", {}) and "type" not in d.get("required", []):
+            d.setdefault("required", []).insert(0, "type")
+    return js
 
 
 def schema_path() -> Path:

@@ -152,17 +152,17 @@ _setattr = object.__setattr__
 
 
 def _mk(cls, fields: dict, line: int, column: int, cols: dict):
-    """``cls.model_construct(**fields).at(line, column, cols)``, without its overhead.
+    """``cls(**fields).at(line, column, cols)``, without the call overhead.
 
-    The grammar has already checked every field, so the model is valid; this sets
-    exactly what ``model_construct`` and ``Located.at`` set (``fields`` names every
-    field). A test checks that the two agree.
+    The grammar has already checked every field, and ``fields`` names every field of
+    ``cls`` (a dataclass), so the instance is what the constructor would build; a test
+    checks that the two agree.
     """
     o = _new(cls)
+    fields["_line"] = line
+    fields["_column"] = column
+    fields["_cols"] = cols
     _setattr(o, "__dict__", fields)
-    _setattr(o, "__pydantic_fields_set__", set(fields))
-    _setattr(o, "__pydantic_extra__", None)
-    _setattr(o, "__pydantic_private__", {"_line": line, "_column": column, "_cols": cols, "_pointer": None})
     return o
 
 
@@ -392,7 +392,7 @@ class _Builder(Transformer):
         for p in names:
             if not self._name_ok(line, p):
                 return
-        entries = [Total.model_construct(player=str(p), points=int(n)) for p, n in zip(names, nums)]
+        entries = [Total(player=str(p), points=int(n)) for p, n in zip(names, nums)]
         self.out.append(("totals", line, k.column,
                          _mk(Totals, {"entries": entries}, line, k.column, {"entries": [p.column for p in names]})))
 
@@ -818,8 +818,8 @@ def _fold(text: str, items: list) -> Parsed:
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
     if malformed:
         return Parsed(None, findings, True, text)
-    log = Log.model_construct(dos=1, players=players, ruleset=ruleset, options=options, target=target, tags=tags,
-                              rounds=rounds, winner=winner)
+    log = Log(dos=1, players=players, ruleset=ruleset, options=options, target=target, tags=tags,
+              rounds=rounds, winner=winner)
     log.at(first[1], first[2])
     log._header_at = header_at
     log._end_line = end_line

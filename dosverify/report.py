@@ -2,31 +2,35 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass, field
+from typing import Literal, Optional
 
 from .findings import Finding
 
 Verdict = Literal["legal", "illegal", "malformed"]
 
 
-class Report(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+@dataclass(kw_only=True)
+class Report:
+    """The report of one check: what `check --format json` prints and the service answers."""
 
-    file: str = Field(description="the file name, `-` for standard input, or the name given by the client")
+    file: str  # the file name, `-` for standard input, or the name given by the client
     verdict: Verdict
-    ruleset: str | None = Field(description="the ruleset used (None when the log could not be read that far)")
-    options: dict[str, str] = Field(default_factory=dict, description="the ruleset's options in force")
-    target: int | None = None
+    ruleset: Optional[str]  # the ruleset used (None when the log could not be read that far)
+    options: dict[str, str] = field(default_factory=dict)  # the ruleset's options in force
+    target: Optional[int] = None
     spec_version: str
-    findings: list[Finding] = Field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
     rounds: int = 0
     turns: int = 0
     lines: int = 0
 
-    _text: str | None = None  # the decoded log text, for renderers that show source lines
+    _text = None  # the decoded log text, for renderers that show source lines (not a field)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
 
     @property
     def errors(self) -> int:
@@ -37,7 +41,7 @@ class Report(BaseModel):
         return sum(1 for f in self.findings if f.severity == "warning")
 
     def to_json_line(self) -> str:
-        return json.dumps(self.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
 
 
 def verdict_of(findings: list[Finding], malformed: bool) -> Verdict:

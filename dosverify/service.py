@@ -545,7 +545,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         if form == "json" and _is_schema_failure(report):
             raise ServiceError(422, "invalid-log", "the body is not a DOS log in the JSON form",
                                _schema_problems(report), report)
-        return JSONResponse(report.model_dump(mode="json"))
+        return JSONResponse(report.to_dict())
 
     batch_body = {"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"type": "array", "maxItems": max_items,
@@ -609,7 +609,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         reports = await run_in_threadpool(run_all)
         counts = {v: sum(1 for r in reports if r.verdict == v) for v in ("legal", "illegal", "malformed")}
         result = {"spec_version": spec.version, "count": len(reports), **counts,
-                  "reports": [r.model_dump(mode="json") for r in reports]}
+                  "reports": [r.to_dict() for r in reports]}
         return JSONResponse(result)
 
     convert_body = {"requestBody": {"required": True, "content": {
@@ -647,7 +647,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                 problems = [Problem(location=_loc("body"), message="the log cannot be read")]
             raise ServiceError(422, "invalid-log", f"the body is not a readable {form} log", problems)
         log: Any = json.loads(out) if target == "json" else out
-        return JSONResponse({"to": target, "log": log, "findings": [f.model_dump(mode="json") for f in findings]})
+        return JSONResponse({"to": target, "log": log, "findings": [f.to_dict() for f in findings]})
 
     def _sources() -> dict:
         return {k: dict(v) for k, v in spec.sources.items()}
@@ -695,7 +695,9 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         doc = get_openapi(title=app.title, version=app.version, summary=app.summary,
                           description=app.description, routes=app.routes)
         comps = doc.setdefault("components", {}).setdefault("schemas", {})
-        log_schema = Log.model_json_schema(ref_template="#/components/schemas/{model}", mode="validation")
+        from .jsonform import log_adapter
+
+        log_schema = log_adapter().json_schema(ref_template="#/components/schemas/{model}", mode="validation")
         for k, v in log_schema.pop("$defs", {}).items():
             comps.setdefault(k, v)
         log_schema.pop("$id", None)

@@ -549,13 +549,9 @@ def simulate_text(players: int, seed: int, ruleset: str = "official", rounds: in
 
 def simulate_json(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
                   deck: bool = True, target: int | None = None) -> str:
-    log = simulate(players, seed, ruleset, rounds, game, deck, target)
-    try:
-        from .jsonform import dump_json
-    except ImportError:
-        return json.dumps(log.model_dump(mode="json", exclude_none=True), ensure_ascii=False)
-    out = dump_json(log)
-    return out if isinstance(out, str) else json.dumps(out, ensure_ascii=False)
+    from .jsonform import dump_json
+
+    return dump_json(simulate(players, seed, ruleset, rounds, game, deck, target))
 
 
 # ---- CLI -----------------------------------------------------------------------------------

@@ -100,7 +100,7 @@ def test_convert_round_trip(tmp_path: Path) -> None:
     from dosverify.notation import parse
 
     a, b = parse(LEGAL.read_text()).log, parse(back.stdout.decode()).log
-    assert a.model_dump() == b.model_dump()
+    assert a.to_dict() == b.to_dict()
     # the JSON form gets the same verdict, with JSON pointers
     rep = json.loads(run("check", "--format", "json", str(js)).stdout)
     assert rep["verdict"] == "legal"

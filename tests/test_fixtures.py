@@ -38,7 +38,7 @@ def test_fixture(exp: Path) -> None:
     want = json.loads(exp.read_text())
     path = log_for(exp)
     report = check(path.read_bytes(), name=path.name, ruleset=want.get("ruleset_override"))
-    got = [f.model_dump() for f in report.findings]
+    got = [f.to_dict() for f in report.findings]
     with_column = any("column" in f for f in want["findings"])
     assert Counter(key(f, with_column) for f in got) == Counter(key(f, with_column) for f in want["findings"]), (
         "\n".join(f"{f['line']}:{f['column']} {f['rule']} {f['message']}" for f in got)
