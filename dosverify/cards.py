@@ -11,7 +11,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple
 
-from .spec import load_toml
+from .spec import spec_file
 
 COLOURS = ("R", "G", "B", "Y")
 NUMBERS = (1, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -58,7 +58,7 @@ def is_card(code: str) -> bool:
 @lru_cache(maxsize=1)
 def composition() -> Counter:
     """The 108-card deck as a Counter of base codes."""
-    deck = load_toml("deck.toml")
+    deck = spec_file("deck.toml")
     c: Counter = Counter()
     for colour in deck["colours"]:
         for face, copies in deck["per_colour"].items():
@@ -70,7 +70,7 @@ def composition() -> Counter:
 
 @lru_cache(maxsize=1)
 def _values() -> dict:
-    return load_toml("deck.toml")["values"]
+    return spec_file("deck.toml")["values"]
 
 
 @lru_cache(maxsize=None)

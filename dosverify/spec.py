@@ -112,26 +112,61 @@ class Spec:
         return Ruleset(name, base.get("title", name), target or base.get("target", 200), opts)
 
 
+def _raw_spec() -> dict:
+    """Every TOML file of the spec, parsed; cached as JSON (much faster to read than TOML)
+    in the user's cache directory, keyed by the files' names, sizes and times."""
+    import hashlib
+    import json
+
+    root = spec_dir()
+    files = sorted(p for p in root.rglob("*.toml"))
+    key = hashlib.sha1(repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files]).encode()).hexdigest()[:16]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dosverify" / f"spec-{key}.json"
+    try:
+        return json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    raw = {p.relative_to(root).as_posix(): load_toml(p.relative_to(root).as_posix()) for p in files}
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(raw), encoding="utf-8")
+        os.replace(tmp, cache)
+    except OSError:
+        pass  # a read-only home: no cache, same result
+    return raw
+
+
+def spec_file(name: str) -> dict:
+    """One parsed file of the spec (through the cache)."""
+    return _raw_spec_cached()[name]
+
+
+@lru_cache(maxsize=1)
+def _raw_spec_cached() -> dict:
+    return _raw_spec()
+
+
 @lru_cache(maxsize=1)
 def load_spec() -> Spec:
-    root = spec_dir()
-    meta = load_toml("spec.toml")
+    raw = _raw_spec_cached()
+    meta = raw["spec.toml"]
     rules: dict[str, Rule] = {}
-    for path in sorted((root / "rules").glob("*.toml")):
-        section = path.stem
-        for raw in load_toml(f"rules/{path.name}").get("rule", []):
-            srcs = tuple(Source(s.get("ref", ""), s.get("file", ""), s.get("part", "")) for s in raw.get("sources", []))
+    for name in sorted(n for n in raw if n.startswith("rules/")):
+        section = name[len("rules/"):-len(".toml")]
+        for raw_rule in raw[name].get("rule", []):
+            r = raw_rule
+            srcs = tuple(Source(s.get("ref", ""), s.get("file", ""), s.get("part", "")) for s in r.get("sources", []))
             rule = Rule(
-                id=raw["id"], title=raw["title"], kind=raw["kind"], severity=raw["severity"],
-                text=raw["text"].strip(), section=section, sources=srcs, why=raw.get("why", "").strip(),
-                variant=raw.get("variant", ""), example=raw.get("example", "").strip("\n"), fix=raw.get("fix", "").strip(),
+                id=r["id"], title=r["title"], kind=r["kind"], severity=r["severity"],
+                text=r["text"].strip(), section=section, sources=srcs, why=r.get("why", "").strip(),
+                variant=r.get("variant", ""), example=r.get("example", "").strip("\n"), fix=r.get("fix", "").strip(),
             )
             if rule.id in rules:
                 raise ValueError(f"rule id {rule.id} defined twice")
             rules[rule.id] = rule
     rulesets = {}
-    for path in sorted((root / "rulesets").glob("*.toml")):
-        data = load_toml(f"rulesets/{path.name}")
-        rulesets[data["name"]] = data
-    options = load_toml("options.toml")["option"]
+    for name in sorted(n for n in raw if n.startswith("rulesets/")):
+        rulesets[raw[name]["name"]] = raw[name]
+    options = raw["options.toml"]["option"]
     return Spec(meta["version"], rules, rulesets, options, meta.get("sources", {}), meta.get("kinds", {}))
