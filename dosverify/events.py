@@ -175,6 +175,8 @@ class Turn(Located):
     player: PlayerName
     events: list[TurnEvent] = field(default_factory=list)
 
+    _damaged = False  # a line of this turn was not readable (a syntax finding) and was skipped
+
 
 # ---- a round's set-up and end ------------------------------------------------------------
 

@@ -699,6 +699,8 @@ def _fold(text: str, items: list) -> Parsed:
             findings.extend(payload)
             if payload[0].rule == "notation.players":
                 players_bad = True
+            if state == "turns" and turn is not None:
+                turn._damaged = True  # the referee does not judge what the skipped line may have done
             continue
         if state == "end":
             what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind

@@ -19,6 +19,13 @@ from .turn import TurnState
 
 __all__ = ["Referee"]
 
+# Findings that need every line of a turn to be known: in a turn with a line the parser
+# skipped (a syntax finding), they would be guesses about what that line did (READINGS R17).
+NEEDS_WHOLE_TURN = frozenset({
+    "draw.reason", "draw.no-match", "place.no-match", "turn.steps", "turn.pass", "center.refill", "bonus.card",
+    "bonus.draw", "dos.penalty", "dos.catch", "dos.call", "reshuffle.when", "match.once", "match.refilled",
+})
+
 ORDINAL = {2: "the refill", 3: "the bonus cards", 4: "the DOS penalty draws", 5: "the Double Color Match draws"}
 
 
@@ -65,8 +72,11 @@ class Referee:
                 column = column if column is not None else col
                 if pointer is None and ev._pointer is not None:
                     pointer = f"{ev._pointer}/{field}" + (f"/{index}" if index is not None else "")
-        if player is None and self.t is not None:
-            player = self.t.player
+        if self.t is not None:
+            if rule in NEEDS_WHOLE_TURN and self.t.turn._damaged:
+                return
+            if player is None:
+                player = self.t.player
         self.findings.append(finding(
             rule, message, at=ev, line=line, column=column, pointer=pointer, round=self.round_no,
             turn=self.turn_no or None, player=player, **kw,

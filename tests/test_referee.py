@@ -1,0 +1,84 @@
+"""Targeted behaviours of the referee: recovery without cascades, and the readings of spec/READINGS.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dosverify.api import check
+
+EXAMPLE = (Path(__file__).resolve().parent.parent / "fixtures/notation/example.log").read_text()
+
+
+def rules_at(text: str, **kw) -> list[tuple[int, str]]:
+    return [(f.line, f.rule) for f in check(text, **kw).findings]
+
+
+def test_example_is_legal() -> None:
+    assert rules_at(EXAMPLE) == []
+
+
+def test_a_skipped_line_does_not_cascade_within_its_turn() -> None:
+    # the match line cannot be read: its turn's refill and bonus card are not judged (R17)
+    text = EXAMPLE.replace("match R3 with G3 ", "match R3 with G2 ")
+    assert rules_at(text) == [(17, "notation.card")]
+
+
+def test_wrong_top_card_is_one_finding() -> None:
+    # R2: a draw that is not the top of a known pile swaps the two cards: later draws line up again
+    from dosverify.simulate import simulate_text
+
+    text = simulate_text(players=2, seed=5, deck=True)
+    lines = text.splitlines()
+    draws = [i for i, ln in enumerate(lines) if ln.strip().startswith("draw ") and len(ln.split()) == 2]
+    i, j = draws[0], draws[1]
+    a, b = lines[i].split()[1], lines[j].split()[1]
+    if a == b:
+        return
+    lines[i] = lines[i].replace(a, b)
+    lines[j] = lines[j].replace(b, a)
+    got = rules_at("\n".join(lines) + "\n")
+    assert [r for _, r in got] == ["draw.top", "draw.top"] or [r for _, r in got] == ["draw.top"]
+    assert got[0][0] == i + 1
+
+
+def test_illegal_match_bonus_is_not_judged_again() -> None:
+    # R1: B5 is not bob's; the Double Color Match it would have been may still be honoured
+    text = EXAMPLE.replace("match B10 with B3 + B7 ", "match B10 with B3 + B5 ")
+    assert [r for _, r in rules_at(text)] == ["match.held", "match.double"]
+
+
+def test_missing_penalty_is_not_also_an_order_problem() -> None:
+    text = """dos 1
+players ann bob
+round 1
+dealer ann
+hand ann G3 B4 B6 G8 Y10 R1 R7
+hand bob B5 B1 Y3 Y7 W2 B8 B10
+center R5 G4
+turn bob
+  match R5 with B5
+  match G4 with B1 + Y3
+  refill Y9 R3
+turn ann
+  match R3 with G3
+  refill R3
+turn bob
+  match Y9 with Y7 + W2=Y
+  catch bob by ann
+  refill G5
+  place B8
+  draw ann B3
+"""
+    assert rules_at(text) == [(21, "dos.penalty")]
+
+
+def test_order_found_when_the_jumped_step_arrives() -> None:
+    text = EXAMPLE.replace("  place Y4  ", "  draw cyd G1\n  place Y4  ").replace("  draw cyd G1                        #", "  #")
+    got = rules_at(text)
+    assert [r for _, r in got] == ["turn.steps"]
+
+
+def test_every_ruleset_name_is_in_the_report() -> None:
+    for rs in ("official", "italian", "bosnian", "strict"):
+        r = check(EXAMPLE, ruleset=rs)
+        assert r.ruleset == rs and r.spec_version
