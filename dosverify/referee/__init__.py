@@ -38,6 +38,8 @@ class Referee:
         self.rs = ruleset
         self.players = list(log.players)
         self.seat = {p: i for i, p in enumerate(self.players)}
+        k = len(self.players)
+        self._from_left = {p: [self.players[(i + j) % k] for j in range(1, k)] for i, p in enumerate(self.players)}
         self.table = Table(self.players)
         self.findings: list[Finding] = []
         self.totals = {p: 0 for p in self.players}
@@ -401,22 +403,7 @@ class Referee:
             self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
                         ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
             t.immediate = None
-        if isinstance(ev, Match):
-            self.on_match(ev)
-        elif isinstance(ev, Draw):
-            self.on_draw(ev)
-        elif isinstance(ev, Refill):
-            self.on_refill(ev)
-        elif isinstance(ev, Place):
-            self.on_place(ev)
-        elif isinstance(ev, Pass):
-            self.on_pass(ev)
-        elif isinstance(ev, Dos):
-            self.on_dos(ev)
-        elif isinstance(ev, Catch):
-            self.on_catch(ev)
-        elif isinstance(ev, Reshuffle):
-            self.on_reshuffle(ev)
+        self._handlers[ev.type](self, ev)
 
     # ---- steps of the end of a turn ----------------------------------------------------------
 
@@ -499,13 +486,13 @@ class Referee:
                 slot = c
                 break
         if slot is None:
-            if t.matched_targets.get(target.base):
-                self.report("match.once", f"{target.base} was already matched this turn: each Center Row card is matched once",
-                            ev, "target", expected="a Center Row card not yet matched", found=ev.target)
-            elif any(c.base == target.base and c.refilled for c in tb.center):
+            if any(c.base == target.base and c.refilled for c in tb.center):  # the copy lying there now was refilled
                 self.report("match.refilled", f"{target.base} was refilled this turn and cannot be matched until the next",
                             ev, "target", expected="a Center Row card that was there before the refill", found=ev.target)
                 slot = next(c for c in tb.center if c.base == target.base and c.refilled)  # applied as written
+            elif t.matched_targets.get(target.base):
+                self.report("match.once", f"{target.base} was already matched this turn: each Center Row card is matched once",
+                            ev, "target", expected="a Center Row card not yet matched", found=ev.target)
             else:
                 self.report("match.center", f"there is no {target.base} in the Center Row", ev, "target",
                             expected="one of " + " ".join(c.base for c in tb.center if not c.matched) if tb.center else "a card of the Center Row",
@@ -627,9 +614,8 @@ class Referee:
             t.dcm_maybe[q] = max(0, t.dcm_maybe.get(q, 0) - (n - certain))
 
     def _seats_from_left(self, p: str) -> list[str]:
-        i = self.seat[p]
-        k = len(self.players)
-        return [self.players[(i + j) % k] for j in range(1, k)]
+        """The other players in seat order, starting at p's left."""
+        return self._from_left[p]
 
     def on_refill(self, ev: Refill) -> None:
         t, tb = self.t, self.table
@@ -789,8 +775,7 @@ class Referee:
         self.flush()
         if t.refill_owed > t.refilled and self.refill_possible():
             need = t.refill_owed - t.refilled
-            self.report("center.refill", f"the Center Row was left with {len(tb.center) - sum(1 for c in tb.center if False)} card(s)"
-                        f" after the discard: {need} refill card(s) missing", expected=f"refill " + " ".join(["C"] * need),
+            self.report("center.refill", f"after the discard the Center Row held {2 - t.refill_owed} card(s): {need} refill card(s) missing", expected="refill " + " ".join(["C"] * need),
                         found="no refill", **kw)
         self.lapse_bonus()
         owed_bonus = min(t.bonus_owed(), tb.hand_size(p))
@@ -896,3 +881,9 @@ class Referee:
         if missing:
             self.report("score.totals", "`totals` leaves out " + ", ".join(missing), tt,
                         expected="every player once", found=" ".join(f"{e.player} {e.points}" for e in tt.entries))
+
+
+Referee._handlers = {
+    "match": Referee.on_match, "draw": Referee.on_draw, "refill": Referee.on_refill, "place": Referee.on_place,
+    "pass": Referee.on_pass, "dos": Referee.on_dos, "catch": Referee.on_catch, "reshuffle": Referee.on_reshuffle,
+}
