@@ -775,7 +775,8 @@ class Referee:
         self.flush()
         if t.refill_owed > t.refilled and self.refill_possible():
             need = t.refill_owed - t.refilled
-            self.report("center.refill", f"after the discard the Center Row held {2 - t.refill_owed} card(s): {need} refill card(s) missing", expected="refill " + " ".join(["C"] * need),
+            self.report("center.refill", f"after the discard the Center Row held {2 - t.refill_owed} card(s) and {t.refilled} "
+                        f"{'was' if t.refilled == 1 else 'were'} refilled: {need} more needed to make 2", expected="refill " + " ".join(["C"] * need),
                         found="no refill", **kw)
         self.lapse_bonus()
         owed_bonus = min(t.bonus_owed(), tb.hand_size(p))
