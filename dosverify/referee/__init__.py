@@ -65,7 +65,7 @@ class Referee:
 
     def report(self, rule: str, message: str, ev=None, field: str | None = None, index: int | None = None, *,
                line: int | None = None, player: str | None = None, column: int | None = None,
-               pointer: str | None = None, **kw) -> None:
+               pointer: str | None = None, related_to=None, **kw) -> None:
         if ev is not None:
             if field is not None:
                 col = ev._cols.get(field) if ev._cols else None
@@ -79,6 +79,8 @@ class Referee:
                 return
             if player is None:
                 player = self.t.player
+        if related_to is not None:
+            kw["related"] = [Position(line=related_to._line, column=related_to._column, pointer=related_to._pointer)]
         self.findings.append(finding(
             rule, message, at=ev, line=line, column=column, pointer=pointer, round=self.round_no,
             turn=self.turn_no or None, player=player, **kw,
@@ -760,7 +762,7 @@ class Referee:
         tb = self.table
         line = closing._line if closing is not None else self.log._end_line
         ptr = closing._pointer if closing is not None else None
-        kw = dict(line=line, pointer=ptr, related=[Position(line=t.turn._line, column=t.turn._column, pointer=t.turn._pointer)])
+        kw = dict(line=line, pointer=ptr, related_to=t.turn)
         p = t.player
         if t.immediate:
             q, n = t.immediate
