@@ -27,16 +27,18 @@ read and a chunked body as soon as it passes the limit, both as 413.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -325,6 +327,12 @@ def _run_check(body: bytes, form: str, name: str, ruleset: str | None) -> Report
                            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
 
 
+def _check_and_render(body: bytes, form: str, name: str, ruleset: str | None) -> tuple[Report, bytes]:
+    """Check and serialise on the checker thread: the event loop only moves bytes."""
+    report = _run_check(body, form, name, ruleset)
+    return report, report.to_json_line().encode()
+
+
 def _is_schema_failure(report: Report) -> bool:
     return report.verdict == "malformed" and any(f.rule in ("notation.schema", "notation.encoding") for f in report.findings)
 
@@ -447,10 +455,11 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     DOSVERIFY_MAX_BATCH_ITEMS), then to 1 MiB per log and 100 logs per batch.
 
     The check endpoints are ``async def``: they read the body on the event loop (so the body
-    limit applies while it streams in) and run the CPU-bound referee with
-    ``run_in_threadpool``. A check holds the GIL, so threads add no parallelism, but the event
-    loop stays free to accept connections, answer ``/healthz`` and refuse oversized bodies while
-    a long log is refereed; for throughput run several workers (``dosverify serve --workers N``).
+    limit applies while it streams in) and run the CPU-bound referee on one checker thread of
+    their own. A check holds the GIL, so more threads would add no parallelism, only a Lark
+    parser each to build on first use; one thread keeps the event loop free to accept
+    connections, answer ``/healthz`` and refuse oversized bodies while a long log is refereed.
+    For throughput run several workers (``dosverify serve --workers N``).
     """
     max_log = max_log_bytes if max_log_bytes is not None else _env_int(ENV_MAX_LOG_BYTES, DEFAULT_MAX_LOG_BYTES)
     max_items = max_batch_items if max_batch_items is not None else _env_int(ENV_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_ITEMS)
@@ -471,6 +480,12 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version)."
         ),
     )
+    checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dosverify-check")
+    checker.submit(check, b"dos 1\n")  # build the parser and load the spec before the first request
+
+    async def run_in_threadpool(fn, *args):  # noqa: F811 - the checker thread, not Starlette's pool
+        return await asyncio.get_running_loop().run_in_executor(checker, functools.partial(fn, *args))
+
     app.state.max_log_bytes = max_log
     app.state.max_batch_items = max_items
     app.add_middleware(SpecVersionHeader)
@@ -541,11 +556,11 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         body = await request.body()
         form = _form_of(request, ("text", "json"))
         _check_ruleset(ruleset)
-        report = await run_in_threadpool(_run_check, body, form, name, ruleset)
+        report, payload = await run_in_threadpool(_check_and_render, body, form, name, ruleset)
         if form == "json" and _is_schema_failure(report):
             raise ServiceError(422, "invalid-log", "the body is not a DOS log in the JSON form",
                                _schema_problems(report), report)
-        return JSONResponse(report.to_dict())
+        return Response(payload, media_type="application/json")
 
     batch_body = {"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"type": "array", "maxItems": max_items,
