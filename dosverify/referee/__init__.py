@@ -653,11 +653,11 @@ class Referee:
                 t.bonus_placed += 1
             else:
                 t.bonus_maybe -= 1
-        elif not t.drew and t.matches == 0 and not t.action_done and t.step == 0:
+        elif not t.drew and t.matches == 0 and not t.action_done and t.step == 0 and self.refill_possible():
             self.report("draw.no-match", f"{p} places a card without having matched or drawn: a player who makes no match "
                         "draws one card first", ev, expected="draw C, then place", found=f"place {ev.card}")
             t.drew = t.action_done = True
-        elif t.drew and t.matches == 0 and not t.action_done:
+        elif (t.drew or not self.refill_possible()) and t.matches == 0 and not t.action_done:
             if self.rs.opt("no-match-after-draw") == "pass":
                 self.report("place.no-match", "under this ruleset a player who still cannot match keeps the card and passes "
                             "(no-match-after-draw=pass)", ev, expected="pass", found=f"place {ev.card}")
@@ -764,11 +764,12 @@ class Referee:
         ptr = closing._pointer if closing is not None else None
         kw = dict(line=line, pointer=ptr, related_to=t.turn)
         p = t.player
-        if t.immediate:
+        can_draw = self.refill_possible()  # V5: with both piles empty nothing is drawn, and nothing is owed
+        if t.immediate and can_draw:
             q, n = t.immediate
             self.report("dos.penalty", f"{q} was caught and never drew the {n} penalty card(s)", player=q,
                         expected=f"draw {q} " + " ".join(["C"] * n), found="no penalty draw", **kw)
-        if t.matches == 0 and not t.drew and not t.action_done:
+        if t.matches == 0 and not t.drew and not t.action_done and can_draw:
             self.report("draw.no-match", f"{p} made no match and drew no card", expected="a match, or `draw C`",
                         found="nothing", **kw)
         elif t.drew and t.matches == 0 and not t.action_done and self.rs.opt("no-match-after-draw") == "place":
@@ -785,11 +786,11 @@ class Referee:
         if owed_bonus > 0:
             self.report("bonus.card", f"{p} earned {t.bonus_earned} colour bonus(es) and placed {t.bonus_placed} card(s)",
                         expected=f"{owed_bonus} more `place C` line(s)", found="no bonus card", **kw)
-        if t.penalty_owed > 0:
+        if t.penalty_owed > 0 and can_draw:
             self.report("dos.penalty", f"{p} was caught and never drew the {t.penalty_owed} penalty card(s)",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
         for q in self._seats_from_left(p):
-            if t.dcm_owed.get(q, 0) > 0:
+            if t.dcm_owed.get(q, 0) > 0 and can_draw:
                 self.report("bonus.draw", f"{q} did not draw for {p}'s Double Color Match", player=q,
                             expected=f"draw {q} " + " ".join(["C"] * t.dcm_owed[q]), found="no draw", **kw)
         if tb.hand_size(p) == 0:
