@@ -68,6 +68,7 @@ def render_text(report: Report, text: str | None, *, colour: bool = False) -> st
         return f"{_COLOURS[name]}{s}{_COLOURS['reset']}" if colour else s
 
     lines = text.splitlines() if text else []
+    doc = _json_doc(text) if any(f.line is None and f.pointer for f in report.findings) else None
     out: list[str] = []
     for f in report.findings:
         out.append(f"{c(f.severity, f'{f.severity}[{f.kind}]')}{c('bold', f': {f.message}')}  ({f.rule})")
@@ -98,6 +99,11 @@ def render_text(report: Report, text: str | None, *, colour: bool = False) -> st
             caret = " " * (col - 1) + "^" * _caret_width(src_show, col)
             label = f.found and f"found {f.found}" or ""
             out.append(f"{pad} {c('blue', '|')} {c(f.severity, caret)} {c(f.severity, label)}".rstrip())
+        elif f.pointer and doc is not None:
+            shown = _at_pointer(doc, f.pointer)
+            if shown is not None:
+                out.append(f"{pad} {c('blue', '|')}")
+                out.append(f"{pad} {c('blue', '|')} {shown}")
         if f.expected:
             out.append(f"{pad} {c('blue', '=')} expected: {f.expected}")
         if ctx:
@@ -112,6 +118,32 @@ def render_text(report: Report, text: str | None, *, colour: bool = False) -> st
         out.append("")
     out.append(summary_line(report, colour=colour))
     return "\n".join(out)
+
+
+def _json_doc(text: str | None):
+    if not text or not text.lstrip().startswith("{"):
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _at_pointer(doc, pointer: str) -> str | None:
+    """The JSON value a finding points at (its event, where the pointer goes into a field)."""
+    parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
+    node, best = doc, None
+    for part in parts:
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            break
+        if isinstance(node, dict) and "type" in node:
+            best = node  # show the whole event rather than one field of it
+    shown = json.dumps(best if best is not None else node, ensure_ascii=False, separators=(", ", ": "))
+    return shown if len(shown) <= 200 else shown[:197] + "..."
 
 
 def summary_line(report: Report, *, colour: bool = False) -> str:
