@@ -19,7 +19,10 @@ def spec_dir() -> Path:
     if env:
         return Path(env)
     here = Path(__file__).resolve().parent
-    for cand in (here.parent / "spec", here / "_data" / "spec"):
+    import sys
+
+    # a source checkout (or editable install), else the copy `pip install .` puts under share/
+    for cand in (here.parent / "spec", Path(sys.prefix) / "share" / "dosverify" / "spec"):
         if cand.is_dir():
             return cand
     raise FileNotFoundError("the rules specification (spec/) was not found")
