@@ -27,7 +27,6 @@ import fnmatch
 import json
 import random
 import shlex
-import shutil
 import subprocess
 import sys
 import time
@@ -35,7 +34,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 

@@ -25,7 +25,7 @@ from functools import lru_cache
 from typing import Callable
 
 from .cards import composition, full_deck
-from .simulate import col, is_wild, match_options, nums
+from .simulate import is_wild, match_options
 
 
 # ---- replay of a legal log -----------------------------------------------------------------

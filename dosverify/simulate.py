@@ -17,7 +17,6 @@ Entry points: :func:`simulate` (a :class:`~dosverify.events.Log`),
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections import Counter

@@ -6,12 +6,7 @@ operators or the rule fixtures change); and `corpus run` must catch a wrong chec
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -20,16 +15,12 @@ from dosverify import corpus
 from dosverify.corpus import Case, Outcome, grade, load_cases, main_corpus, render, run_cases, sample
 from dosverify.mutate import OPERATORS
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from liveserver import start_server, stop_server  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fixtures" / "conformance"
 RULESETS = {"official", "italian", "bosnian", "strict"}
-STARTUP_TIMEOUT = 20.0
-
-
-def _env() -> dict:
-    e = dict(os.environ)
-    e["PYTHONPATH"] = str(ROOT) + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
-    return e
 
 
 def _failures(results) -> str:
@@ -103,42 +94,17 @@ def test_sample_through_the_cli_subprocess(capsys):
     assert "y (accept)" in out and "failures" not in out
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_corpus_through_the_http_service(capsys):
     pytest.importorskip("uvicorn")
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "dosverify", "serve", "--host", "127.0.0.1", "--port", str(port)],
-                            cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    proc, base = start_server()
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT
-        while True:
-            assert proc.poll() is None, f"the server exited with {proc.returncode}"
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=1.0) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, f"no /healthz within {STARTUP_TIMEOUT} s"
-            time.sleep(0.1)
         status = main_corpus(["run", "--url", base + "/v1/check", "--strict", "--sample", "30", "-j", "4",
                               "--timeout", "30"])
         out = capsys.readouterr().out
         assert status == 0, out
         assert "i (per ruleset)" in out
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_server(proc)
 
 
 # ---- the runner catches wrong checkers --------------------------------------------------------

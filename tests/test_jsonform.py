@@ -6,7 +6,6 @@ import json
 
 from hypothesis import given, settings
 
-from dosverify.events import Log
 from dosverify.jsonform import log_adapter, dump_json, load_json, schema, schema_path, write_schema
 from dosverify.notation import parse, write
 

@@ -16,17 +16,6 @@ from dosverify.spec import load_spec
 RULESETS = ["official", "italian", "bosnian", "strict"]
 
 
-def _referee_missing() -> str | None:
-    try:
-        from dosverify.referee import Referee  # noqa: F401
-        from dosverify.api import check  # noqa: F401
-    except Exception as exc:
-        return f"dosverify.referee is not importable yet ({exc.__class__.__name__}: {exc})"
-    return None
-
-
-needs_referee = pytest.mark.skipif(_referee_missing() is not None, reason=_referee_missing() or "")
-
 # (operator, expected kind, expected rule): the catalogue, checked against spec/rules
 EXPECTED = {
     "double_sum": ("illegal-match", "match.double"),
@@ -97,7 +86,6 @@ def test_analyse_roles():
     assert all(t.after > t.start for t in a.turns)
 
 
-@needs_referee
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(st.integers(min_value=0, max_value=10**6), st.sampled_from(sorted(OPERATORS)))
 def test_referee_finds_the_defect(seed, name):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import json
+from pathlib import Path
+
 
 import pytest
 
@@ -17,34 +18,7 @@ from dosverify.notation import VALID_CARDS, Parsed, parse, write
 
 # ---- the examples of notation.md (kept verbatim) -------------------------------------------
 
-EXAMPLE = """\
-dos 1
-event "Club night, table 2"
-date 2026-11-28
-players ann bob cyd                  # seats, clockwise: bob is ann's left
-ruleset official
-target 200
-
-round 1
-dealer ann
-hand ann R3 B5 G10 Y1 W2 R# B7
-hand bob B3 B7 G3 Y4 G9 R1 R8
-hand cyd R10 R9 B8 G10 Y9 Y7 G8
-center R3 B10
-
-turn bob                             # the dealer's left starts
-  match B10 with B3 + B7             # double match, both blue: Double Color Match
-  match R3 with G3                   # single match, colours differ: no bonus
-  refill Y5                          # the Center Row is empty: refill to 2
-  refill G6
-  place Y4                           # the one bonus card, from hand into the CR
-  draw cyd G1                        # every other player draws 1, in seat order
-  draw ann R5                        #   from bob's left: cyd, then ann
-
-turn cyd
-  draw B1                            # no match possible: draw one
-  place B1                           # still no match: put a card into the CR
-"""
+EXAMPLE = (Path(__file__).resolve().parent.parent / "fixtures" / "notation" / "example.log").read_text(encoding="utf-8")
 
 FRAGMENTS = """\
 turn ann
@@ -433,7 +407,6 @@ logs = st.builds(
 @settings(max_examples=120, deadline=None)
 @given(logs)
 def test_text_log_text_log_identity(data):
-    from dosverify.events import Log
     log = log_adapter().validate_python(data)
     text = write(log)
     p = parse(text)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import json
 
 import pytest
@@ -15,33 +17,7 @@ from dosverify.service import SPEC_HEADER, create_app  # noqa: E402
 from dosverify.spec import load_spec  # noqa: E402
 
 # The legal example of the notation (docs: notation.md, "Example").
-EXAMPLE = """dos 1
-event "Club night, table 2"
-date 2026-11-28
-players ann bob cyd                  # seats, clockwise: bob is ann's left
-ruleset official
-target 200
-
-round 1
-dealer ann
-hand ann R3 B5 G10 Y1 W2 R# B7
-hand bob B3 B7 G3 Y4 G9 R1 R8
-hand cyd R10 R9 B8 G10 Y9 Y7 G8
-center R3 B10
-
-turn bob                             # the dealer's left starts
-  match B10 with B3 + B7             # double match, both blue: Double Color Match
-  match R3 with G3                   # single match, colours differ: no bonus
-  refill Y5                          # the Center Row is empty: refill to 2
-  refill G6
-  place Y4                           # the one bonus card, from hand into the CR
-  draw cyd G1                        # every other player draws 1, in seat order
-  draw ann R5                        #   from bob's left: cyd, then ann
-
-turn cyd
-  draw B1                            # no match possible: draw one
-  place B1                           # still no match: put a card into the CR
-"""
+EXAMPLE = (Path(__file__).resolve().parent.parent / "fixtures" / "notation" / "example.log").read_text(encoding="utf-8")
 # The same game with the wrong player on turn: readable, and illegal.
 ILLEGAL = EXAMPLE.replace("turn bob ", "turn cyd ", 1)
 NOT_A_LOG = "hello\nthis is not a log\n"

@@ -8,11 +8,8 @@ always killed, whatever happens.
 from __future__ import annotations
 
 import json
-import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -22,58 +19,25 @@ pytest.importorskip("uvicorn")
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from liveserver import server_env, start_server, stop_server  # noqa: E402
 from test_service import EXAMPLE, ILLEGAL, NOT_A_LOG  # noqa: E402
 
 MAX_LOG = 64 * 1024
-STARTUP_TIMEOUT = 20.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def env() -> dict:
-    e = dict(os.environ)
-    e["PYTHONPATH"] = str(ROOT) + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
-    e.pop("DOSVERIFY_MAX_LOG_BYTES", None)
-    e.pop("DOSVERIFY_MAX_BATCH_ITEMS", None)
-    return e
+    return server_env()
 
 
 def start(*extra: str):
     """Start the server; return (process, base URL) once /healthz answers, or fail."""
-    port = free_port()
-    cmd = [sys.executable, "-m", "dosverify", "serve", "--host", "127.0.0.1", "--port", str(port), *extra]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while True:
-        if proc.poll() is not None:
-            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-            pytest.fail(f"the server exited with {proc.returncode}:\n{out}")
-        try:
-            if httpx.get(base + "/healthz", timeout=1.0).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline:
-            stop(proc)
-            pytest.fail(f"the server did not answer /healthz within {STARTUP_TIMEOUT} s")
-        time.sleep(0.1)
+    try:
+        return start_server(*extra)
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
-def stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-    if proc.stdout:
-        proc.stdout.close()
+stop = stop_server
 
 
 @pytest.fixture(scope="module")

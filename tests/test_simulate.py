@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import io
 import json
 from collections import Counter
-from contextlib import redirect_stdout
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,26 +13,6 @@ from dosverify.simulate import Sim, main_simulate, simulate, simulate_text
 
 RULESETS = ["official", "italian", "bosnian", "strict"]
 
-
-def _referee_missing() -> str | None:
-    try:
-        from dosverify.referee import Referee  # noqa: F401
-        from dosverify.api import check  # noqa: F401
-    except Exception as exc:  # the referee lands separately
-        return f"dosverify.referee is not importable yet ({exc.__class__.__name__}: {exc})"
-    return None
-
-
-def _parser_missing() -> str | None:
-    try:
-        from dosverify.notation import parse, write  # noqa: F401
-    except Exception as exc:
-        return f"dosverify.notation is not importable yet ({exc.__class__.__name__}: {exc})"
-    return None
-
-
-needs_referee = pytest.mark.skipif(_referee_missing() is not None, reason=_referee_missing() or "")
-needs_parser = pytest.mark.skipif(_parser_missing() is not None, reason=_parser_missing() or "")
 
 games = st.tuples(
     st.integers(min_value=0, max_value=10**6),  # seed
@@ -135,7 +112,6 @@ def test_cli(tmp_path, capsys):
     assert main_simulate(["--players", "2", "--ruleset", "nosuch"]) == 2
 
 
-@needs_parser
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_generated_logs_parse(g):
@@ -150,7 +126,6 @@ def test_generated_logs_parse(g):
     assert write(simulate(players, seed, ruleset, rounds=2, deck=deck, target=150)) == own
 
 
-@needs_referee
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games)
 def test_generated_logs_are_legal(g):
