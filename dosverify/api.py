@@ -72,7 +72,7 @@ def check(
 
     ref = Referee(log, rs)
     findings.extend(ref.run())
-    findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60))
+    findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60, f.column or 0))
     report.findings = findings
     report.ruleset = rs.name
     report.options = dict(rs.options)
