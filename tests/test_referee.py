@@ -44,7 +44,7 @@ def test_wrong_top_card_is_one_finding() -> None:
 def test_illegal_match_bonus_is_not_judged_again() -> None:
     # R1: B5 is not bob's; the Double Color Match it would have been may still be honoured
     text = EXAMPLE.replace("match B10 with B3 + B7 ", "match B10 with B3 + B5 ")
-    assert [r for _, r in rules_at(text)] == ["match.held", "match.double"]
+    assert [r for _, r in rules_at(text)] == ["match.double", "match.held"]  # by column: B3 + B5, then B5
 
 
 def test_missing_penalty_is_not_also_an_order_problem() -> None:
@@ -82,3 +82,10 @@ def test_every_ruleset_name_is_in_the_report() -> None:
     for rs in ("official", "italian", "bosnian", "strict"):
         r = check(EXAMPLE, ruleset=rs)
         assert r.ruleset == rs and r.spec_version
+
+
+def test_penalty_of_a_catch_that_does_not_stand_is_not_judged_again() -> None:
+    # R19: cyd holds 8 cards: the catch is wrong, and cyd's two penalty cards are its consequence
+    text = EXAMPLE.replace("  draw B1 ", "  catch cyd by ann\n  draw cyd Y3 Y6\n  draw B1 ")
+    got = rules_at(text)
+    assert [r for _, r in got] == ["dos.catch"]

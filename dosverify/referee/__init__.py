@@ -560,6 +560,8 @@ class Referee:
             reason, owed = "penalty", t.penalty_owed
         elif q != t.player and (t.dcm_owed.get(q, 0) > 0 or t.dcm_maybe.get(q, 0) > 0):
             reason, owed = "dcm", t.dcm_owed.get(q, 0) + t.dcm_maybe.get(q, 0)
+        elif t.penalty_maybe.get(q, 0) > 0:
+            reason, owed = "maybe-penalty", t.penalty_maybe[q]
         if reason is None:
             if q == t.player:
                 why = "the draw after no match was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed")
@@ -610,6 +612,8 @@ class Referee:
             t.immediate = (q, left) if left > 0 else None
         elif reason == "penalty":
             t.penalty_owed = max(0, t.penalty_owed - n)
+        elif reason == "maybe-penalty":
+            t.penalty_maybe[q] = max(0, t.penalty_maybe[q] - n)
         elif reason == "dcm":
             certain = min(n, t.dcm_owed.get(q, 0))
             t.dcm_owed[q] = t.dcm_owed.get(q, 0) - certain
@@ -708,19 +712,22 @@ class Referee:
         if not (self.known(q, ev, "player") and self.known(r, ev, "by")):
             return
         size = self.table.hand_size(q)
+        problem = None
         if q == r:
-            self.report("dos.catch", f"{q} cannot catch themself", ev, "by", player=q, expected="another player", found=r)
-            return
-        if size != 2:
-            self.report("dos.catch", f"{q} holds {size} card(s), not 2: there is nothing to catch", ev, "player", player=q,
-                        expected="a player holding exactly 2 cards", found=f"{size} cards")
-            return
-        if self.caught[q]:
-            self.report("dos.catch", f"{q} was already caught and cannot be caught again until their hand changes", ev,
-                        "player", player=q, expected="no catch", found=f"catch {q}")
-            return
-        if self.called[q]:
-            self.report("dos.catch", f"{q} called DOS in time", ev, "player", player=q, expected="no catch", found=f"catch {q} by {r}")
+            problem = (f"{q} cannot catch themself", "by", "another player", r)
+        elif size != 2:
+            problem = (f"{q} holds {size} card(s), not 2: there is nothing to catch", "player",
+                       "a player holding exactly 2 cards", f"{size} cards")
+        elif self.caught[q]:
+            problem = (f"{q} was already caught and cannot be caught again until their hand changes", "player",
+                       "no catch", f"catch {q}")
+        elif self.called[q]:
+            problem = (f"{q} called DOS in time", "player", "no catch", f"catch {q} by {r}")
+        if problem:
+            message, field, expected, found = problem
+            self.report("dos.catch", message, ev, field, player=q, expected=expected, found=found)
+            # the penalty of a catch that does not stand may still be drawn: a consequence, not judged
+            t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + 2
             return
         self.caught[q] = True
         if q == t.player and t.step < 4:
