@@ -554,8 +554,9 @@ class Referee:
         owed = 0
         if t.immediate and t.immediate[0] == q:
             reason, owed = "immediate", t.immediate[1]
-        elif t.penalty_maybe.get(q, 0) and n == t.penalty_maybe[q]:  # the penalty of a catch that did not stand
-            reason, owed = "maybe-penalty", t.penalty_maybe[q]
+        elif (t.penalty_maybe.get(q, 0) and n == t.penalty_maybe[q] and not (q == t.player and t.penalty_owed)
+              and not (q != t.player and t.dcm_owed.get(q, 0))):
+            reason, owed = "maybe-penalty", t.penalty_maybe[q]  # the penalty of a catch that did not stand
         elif q == t.player and not t.drew and t.matches == 0 and t.step == 0 and not t.action_done:
             reason, owed = "no-match", 1
         elif q == t.player and t.penalty_owed > 0:
