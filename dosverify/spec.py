@@ -8,7 +8,6 @@ spec says of it.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -29,6 +28,8 @@ def spec_dir() -> Path:
 
 
 def load_toml(name: str) -> dict:
+    import tomllib  # only when the JSON cache of the spec is cold
+
     with open(spec_dir() / name, "rb") as fh:
         return tomllib.load(fh)
 
@@ -118,12 +119,12 @@ class Spec:
 def _raw_spec() -> dict:
     """Every TOML file of the spec, parsed; cached as JSON (much faster to read than TOML)
     in the user's cache directory, keyed by the files' names, sizes and times."""
-    import hashlib
     import json
+    import zlib  # a cheap, stable key (hashlib costs ~9 ms to import)
 
     root = spec_dir()
     files = sorted(p for p in root.rglob("*.toml"))
-    key = hashlib.sha1(repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files]).encode()).hexdigest()[:16]
+    key = f"{zlib.crc32(repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files]).encode()):08x}"
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dosverify" / f"spec-{key}.json"
     try:
         return json.loads(cache.read_text(encoding="utf-8"))
