@@ -85,21 +85,20 @@ def test_whole_corpus_in_process_strict():
     assert all(r.passed for r in results), _failures(results)
 
 
-def test_sample_through_the_cli_subprocess(capsys):
+def test_whole_corpus_through_the_cli(capsys):
     cmd = f"{sys.executable} -m dosverify check --format json {{file}}"
-    argv = ["run", "--cmd", cmd, "--strict", "--sample", "10", "-j", "4", "--timeout", "60"]
+    argv = ["run", "--cmd", cmd, "--strict", "-j", "4", "--timeout", "60"]
     status = main_corpus(argv)
     out = capsys.readouterr().out
     assert status == 0, out
     assert "y (accept)" in out and "failures" not in out
 
 
-def test_corpus_through_the_http_service(capsys):
+def test_whole_corpus_through_the_http_service(capsys):
     pytest.importorskip("uvicorn")
     proc, base = start_server()
     try:
-        status = main_corpus(["run", "--url", base + "/v1/check", "--strict", "--sample", "30", "-j", "4",
-                              "--timeout", "30"])
+        status = main_corpus(["run", "--url", base + "/v1/check", "--strict", "-j", "4", "--timeout", "30"])
         out = capsys.readouterr().out
         assert status == 0, out
         assert "i (per ruleset)" in out
