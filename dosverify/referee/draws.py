@@ -1,0 +1,167 @@
+"""Cards from the draw pile: why each draw is owed, the top of a known pile, refills and reshuffles (V5).
+
+A part of :class:`dosverify.referee.Referee`; each check names the rule it enforces."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..cards import parse_card
+from ..events import Draw, Refill, Reshuffle
+from .matching import any_match
+from .table import UNKNOWN, CenterCard
+
+
+class DrawsMixin:
+    def draw_from_pile(self, written: str | None, ev, index: int, what: str) -> str | None:
+        """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
+        tb = self.table
+        if tb.pile_size <= 0:
+            if sum(tb.discard.values()) == 0 and not (self.t and self.t.discarded is False and tb.pending):
+                if written is not None:
+                    self.report("cards.unseen", f"{what} {written}, but the draw pile and the discard pile are both empty",
+                                ev, "cards", index, expected="no card (nothing can be drawn)", found=written)
+                return None
+            if self.t is not None:
+                self.flush()
+            self.report("reshuffle.when", f"the draw pile is empty: the discard pile must be turned over (`reshuffle`) before this {what}",
+                        ev, "cards", index if written is not None else None, expected="a `reshuffle` line first", found=f"`{what}`")
+            tb.reshuffle(None)
+        if written is None and tb.pile_order is None:
+            self.report("cards.known", f"without a known pile order every {what} card must be written",
+                        ev, expected=f"`{what} C` naming the card", found=f"a bare `{what}`")
+        base = parse_card(written).base if written else None
+        top = tb.top()
+        got, problem = tb.take(base)
+        if problem == "top":
+            self.report("draw.top", f"{what} {written}, but the top of the draw pile is {top}", ev, "cards", index,
+                        expected=top, found=written)
+        elif problem == "unseen":
+            self.report("cards.unseen", f"{what} {written}, but no {written} is unseen: every copy is in {tb.where(base)}",
+                        ev, "cards", index, expected="a card still in the draw pile", found=written)
+        if written and parse_card(written).decl is not None:
+            self.report("wild.declaration", f"{written}: a declaration is made only when a wild card is matched", ev, "cards", index,
+                        expected=parse_card(written).base, found=written)
+        return got
+
+    def on_draw(self, ev: Draw) -> None:
+        t, tb = self.t, self.table
+        q = ev.player or t.player
+        if not self.known(q, ev):
+            return
+        n = max(1, len(ev.cards))
+        written: list[str | None] = list(ev.cards) if ev.cards else [None]
+        reason = None
+        owed = 0
+        if t.immediate and t.immediate[0] == q:
+            reason, owed = "immediate", t.immediate[1]
+        elif (t.penalty_maybe.get(q, 0) and n == t.penalty_maybe[q] and not (q == t.player and t.penalty_owed)
+              and not (q != t.player and t.dcm_owed.get(q, 0))):
+            reason, owed = "maybe-penalty", t.penalty_maybe[q]  # the penalty of a catch that did not stand
+        elif q == t.player and not t.drew and t.matches == 0 and t.step == 0 and not t.action_done:
+            reason, owed = "no-match", 1
+        elif q == t.player and t.penalty_owed > 0:
+            reason, owed = "penalty", t.penalty_owed
+        elif q != t.player and (t.dcm_owed.get(q, 0) > 0 or t.dcm_maybe.get(q, 0) > 0):
+            reason, owed = "dcm", t.dcm_owed.get(q, 0) + t.dcm_maybe.get(q, 0)
+        elif t.penalty_maybe.get(q, 0) > 0:
+            reason, owed = "maybe-penalty", t.penalty_maybe[q]
+        if reason is None:
+            if q == t.player:
+                why = "the draw after no match was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed")
+                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({why})", ev,
+                            "player" if ev.player else None, player=q, expected="no draw",
+                            found=f"draw {q} {' '.join(ev.cards)}".strip())
+            else:  # another player drawing in this turn: a Double Color Match draw that was never earned
+                why = (f"{t.player} made {t.dcm} Double Color Match(es) and {q} drew for them already" if t.dcm
+                       else f"{t.player} made no Double Color Match this turn")
+                self.report("bonus.draw", f"{q} draws {n} card(s) without a reason: {why}", ev, "player", player=q,
+                            expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
+        elif reason == "no-match":
+            if self.rs.opt("decline-match") == "forbidden":
+                center = [c.base for c in tb.center if not c.refilled]
+                hand = [b for b in tb.hands[q].elements() if b != UNKNOWN]
+                if any_match(center, hand, parse_card):
+                    self.report("match.decline", f"{q} could match and may not decline to draw (decline-match=forbidden)", ev,
+                                player=q, expected="a match", found="draw")
+        elif reason == "penalty":
+            self.step(ev, 4, "the DOS penalty draw")
+            self.arrive(4, ev)
+        elif reason == "dcm":
+            self.step(ev, 5, "a Double Color Match draw")
+            # seat order from the left of the player on turn
+            order = [p for p in self._seats_from_left(t.player) if t.dcm_owed.get(p, 0) > 0 and p != q]
+            earlier = [p for p in order if self._seats_from_left(t.player).index(p) < self._seats_from_left(t.player).index(q)]
+            if earlier and not t.order_reported and t.early is None:
+                t.early = (ev, ("dcm", earlier[0]), f"{q} draws for the Double Color Match before {earlier[0]}",
+                           f"draw {earlier[0]} first", f"draw {q}")
+            self.arrive(("dcm", q), ev)
+        extra_reported = False
+        for i, w in enumerate(written):
+            if reason is not None and i >= owed and not extra_reported:
+                extra_reported = True
+                self.report("bonus.draw" if reason == "dcm" else "draw.reason",
+                            f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
+                            expected=f"{owed} card(s)", found=f"{n} cards")
+            got = self.draw_from_pile(w, ev, i, "draw")
+            if got is None:
+                continue
+            tb.hands[q][got] += 1
+        self.hand_changed(q)
+        if reason == "no-match":
+            t.drew = True
+            t.drawn_card = parse_card(written[0]).base if written[0] else None
+        elif reason == "immediate":
+            left = t.immediate[1] - n
+            t.immediate = (q, left) if left > 0 else None
+        elif reason == "penalty":
+            t.penalty_owed = max(0, t.penalty_owed - n)
+        elif reason == "maybe-penalty":
+            t.penalty_maybe[q] = max(0, t.penalty_maybe[q] - n)
+        elif reason == "dcm":
+            certain = min(n, t.dcm_owed.get(q, 0))
+            t.dcm_owed[q] = t.dcm_owed.get(q, 0) - certain
+            t.dcm_maybe[q] = max(0, t.dcm_maybe.get(q, 0) - (n - certain))
+
+    def on_refill(self, ev: Refill) -> None:
+        t, tb = self.t, self.table
+        self.flush()
+        self.arrive(2, ev)
+        t.step = max(t.step, 2)
+        written: list[str | None] = list(ev.cards) if ev.cards else [None]
+        extra_reported = False
+        for i, w in enumerate(written):
+            if t.refilled >= t.refill_owed + t.refill_maybe and not extra_reported:
+                extra_reported = True
+                why = (f"the Center Row is refilled only up to 2 cards, and it holds {len(tb.center)}" if t.matches
+                       else "no match was made, so nothing is refilled")
+                self.report("draw.reason", why, ev, "cards", i if ev.cards else None, expected="no refill",
+                            found=f"refill {w or ''}".strip())
+            got = self.draw_from_pile(w, ev, i, "refill")
+            if got is None:
+                continue
+            tb.center.append(CenterCard(got, refilled=True))
+            t.refilled += 1
+
+    def on_reshuffle(self, ev: Reshuffle) -> None:
+        tb = self.table
+        self.flush()
+        if tb.pile_size > 0:
+            self.report("reshuffle.when", f"the draw pile still holds {tb.pile_size} card(s): the discard pile is turned over "
+                        "only when a draw or refill finds the pile empty", ev, expected="no reshuffle", found="reshuffle")
+            return
+        order = None
+        if ev.cards:
+            listed = Counter(parse_card(c).base for c in ev.cards)
+            if listed != tb.discard:
+                extra, missing = listed - tb.discard, tb.discard - listed
+                bits = []
+                if extra:
+                    bits.append("not in the discard pile: " + " ".join(sorted(extra.elements())))
+                if missing:
+                    bits.append("left out: " + " ".join(sorted(missing.elements())))
+                self.report("reshuffle.cards", f"the reshuffle does not list the discard pile ({'; '.join(bits)})", ev,
+                            expected=f"the {sum(tb.discard.values())} cards of the discard pile", found=f"{len(ev.cards)} cards")
+            else:
+                order = [parse_card(c).base for c in ev.cards]
+        tb.reshuffle(order)

@@ -1,0 +1,137 @@
+"""What the player on turn does with cards: matches, the card placed after a fruitless draw or as a bonus, `pass`.
+
+A part of :class:`dosverify.referee.Referee`; each check names the rule it enforces."""
+
+from __future__ import annotations
+
+from ..cards import parse_card
+from ..events import Match, Pass, Place
+from .matching import judge
+from .table import CenterCard
+
+
+class PlaysMixin:
+    def on_match(self, ev: Match) -> None:
+        t, tb = self.t, self.table
+        p = t.player
+        target = parse_card(ev.target)
+        cards = [parse_card(c) for c in ev.cards]
+        reported = False
+        if t.step >= 2 or t.action_done:
+            refilled_only = any(c.base == target.base and c.refilled for c in tb.center) and not any(
+                c.base == target.base and not c.refilled and not c.matched for c in tb.center)
+            if not refilled_only and not t.order_reported:
+                t.order_reported = True
+                self.report("turn.steps", "a match after the turn's matching phase ended", ev,
+                            expected="matches before the refill, bonus cards and draws", found="match")
+                reported = True
+        if t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported:
+            if len(cards) != 1 or cards[0].base != t.drawn_card or t.matches_after_draw >= 1:
+                self.report("match.after-draw", "after the draw only the drawn card may be matched, in one single match "
+                            "(after-draw-match=drawn-only)", ev, "cards", 0,
+                            expected=f"match X with {t.drawn_card}" if t.drawn_card else "no match", found=" + ".join(ev.cards))
+                reported = True
+        # the Center Row card
+        slot = None
+        for c in tb.center:
+            if c.base == target.base and not c.matched and not c.refilled:
+                slot = c
+                break
+        if slot is None:
+            if any(c.base == target.base and c.refilled for c in tb.center):  # the copy lying there now was refilled
+                self.report("match.refilled", f"{target.base} was refilled this turn and cannot be matched until the next",
+                            ev, "target", expected="a Center Row card that was there before the refill", found=ev.target)
+                slot = next(c for c in tb.center if c.base == target.base and c.refilled)  # applied as written
+            elif t.matched_targets.get(target.base):
+                self.report("match.once", f"{target.base} was already matched this turn: each Center Row card is matched once",
+                            ev, "target", expected="a Center Row card not yet matched", found=ev.target)
+            else:
+                self.report("match.center", f"there is no {target.base} in the Center Row", ev, "target",
+                            expected="one of " + " ".join(c.base for c in tb.center if not c.matched) if tb.center else "a card of the Center Row",
+                            found=ev.target)
+            reported = True
+        # the hand cards
+        for i, c in enumerate(cards):
+            if not tb.remove_from_hand(p, c.base):
+                where = tb.where(c.base)
+                self.report("match.held", f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""), ev, "cards", i,
+                            expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=c.code)
+                reported = True
+            tb.pending[c.base] += 1
+        self.hand_changed(p)
+        j = judge(target, cards)
+        if not j.ok:
+            field, idx = ("cards", 0)
+            self.report(j.rule, j.message, ev, field, idx, expected=j.expected, found=" + ".join(ev.cards))
+        t.matches += 1
+        if t.drew:
+            t.matches_after_draw += 1
+        if slot is not None:
+            t.matched_targets[slot.base] = t.matched_targets.get(slot.base, 0) + 1
+            slot.matched = True
+            tb.center.remove(slot)
+            tb.pending[slot.base] += 1
+            if t.discarded:  # a match after the refill began (reported): refilling again is allowed, not owed
+                t.refill_maybe = max(t.refill_maybe, t.refilled + max(0, 2 - len(tb.center)) - t.refill_owed)
+        if j.colour and len(cards) <= 2:
+            certain = j.ok and not reported
+            if certain:
+                t.bonus_earned += 1
+            else:
+                t.bonus_maybe += 1
+            if j.double:
+                t.dcm += 1
+                owed = t.dcm_owed if certain else t.dcm_maybe
+                for q in self._seats_from_left(p):
+                    owed[q] = owed.get(q, 0) + 1
+
+    def on_place(self, ev: Place) -> None:
+        t, tb = self.t, self.table
+        p = t.player
+        card = parse_card(ev.card)
+        if card.decl is not None:
+            self.report("wild.declaration", f"{ev.card}: a declaration is made only when a wild card is matched", ev, "card",
+                        expected=card.base, found=ev.card)
+        if t.bonus_owed() > 0 or t.bonus_maybe > 0:
+            self.step(ev, 3, "a bonus card")
+            self.arrive(3, ev)
+            if t.bonus_owed() > 0:
+                t.bonus_placed += 1
+            else:
+                t.bonus_maybe -= 1
+        elif not t.drew and t.matches == 0 and not t.action_done and t.step == 0 and self.refill_possible():
+            self.report("draw.no-match", f"{p} places a card without having matched or drawn: a player who makes no match "
+                        "draws one card first", ev, expected="draw C, then place", found=f"place {ev.card}")
+            t.drew = t.action_done = True
+        elif (t.drew or not self.refill_possible()) and t.matches == 0 and not t.action_done:
+            if self.rs.opt("no-match-after-draw") == "pass":
+                self.report("place.no-match", "under this ruleset a player who still cannot match keeps the card and passes "
+                            "(no-match-after-draw=pass)", ev, expected="pass", found=f"place {ev.card}")
+            t.action_done = True
+        else:
+            if t.matches and t.bonus_earned:
+                msg = f"{p} earned {t.bonus_earned} bonus card(s) and placed them already"
+            elif t.matches:
+                msg = "no colour match was made this turn, so no bonus card is owed"
+            elif not t.drew:
+                msg = "a card is placed only as a colour bonus or after a draw that brought no match"
+            else:
+                msg = "the card for the unmatched draw was already placed"
+            self.report("bonus.card", f"a card placed that was never earned: {msg}", ev, "card",
+                        expected="no place", found=f"place {ev.card}")
+        if not tb.remove_from_hand(p, card.base):
+            self.report("cards.held", f"{p} does not hold {card.base}", ev, "card",
+                        expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=ev.card)
+        self.hand_changed(p)
+        tb.center.append(CenterCard(card.base))
+
+    def on_pass(self, ev: Pass) -> None:
+        t = self.t
+        if self.rs.opt("no-match-after-draw") != "pass":
+            self.report("turn.pass", "this ruleset has no `pass`: a player who cannot match after the draw puts a card into "
+                        "the Center Row (no-match-after-draw=place)", ev, expected="place C", found="pass")
+        elif not (t.drew and t.matches == 0) or t.action_done:
+            self.report("turn.pass", "`pass` ends a turn only after a draw that brought no match", ev,
+                        expected="a match, or a draw first", found="pass")
+        t.action_done = True
+        t.passed = True

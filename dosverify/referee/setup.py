@@ -1,0 +1,161 @@
+"""The set-up of a round: the deal from a known deck (V9), or the written hands and Center Row.
+
+A part of :class:`dosverify.referee.Referee`; each check names the rule it enforces."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..cards import composition, parse_card
+from ..events import Center, Dealer, Deck, Hand, Round
+from .table import CenterCard
+
+
+class SetupMixin:
+    def setup(self, rnd: Round, prev_no, prev_dealer, prev_winner) -> None:
+        tb = self.table
+        tb.start_round()
+        deck_cards: list[str] = []
+        deck_ev = None
+        hands: dict[str, tuple[Hand, list[str]]] = {}
+        center_ev: Center | None = None
+        self.dealer = None
+        comp = composition()
+        for ev in rnd.setup:
+            if isinstance(ev, Dealer):
+                if not self.known(ev.player, ev):
+                    continue
+                self.dealer = ev.player
+                if prev_no is not None:
+                    if self.rs.opt("next-dealer") == "winner":
+                        want, why = prev_winner, "the previous round's winner deals (V4)"
+                    else:
+                        want, why = (self.left(prev_dealer) if prev_dealer else None), "the deal passes left (V4, next-dealer=left)"
+                    if want is not None and ev.player != want:
+                        self.report("setup.dealer", f"{ev.player} deals round {rnd.number}, but {why}", ev, "player",
+                                    player=ev.player, expected=want, found=ev.player)
+            elif isinstance(ev, Deck):
+                deck_ev = deck_ev or ev
+                deck_cards.extend(ev.cards)
+            elif isinstance(ev, Hand):
+                if self.known(ev.player, ev):
+                    if ev.player in hands:
+                        self.report("notation.repeated", f"a second `hand` line for {ev.player}", ev, "player", player=ev.player)
+                    hands[ev.player] = (ev, [parse_card(c).base for c in ev.cards])
+            elif isinstance(ev, Center):
+                center_ev = ev
+        first_turn = rnd.turns[0] if rnd.turns else None
+        if self.dealer is None:
+            self.report("notation.placement", f"round {rnd.number} has no `dealer` line", rnd,
+                        expected="`dealer P` before the first turn", found="no dealer")
+        for p, (ev, cards) in hands.items():
+            if len(cards) != 7:
+                self.report("setup.hand", f"{p} is dealt {len(cards)} card(s), not 7", ev, "player", player=p,
+                            expected="7 cards", found=f"{len(cards)} cards")
+        if center_ev is not None and len(center_ev.cards) != 2:
+            self.report("setup.center", f"the Center Row starts with {len(center_ev.cards)} card(s), not 2", center_ev,
+                        expected="2 cards", found=f"{len(center_ev.cards)} cards")
+        if deck_cards:
+            self.setup_from_deck(rnd, deck_ev, deck_cards, hands, center_ev)
+        else:
+            for p in self.players:
+                if p not in hands:
+                    at = first_turn or rnd
+                    self.report("setup.hand", f"no `hand` line for {p}, and no `deck` line to deal from", at, player=p,
+                                expected=f"hand {p} followed by 7 cards", found="no hand line")
+            if center_ev is None:
+                self.report("setup.center", "no `center` line, and no `deck` line to deal from", first_turn or rnd,
+                            expected="center C C", found="no center line")
+            # place the written cards; more copies than the deck holds is cards.composition
+            placed: Counter = Counter()
+            items = [(ev, ev.cards, p) for p, (ev, _) in hands.items()] + ([(center_ev, center_ev.cards, None)] if center_ev else [])
+            items.sort(key=lambda x: (x[0]._line or 0))
+            for ev, cards, p in items:
+                for i, code in enumerate(cards):
+                    base = parse_card(code).base
+                    placed[base] += 1
+                    if parse_card(code).decl is not None:
+                        self.report("wild.declaration", f"{code}: a declaration is made only when a wild card is matched",
+                                    ev, "cards", i, player=p, expected=base, found=code)
+                    if placed[base] > comp[base]:
+                        self.report("cards.composition", f"one {base} too many: the deck holds {comp[base]}", ev, "cards", i,
+                                    player=p, expected=f"at most {comp[base]} {base}", found=f"{placed[base]} {base}")
+                    else:
+                        tb.pile[base] -= 1
+                        tb.pile_size -= 1
+                    if p is None:
+                        tb.center.append(CenterCard(base))
+                    else:
+                        tb.hands[p][base] += 1
+
+    def setup_from_deck(self, rnd, deck_ev, deck_cards, hands, center_ev) -> None:
+        tb = self.table
+        comp = composition()
+        bases = [parse_card(c).base for c in deck_cards]
+        have = Counter(bases)
+        if have != comp:
+            extra = have - comp
+            missing = comp - have
+            parts = []
+            if extra:
+                parts.append("too many: " + " ".join(f"{c}x{n}" for c, n in sorted(extra.items())))
+            if missing:
+                parts.append("missing: " + " ".join(f"{c}x{n}" for c, n in sorted(missing.items())))
+            self.report("cards.deck", f"the deck lists {len(bases)} cards, not the 108 of the composition ({'; '.join(parts)})",
+                        deck_ev, expected="each card of the composition exactly once", found=f"{len(bases)} cards")
+        for i, c in enumerate(deck_cards):
+            if parse_card(c).decl is not None:
+                self.report("wild.declaration", f"{c}: a declaration is made only when a wild card is matched", deck_ev,
+                            expected=parse_card(c).base, found=c)
+                break
+        order = list(reversed(bases))
+        tb.pile = Counter(bases)
+        tb.pile_size = len(bases)
+        tb.pile_order = order
+        # V9: one card at a time clockwise from the dealer's left, until each holds 7, then 2 to the Center Row
+        seats = self.players
+        start = (self.seat[self.dealer] + 1) % len(seats) if self.dealer else 0
+        dealt = {p: [] for p in seats}
+        for _ in range(7):
+            for k in range(len(seats)):
+                p = seats[(start + k) % len(seats)]
+                if order:
+                    dealt[p].append(order.pop())
+        center = [order.pop() for _ in range(2) if order]
+        written_any = False
+        for p, (ev, cards) in hands.items():
+            if Counter(cards) != Counter(dealt[p]):
+                self.report("setup.deal", f"{p}'s hand does not agree with the deal from the deck (V9: one card at a time "
+                            "clockwise from the dealer's left)", ev, "player", player=p,
+                            expected=" ".join(sorted(dealt[p])), found=" ".join(sorted(cards)))
+                written_any = True
+        if center_ev is not None and Counter(parse_card(c).base for c in center_ev.cards) != Counter(center):
+            self.report("setup.deal", "the `center` line does not agree with the deal from the deck", center_ev,
+                        expected=" ".join(center), found=" ".join(center_ev.cards))
+            written_any = True
+        if written_any:
+            # trust what the players held as written; the pile keeps the deck's order without those cards
+            for p in seats:
+                if p in hands:
+                    dealt[p] = list(hands[p][1])
+            if center_ev is not None:
+                center = [parse_card(c).base for c in center_ev.cards]
+            used = Counter()
+            for cards in list(dealt.values()) + [center]:
+                used.update(cards)
+            rest = []
+            for b in reversed(bases):  # bottom first, as pile_order keeps the top last
+                rest.append(b)
+            keep: list[str] = []
+            for b in reversed(rest):  # from the top
+                if used.get(b, 0) > 0:
+                    used[b] -= 1
+                else:
+                    keep.append(b)
+            order[:] = list(reversed(keep))
+        for p in seats:
+            tb.hands[p] = Counter(dealt[p])
+        tb.center = [CenterCard(b) for b in center]
+        tb.pile = Counter(order)
+        tb.pile_size = len(order)
+        tb.pile_order = order

@@ -1,0 +1,108 @@
+"""The end of a turn (V7): discard, refill, bonus cards, DOS penalty, the others' draws; and what a turn left undone.
+
+A part of :class:`dosverify.referee.Referee`; each check names the rule it enforces."""
+
+from __future__ import annotations
+
+from ..findings import Position
+
+ORDINAL = {2: "the refill", 3: "the bonus cards", 4: "the DOS penalty draws", 5: "the Double Color Match draws"}
+
+
+class StepsMixin:
+    def flush(self) -> None:
+        """Step 1: this turn's matched cards go to the discard pile; the refill owed is fixed now."""
+        t = self.t
+        if t is None or not t.matches:
+            return  # before any match the end of the turn has not begun (a reshuffle for the draw after no match)
+        self.table.flush_pending()
+        if not t.discarded:
+            t.discarded = True
+            t.refill_owed = max(0, 2 - len(self.table.center))
+
+    def refill_possible(self) -> bool:
+        tb = self.table
+        return tb.pile_size > 0 or sum(tb.discard.values()) > 0
+
+    def step(self, ev, n: int, what: str) -> None:
+        """Enter end-of-turn step n; report (once a turn) a step that comes before an unfinished earlier one."""
+        t = self.t
+        self.flush()
+        if n > 3:
+            self.lapse_bonus()
+        missing = None
+        if n > 2 and t.refill_owed > t.refilled and self.refill_possible():
+            missing = 2
+        elif n > 3 and t.bonus_owed() > 0 and self.table.hand_size(t.player) > 0:
+            missing = 3
+        elif n > 4 and t.penalty_owed > 0:
+            missing = 4
+        if missing and not t.order_reported and t.early is None:
+            # too early, or is the earlier step missing altogether? That is certain only when it comes
+            t.early = (ev, missing, f"{what} before {ORDINAL[missing]}", f"{ORDINAL[missing]} first", what)
+        t.step = max(t.step, n)
+
+    def arrive(self, key, ev) -> None:
+        """A step arrives: if an event came before it too early, report that now, at the early event."""
+        t = self.t
+        if t.early is None or t.order_reported or t.early[1] != key:
+            return
+        early, _, message, expected, found = t.early
+        t.order_reported = True
+        self.report("turn.steps", f"{message}: the end of a turn runs discard, refill, bonus cards, DOS penalty, then the "
+                    "others' Double Color Match draws in seat order (V7)", early, expected=expected, found=found,
+                    related=[Position(line=ev._line, column=ev._column, pointer=ev._pointer)])
+
+    def lapse_bonus(self) -> None:
+        """V10: bonuses still owed when the hand is empty at the bonus step lapse silently."""
+        t = self.t
+        if self.table.hand_size(t.player) == 0:
+            t.bonus_placed = max(t.bonus_placed, t.bonus_earned)
+            t.bonus_maybe = 0
+
+    def close_turn(self, closing) -> None:
+        """The turn ends at `closing` (the next turn, score, round) or at the end of the log."""
+        t = self.t
+        if t is None:
+            return
+        self.t = t  # findings below still belong to the closing turn
+        tb = self.table
+        line = closing._line if closing is not None else self.log._end_line
+        ptr = closing._pointer if closing is not None else None
+        kw = dict(line=line, pointer=ptr, related_to=t.turn)
+        p = t.player
+        can_draw = self.refill_possible()  # V5: with both piles empty nothing is drawn, and nothing is owed
+        if t.immediate and can_draw:
+            q, n = t.immediate
+            self.report("dos.penalty", f"{q} was caught and never drew the {n} penalty card(s)", player=q,
+                        expected=f"draw {q} " + " ".join(["C"] * n), found="no penalty draw", **kw)
+        if t.matches == 0 and not t.drew and not t.action_done and can_draw:
+            self.report("draw.no-match", f"{p} made no match and drew no card", expected="a match, or `draw C`",
+                        found="nothing", **kw)
+        elif t.drew and t.matches == 0 and not t.action_done and self.rs.opt("no-match-after-draw") == "place":
+            self.report("place.no-match", f"{p} drew, made no match and put no card into the Center Row",
+                        expected="place C", found="nothing", **kw)
+        self.flush()
+        if t.refill_owed > t.refilled and self.refill_possible():
+            need = t.refill_owed - t.refilled
+            self.report("center.refill", f"after the discard the Center Row held {2 - t.refill_owed} card(s) and {t.refilled} "
+                        f"{'was' if t.refilled == 1 else 'were'} refilled: {need} more needed to make 2", expected="refill " + " ".join(["C"] * need),
+                        found="no refill", **kw)
+        self.lapse_bonus()
+        owed_bonus = min(t.bonus_owed(), tb.hand_size(p))
+        if owed_bonus > 0:
+            self.report("bonus.card", f"{p} earned {t.bonus_earned} colour bonus(es) and placed {t.bonus_placed} card(s)",
+                        expected=f"{owed_bonus} more `place C` line(s)", found="no bonus card", **kw)
+        if t.penalty_owed > 0 and can_draw:
+            self.report("dos.penalty", f"{p} was caught and never drew the {t.penalty_owed} penalty card(s)",
+                        expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
+        for q in self._seats_from_left(p):
+            if t.dcm_owed.get(q, 0) > 0 and can_draw:
+                self.report("bonus.draw", f"{q} did not draw for {p}'s Double Color Match", player=q,
+                            expected=f"draw {q} " + " ".join(["C"] * t.dcm_owed[q]), found="no draw", **kw)
+        if tb.hand_size(p) == 0:
+            self.round_over = True
+            self.round_winner = p
+        self.t = None
+        if self.visitor is not None:
+            self.visitor(self)
