@@ -55,8 +55,11 @@ def verdict_of(findings: list[Finding], malformed: bool) -> Verdict:
 _COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "blue": "\x1b[1;34m", "bold": "\x1b[1m", "green": "\x1b[1;32m", "reset": "\x1b[0m"}
 
 
-def _caret_width(src: str, col: int) -> int:
+def _caret_width(src: str, col: int, found: str | None = None) -> int:
+    """Underline what was found where it stands as written (`B3 + B5`), else the word at the column."""
     rest = src[col - 1:]
+    if found and len(found) > 1 and rest.startswith(found):
+        return len(found)
     word = rest.split(None, 1)[0] if rest.strip() else ""
     return max(1, len(word))
 
@@ -96,7 +99,7 @@ def render_text(report: Report, text: str | None, *, colour: bool = False) -> st
                 src_show, col = src, f.column or 1
             out.append(f"{pad} {c('blue', '|')}")
             out.append(f"{c('blue', str(f.line))} {c('blue', '|')} {src_show}")
-            caret = " " * (col - 1) + "^" * _caret_width(src_show, col)
+            caret = " " * (col - 1) + "^" * _caret_width(src_show, col, f.found)
             label = f.found and f"found {f.found}" or ""
             out.append(f"{pad} {c('blue', '|')} {c(f.severity, caret)} {c(f.severity, label)}".rstrip())
         elif f.pointer and doc is not None:
