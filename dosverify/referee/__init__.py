@@ -196,7 +196,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                         expected=f"turn {want}", found=f"turn {turn.player}")
         self.prev_player = turn.player
         for c in self.table.center:
-            c.refilled = c.matched = False
+            c.refilled = False
         self.t = TurnState(turn.player, turn)
         for ev in turn.events:
             self.event(ev)

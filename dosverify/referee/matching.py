@@ -7,8 +7,9 @@ on turn (notation.md, Declarations): a free number or a free colour.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ..cards import Card
+from ..cards import Card, parse_card
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +83,12 @@ def judge(target: Card, cards: list[Card]) -> MatchJudgement:
         return MatchJudgement(False, "match.double", f"{a.code} + {b.code} = {have}, not {tn}",
                               f"two cards adding up to {tn}", colour=colour, double=True)
     return MatchJudgement(True, colour=colour, double=len(cards) == 2)
+
+
+@lru_cache(maxsize=1 << 16)
+def judge_codes(target: str, cards: tuple[str, ...]) -> MatchJudgement:
+    """`judge` by card codes, remembered: a game repeats the same few matches."""
+    return judge(parse_card(target), [parse_card(c) for c in cards])
 
 
 def any_match(center: list[str], hand: list[str], parse) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..cards import parse_card
 from ..events import Match, Pass, Place
-from .matching import judge
+from .matching import judge_codes
 from .table import CenterCard
 
 
@@ -19,7 +19,7 @@ class PlaysMixin:
         reported = False
         if t.step >= 2 or t.action_done:
             refilled_only = any(c.base == target.base and c.refilled for c in tb.center) and not any(
-                c.base == target.base and not c.refilled and not c.matched for c in tb.center)
+                c.base == target.base and not c.refilled for c in tb.center)
             if not refilled_only and not t.order_reported:
                 t.order_reported = True
                 self.report("turn.steps", "a match after the turn's matching phase ended", ev,
@@ -31,10 +31,11 @@ class PlaysMixin:
                             "(after-draw-match=drawn-only)", ev, "cards", 0,
                             expected=f"match X with {t.drawn_card}" if t.drawn_card else "no match", found=" + ".join(ev.cards))
                 reported = True
-        # the Center Row card
+        # the Center Row card (a card matched this turn has left the row already)
         slot = None
+        base = target.base
         for c in tb.center:
-            if c.base == target.base and not c.matched and not c.refilled:
+            if c.base == base and not c.refilled:
                 slot = c
                 break
         if slot is None:
@@ -47,7 +48,7 @@ class PlaysMixin:
                             ev, "target", expected="a Center Row card not yet matched", found=ev.target)
             else:
                 self.report("match.center", f"there is no {target.base} in the Center Row", ev, "target",
-                            expected="one of " + " ".join(c.base for c in tb.center if not c.matched) if tb.center else "a card of the Center Row",
+                            expected="one of " + " ".join(c.base for c in tb.center) if tb.center else "a card of the Center Row",
                             found=ev.target)
             reported = True
         # the hand cards
@@ -57,9 +58,9 @@ class PlaysMixin:
                 self.report("match.held", f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""), ev, "cards", i,
                             expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=c.code)
                 reported = True
-            tb.pending[c.base] += 1
+            tb.pending.append(c.base)
         self.hand_changed(p)
-        j = judge(target, cards)
+        j = judge_codes(ev.target, tuple(ev.cards))
         if not j.ok:
             field, idx = ("cards", 0)
             self.report(j.rule, j.message, ev, field, idx, expected=j.expected, found=" + ".join(ev.cards))
@@ -68,9 +69,8 @@ class PlaysMixin:
             t.matches_after_draw += 1
         if slot is not None:
             t.matched_targets[slot.base] = t.matched_targets.get(slot.base, 0) + 1
-            slot.matched = True
-            tb.center.remove(slot)
-            tb.pending[slot.base] += 1
+            tb.center.remove(slot)  # CenterCard compares by identity: this is the very card
+            tb.pending.append(slot.base)
             if t.discarded:  # a match after the refill began (reported): refilling again is allowed, not owed
                 t.refill_maybe = max(t.refill_maybe, t.refilled + max(0, 2 - len(tb.center)) - t.refill_owed)
         if j.colour and len(cards) <= 2:

@@ -13,11 +13,12 @@ from ..cards import composition
 UNKNOWN = "?"  # a card the log did not name (a bare draw without a known pile)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class CenterCard:
+    """One card of the Center Row (identity matters: two R3s are two cards)."""
+
     base: str
     refilled: bool = False  # refilled this turn: cannot be matched (match.refilled)
-    matched: bool = False  # matched this turn (match.once)
 
 
 @dataclass
@@ -26,7 +27,7 @@ class Table:
     hands: dict[str, Counter] = field(default_factory=dict)
     center: list[CenterCard] = field(default_factory=list)
     discard: Counter = field(default_factory=Counter)
-    pending: Counter = field(default_factory=Counter)  # this turn's matched cards, not yet discarded
+    pending: list = field(default_factory=list)  # this turn's matched cards, not yet discarded
     pile: Counter = field(default_factory=Counter)  # what the draw pile holds, as a multiset
     pile_size: int = 0
     pile_order: list[str] | None = None  # known order, top LAST; None when unknown
@@ -37,7 +38,7 @@ class Table:
         self.hands = {p: Counter() for p in self.players}
         self.center = []
         self.discard = Counter()
-        self.pending = Counter()
+        self.pending = []
         self.pile = composition().copy()
         self.pile_size = sum(self.pile.values())
         self.pile_order = None
@@ -52,7 +53,7 @@ class Table:
             parts.append(f"the Center Row ({n})")
         if n := self.discard.get(base, 0):
             parts.append(f"the discard pile ({n})")
-        if n := self.pending.get(base, 0):
+        if n := self.pending.count(base):
             parts.append(f"this turn's matches ({n})")
         return ", ".join(parts) or "nowhere seen"
 
@@ -106,8 +107,8 @@ class Table:
     def flush_pending(self) -> None:
         """End-of-turn step 1: the matched cards go to the discard pile."""
         if self.pending:
-            self.discard.update(self.pending)
-            self.pending = Counter()
+            self.discard.update(self.pending)  # counts a list in C
+            self.pending.clear()
 
     # ---- hands ------------------------------------------------------------------------------
 
