@@ -6,7 +6,8 @@ from pathlib import Path
 
 from dosverify.api import check
 
-EXAMPLE = (Path(__file__).resolve().parent.parent / "fixtures/notation/example.log").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = (ROOT / "fixtures/notation/example.log").read_text()
 
 
 def rules_at(text: str, **kw) -> list[tuple[int, str]]:
@@ -89,3 +90,15 @@ def test_penalty_of_a_catch_that_does_not_stand_is_not_judged_again() -> None:
     text = EXAMPLE.replace("  draw B1 ", "  catch cyd by ann\n  draw cyd Y3 Y6\n  draw B1 ")
     got = rules_at(text)
     assert [r for _, r in got] == ["dos.catch"]
+
+
+def test_no_catch_between_two_lines_of_one_reason() -> None:
+    # V6: "all the cards one player draws for one reason" complete one action. bob, caught and
+    # down to 1 card, draws his 2 penalty cards on two lines: holding 2 in between owes no call
+    base = (ROOT / "fixtures/digest/s1-example1.log").read_text()
+    split = base.replace("  draw bob R4 G7 ", "  draw bob R4\n  catch bob by ann\n  draw bob G7 ")
+    got = rules_at(split)
+    assert [r for _, r in got] == ["dos.catch"], got
+    assert "still drawing" in check(split).findings[0].message
+    # and once both cards are in, bob holds 3: nothing to catch either; the split itself is legal
+    assert rules_at(base.replace("  draw bob R4 G7 ", "  draw bob R4\n  draw bob G7 ")) == []

@@ -32,6 +32,9 @@ class CallsMixin:
         elif size != 2:
             problem = (f"{q} holds {size} card(s), not 2: there is nothing to catch", "player",
                        "a player holding exactly 2 cards", f"{size} cards")
+        elif q in t.drawing:
+            problem = (f"{q} is still drawing the cards owed for one reason: a call is owed only once they are all "
+                       "in (V6)", "player", "a catch after the last of those cards", f"catch {q}")
         elif self.caught[q]:
             problem = (f"{q} was already caught and cannot be caught again until their hand changes", "player",
                        "no catch", f"catch {q}")

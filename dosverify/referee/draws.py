@@ -122,6 +122,13 @@ class DrawsMixin:
             certain = min(n, t.dcm_owed.get(q, 0))
             t.dcm_owed[q] = t.dcm_owed.get(q, 0) - certain
             t.dcm_maybe[q] = max(0, t.dcm_maybe.get(q, 0) - (n - certain))
+        # V6: a call is owed once all the cards drawn for one reason are in, not in between
+        still = {"immediate": lambda: t.immediate is not None, "penalty": lambda: t.penalty_owed > 0,
+                 "dcm": lambda: t.dcm_owed.get(q, 0) > 0}.get(reason)
+        if still is not None and still():
+            t.drawing.add(q)
+        else:
+            t.drawing.discard(q)
 
     def on_refill(self, ev: Refill) -> None:
         t, tb = self.t, self.table

@@ -24,7 +24,8 @@ class TurnState:
     matched_targets: dict = field(default_factory=dict)  # Center Row cards matched this turn (match.once)
     bonus_maybe: int = 0
     dcm_maybe: dict = field(default_factory=dict)
-    penalty_maybe: dict = field(default_factory=dict)  # penalty draws of a catch that did not stand
+    penalty_maybe: dict = field(default_factory=dict)
+    drawing: set = field(default_factory=set)  # players between two lines of the cards owed for one reason  # penalty draws of a catch that did not stand
     penalty_owed: int = 0  # the player on turn, caught before the penalty step
     immediate: tuple | None = None  # (player, cards) a penalty to draw on the next line
     step: int = 0  # the furthest end-of-turn step reached: 2 refill, 3 bonus, 4 penalty, 5 DCM draws
