@@ -437,3 +437,22 @@ def test_error_recovery_is_linear(monkeypatch):
         assert len(fed) <= 1 + errors + lines // notation._CHUNK + 1, (len(fed), errors, lines)
         assert all(n <= notation._CHUNK * 200 for n in fed[1:])
     assert len([f for f in parse(bad).findings if f.rule == "notation.line"]) == n_bad
+
+
+def test_the_bundled_notation_is_the_contract():
+    # spec/notation.md travels with the package; it must not drift from the design document
+    shared = Path(__file__).resolve().parent.parent.parent / "shared" / "design" / "notation.md"
+    bundled = Path(__file__).resolve().parent.parent / "spec" / "notation.md"
+    if not shared.exists():
+        import pytest
+
+        pytest.skip("the design folder (../shared) is not beside this checkout")
+    assert bundled.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8")
+
+
+def test_the_complete_example_of_the_notation_is_the_fixture():
+    import re
+
+    doc = (Path(__file__).resolve().parent.parent / "spec" / "notation.md").read_text(encoding="utf-8")
+    example = re.search(r"## Example\n.*?```\n(.*?)```", doc, re.S).group(1)
+    assert example == EXAMPLE
