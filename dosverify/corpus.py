@@ -39,7 +39,10 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DIR = ROOT / "fixtures" / "conformance"
+# a source checkout (or editable install), else the copy `pip install .` puts under share/
+DEFAULT_DIR = next((d for d in (ROOT / "fixtures" / "conformance",
+                                Path(sys.prefix) / "share" / "dosverify" / "conformance") if d.is_dir()),
+                   ROOT / "fixtures" / "conformance")
 RULES_DIR = ROOT / "fixtures" / "rules"
 RULESETS = ("official", "italian", "bosnian", "strict")
 MUTATION_SEEDS_PER_OPERATOR = 2
@@ -583,7 +586,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.required = True
 
     b = sub.add_parser("build", help="regenerate the corpus (deterministic)")
-    b.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"where (default {DEFAULT_DIR.relative_to(ROOT)})")
+    b.add_argument("--dir", type=Path, default=DEFAULT_DIR, help=f"where (default {DEFAULT_DIR})")
     b.add_argument("--check", action="store_true", help="write nothing; exit 1 when DIR differs from a fresh build")
 
     e = sub.add_parser("export", help="copy the corpus and a README.txt to DIR, for engine authors")
