@@ -1,0 +1,31 @@
+"""A built wheel carries what the package reads at run time: the spec, the grammar and the
+conformance corpus (under share/dosverify, where dosverify looks outside a checkout)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
+    pytest.importorskip("setuptools")
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                        "-w", str(tmp_path), str(ROOT)], capture_output=True, timeout=300)
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    wheel = next(tmp_path.glob("dosverify-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    data = next(n.split("/")[0] for n in names if ".data/" in n)
+    share = f"{data}/data/share/dosverify"
+    for rel in ("spec/spec.toml", "spec/deck.toml", "spec/options.toml", "spec/log.schema.json",
+                "spec/rules/03-matching.toml", "spec/rulesets/official.toml", "grammars/dos.lark",
+                "conformance/README.txt"):
+        assert f"{share}/{rel}" in names, rel
+    rules = {p.name for p in (ROOT / "spec" / "rules").glob("*.toml")}
+    assert rules == {n.rsplit("/", 1)[1] for n in names if n.startswith(f"{share}/spec/rules/")}
+    assert "dosverify/referee/__init__.py" in names and "dosverify/cli.py" in names
