@@ -22,6 +22,21 @@ def _read(path: str) -> bytes:
         return fh.read()
 
 
+def _expand(paths: list[str]) -> list[str]:
+    """A directory stands for every log under it (`*.log`, and `*.json` but expected-findings files), sorted."""
+    from pathlib import Path
+
+    out: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if path != "-" and p.is_dir():
+            out.extend(str(f) for f in sorted(p.rglob("*"))
+                       if f.is_file() and (f.suffix == ".log" or (f.suffix == ".json" and not f.name.endswith(".expected.json"))))
+        else:
+            out.append(path)
+    return out
+
+
 def cmd_check(args) -> int:
     from .api import check
     from .report import render_text, summary_line
@@ -32,13 +47,16 @@ def cmd_check(args) -> int:
         return 2
     colour = _colour(args.color, sys.stdout)
     status = 0
-    for path in args.files:
+    files = _expand(args.files)
+    tally = {"legal": 0, "illegal": 0, "malformed": 0, "unreadable": 0}
+    for path in files:
         name = "-" if path == "-" else path
         try:
             data = _read(path)
         except OSError as exc:
             print(f"dosverify: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
             status = 2
+            tally["unreadable"] += 1
             continue
         try:
             report = check(data, name=name, ruleset=args.ruleset)
@@ -52,10 +70,13 @@ def cmd_check(args) -> int:
         else:
             sys.stdout.write(render_text(report, report._text, colour=colour) + "\n")
         sys.stdout.flush()
+        tally[report.verdict] += 1
         if report.verdict == "malformed":
             status = 2
         elif report.verdict == "illegal" and status == 0:
             status = 1
+    if len(files) > 1 and args.format == "text":
+        print(f"{len(files)} files: " + ", ".join(f"{n} {k}" for k, n in tally.items() if n))
     return status
 
 
@@ -202,7 +223,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     c = sub.add_parser("check", help="check game logs (text or JSON); exit 0 legal, 1 illegal, 2 malformed or misuse")
-    c.add_argument("files", nargs="+", metavar="FILE", help="log files; - for standard input")
+    c.add_argument("files", nargs="+", metavar="FILE", help="log files (text or JSON), directories of them; - for standard input")
     c.add_argument("--format", choices=["text", "json"], default="text", help="text (like a compiler) or JSON Lines")
     c.add_argument("--ruleset", help="override the log's ruleset")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")

@@ -111,3 +111,11 @@ def test_convert_refuses_to_drop_a_bad_line(tmp_path: Path) -> None:
     bad.write_text(LEGAL.read_text().replace("place B1", "place B2"))
     r = run("convert", str(bad))
     assert r.returncode == 2 and b"not converted" in r.stderr
+
+
+def test_a_directory_checks_every_log_under_it() -> None:
+    r = run("check", "-q", "fixtures/digest")
+    out = r.stdout.decode()
+    assert r.returncode == 1  # one of them is illegal
+    assert out.count("fixtures/digest/") == 5 and ".expected.json" not in out
+    assert out.strip().endswith("5 files: 4 legal, 1 illegal")
