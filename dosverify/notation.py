@@ -210,6 +210,14 @@ class _Builder(Transformer):
             return False
         return True
 
+    def _card_list(self, c, kind: str, cls, typ: str) -> None:
+        """A keyword and a list of cards: `deck`, `center`, `refill`, `reshuffle`."""
+        line = c[0].line + self.off
+        cards = c[1:]
+        if self._cards_ok(line, cards):
+            self.out.append((kind, line, c[0].column, _mk(cls, {"type": typ, "cards": [t.value for t in cards]},
+                                                          line, c[0].column, {"cards": [t.column for t in cards]})))
+
     # header
     def dos_line(self, c):
         k, n = c
@@ -280,11 +288,7 @@ class _Builder(Transformer):
                              _mk(Dealer, {"type": "dealer", "player": p.value}, line, k.column, {"player": p.column})))
 
     def deck_line(self, c):
-        line = c[0].line + self.off
-        cards = c[1:]
-        if self._cards_ok(line, cards):
-            self.out.append(("setup", line, c[0].column, _mk(Deck, {"type": "deck", "cards": [t.value for t in cards]},
-                                                             line, c[0].column, {"cards": [t.column for t in cards]})))
+        self._card_list(c, "setup", Deck, "deck")
 
     def hand_line(self, c):
         k, p = c[0], c[1]
@@ -296,11 +300,7 @@ class _Builder(Transformer):
                 line, k.column, {"player": p.column, "cards": [t.column for t in cards]})))
 
     def center_line(self, c):
-        line = c[0].line + self.off
-        cards = c[1:]
-        if self._cards_ok(line, cards):
-            self.out.append(("setup", line, c[0].column, _mk(Center, {"type": "center", "cards": [t.value for t in cards]},
-                                                             line, c[0].column, {"cards": [t.column for t in cards]})))
+        self._card_list(c, "setup", Center, "center")
 
     # turns
     def turn_line(self, c):
@@ -336,18 +336,10 @@ class _Builder(Transformer):
                 Draw, {"type": "draw", "player": player, "cards": [t.value for t in cards]}, line, k.column, cols)))
 
     def refill_line(self, c):
-        line = c[0].line + self.off
-        cards = c[1:]
-        if self._cards_ok(line, cards):
-            self.out.append(("event", line, c[0].column, _mk(Refill, {"type": "refill", "cards": [t.value for t in cards]},
-                                                             line, c[0].column, {"cards": [t.column for t in cards]})))
+        self._card_list(c, "event", Refill, "refill")
 
     def reshuffle_line(self, c):
-        line = c[0].line + self.off
-        cards = c[1:]
-        if self._cards_ok(line, cards):
-            self.out.append(("event", line, c[0].column, _mk(Reshuffle, {"type": "reshuffle", "cards": [t.value for t in cards]},
-                                                             line, c[0].column, {"cards": [t.column for t in cards]})))
+        self._card_list(c, "event", Reshuffle, "reshuffle")
 
     def place_line(self, c):
         k, card = c
