@@ -59,6 +59,10 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.called: dict[str, bool] = {}
         self.caught: dict[str, bool] = {}
         self.t: TurnState | None = None
+        self.prev_player: str | None = None  # who played the turn before (turn.order)
+        self._after_end_reported = False  # a turn after the round ended was reported (once a round)
+        self._closing_round: Round | None = None  # the round whose score end_round still checks
+        self.prev_round_over = True  # whether the round before the current one ended
 
     def left(self, p: str) -> str:
         return self.players[(self.seat[p] + 1) % len(self.players)]
@@ -147,10 +151,6 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             self.check_totals(rnd)
         self._closing_round = rnd
 
-    prev_round_over = True
-    _closing_round: Round | None = None
-    _scored_game_over = False
-
     def end_round(self, next_round: Round | None) -> None:
         """Called when a new round starts (or the log ends): a round that ended needs its score."""
         rnd = self._closing_round
@@ -200,9 +200,6 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.t = TurnState(turn.player, turn)
         for ev in turn.events:
             self.event(ev)
-
-    _after_end_reported = False
-    prev_player: str | None = None
 
     def event(self, ev) -> None:
         t = self.t

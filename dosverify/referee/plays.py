@@ -134,4 +134,3 @@ class PlaysMixin:
             self.report("turn.pass", "`pass` ends a turn only after a draw that brought no match", ev,
                         expected="a match, or a draw first", found="pass")
         t.action_done = True
-        t.passed = True

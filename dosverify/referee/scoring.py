@@ -43,13 +43,11 @@ class ScoringMixin:
             return
         self.scored = True
         pts = self.round_points() or 0
-        if not self.game_over:
+        if not self.game_over:  # a round after the game ended is refereed but not scored
             self.totals[self.round_winner] += pts
             if self.totals[self.round_winner] >= self.rs.target:
                 self.game_over = True
                 self.game_winner = self.round_winner
-        else:
-            self._post_game_round = True
 
     def check_score(self, rnd: Round) -> None:
         s = rnd.score

@@ -14,7 +14,6 @@ class TurnState:
     drew: bool = False  # the draw after no match was made
     drawn_card: str | None = None
     action_done: bool = False  # the card after an unmatched draw was placed, or `pass`
-    passed: bool = False
     bonus_earned: int = 0
     bonus_placed: int = 0
     dcm: int = 0
