@@ -49,31 +49,24 @@ def check(
     if parsed.text is not None:
         report.lines = parsed.text.count("\n") + (0 if parsed.text.endswith("\n") or not parsed.text else 1)
     if parsed.malformed or log is None:
-        report.findings = findings
-        report.verdict = "malformed"
-        return report
+        return report  # the report holds `findings` itself: later appends land in it
     name_rs = ruleset or log.ruleset or "official"
     try:
         rs = spec.ruleset(name_rs, log.options, log.target)
     except SpecError as exc:
-        at = log._header_at.get("ruleset") if log.ruleset and log.ruleset not in spec.rulesets else None
-        if at is None:
-            for key in log.options:
-                if f"option:{key}" in log._header_at and (key not in spec.options or log.options[key] not in spec.options[key]["values"]):
-                    at = log._header_at[f"option:{key}"]
-                    break
-        line, col = at if at else (None, None)
-        ptr = None if at or parsed.text is not None else ("/ruleset" if "ruleset" in str(exc) else "/options")
-        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=ptr))
-        report.findings = findings
-        report.verdict = "malformed"
+        if name_rs not in spec.rulesets:  # only the log's own ruleset can be unknown here
+            where, ptr = "ruleset", "/ruleset"
+        else:
+            key = next(k for k, v in log.options.items() if k not in spec.options or v not in spec.options[k]["values"])
+            where, ptr = f"option:{key}", f"/options/{key}"
+        line, col = log._header_at.get(where, (None, None))
+        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr))
         return report
     from .referee import Referee
 
     ref = Referee(log, rs)
     findings.extend(ref.run())
     findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60, f.column or 0))
-    report.findings = findings
     report.ruleset = rs.name
     report.options = dict(rs.options)
     report.target = rs.target
