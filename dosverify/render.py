@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from . import events as ev
@@ -47,6 +48,34 @@ class Style:
     indent: str = "  "  # indentation of turn events, or "mixed" (any white space on any line)
     crlf: bool = False
     bom: bool = False
+
+    def describe(self) -> str:
+        """What the style does, in a few words (for `dosverify simulate --help`)."""
+        d = self
+        parts = []
+        if not d.deck:
+            parts.append("hand/center lines instead of deck lines")
+        if d.setup:
+            parts.append("hand/center lines beside the deck")
+        if not d.declarations:
+            parts.append("declarations left out where the favourable reading is played")
+        if d.lines != "as-is":
+            parts.append({"single": "one card a draw/refill line", "grouped": "draw/refill lines grouped"}[d.lines])
+        if d.bare:
+            parts.append("bare draw/refill lines from the known deck")
+        if d.named:
+            parts.append("the player on turn named in draw/dos lines")
+        if d.bare_reshuffle:
+            parts.append("some bare reshuffles")
+        if d.comments:
+            parts.append("comments and blank lines")
+        if d.indent == "mixed":
+            parts.append("mixed indentation")
+        if d.crlf:
+            parts.append("CRLF")
+        if d.bom:
+            parts.append("BOM")
+        return ", ".join(parts) or "as the simulator writes it"
 
     @property
     def lexical_only(self) -> bool:
@@ -78,6 +107,7 @@ class Rendering:
     text: str
     src: list[tuple[int, ...]]
     canonical_lines: int  # lines of the canonical text; a finding at canonical_lines + 1 is "the end of the file"
+    did: Counter = field(default_factory=Counter)  # what the style changed, counted (so a test can tell it is no no-op)
 
     def unit(self, line: int | None, groups: "Groups") -> object:
         """The style-independent place of a finding at `line` of this rendering."""
@@ -216,6 +246,7 @@ class _Writer:
     style: Style
     rng: random.Random
     out: list[_Out] = field(default_factory=list)
+    did: Counter = field(default_factory=Counter)
     n: int = 0  # canonical line counter
     known_until: int | None = None
 
@@ -278,10 +309,12 @@ def _setup(w: _Writer, log: ev.Log, rnd: ev.Round) -> _Pile:
         if e.type == "deck" and dealt is not None and not st.deck:
             if e is last_deck and not has_setup:
                 _deal_lines(w, dealt, n, shuffle=True)
+                w.did["deck written as hand/center lines"] += 1
             continue
         w.put(_event_line(e), (n,))
         if e is last_deck and dealt is not None and st.deck and st.setup and not has_setup:
             _deal_lines(w, dealt, n, shuffle=False)
+            w.did["hand/center lines beside the deck"] += 1
     if dealt is None or not st.deck:
         return _Pile(None)
     return _Pile(list(dealt[2]))
@@ -301,7 +334,7 @@ def _turn(w: _Writer, turn: ev.Turn, pile: _Pile) -> None:
     st = w.style
     items = [(e, (w.canon(),)) for e in turn.events]
     if st.lines == "grouped":
-        items = _grouped(items, turn.player)
+        items = _grouped(items, turn.player, w.did)
     for e, src in items:
         ind = "  "
         if e.type in ("draw", "refill"):
@@ -314,14 +347,19 @@ def _turn(w: _Writer, turn: ev.Turn, pile: _Pile) -> None:
             pile.reshuffle(list(e.cards))
             if not st.deck and st.bare_reshuffle and e.cards and w.rng.random() < 0.5:
                 w.put("reshuffle", src, ind)
+                w.did["bare reshuffle"] += 1
                 continue
         elif e.type == "match" and not st.declarations:
             plain = undeclared(e.target, list(e.cards))
             if plain is not None:
                 w.put(f"match {plain[0]} with " + " + ".join(plain[1]), src, ind)
+                w.did["declarations left out"] += 1
+                if not _outcomes(e.target, list(e.cards)) == {True}:
+                    w.did["declarations left out, no colour match"] += 1
                 continue
         elif e.type == "dos" and st.named and e.player is None:
             w.put(f"dos {turn.player}", src, ind)
+            w.did["player on turn named"] += 1
             continue
         w.put(_event_line(e), src, ind)
 
@@ -330,7 +368,7 @@ def _who(e, on_turn: str) -> str:
     return e.player or on_turn
 
 
-def _grouped(items: list, on_turn: str) -> list:
+def _grouped(items: list, on_turn: str, did: Counter) -> list:
     """Consecutive draw lines of one player (or refill lines) as one line: one reason, one line."""
     out: list = []
     for e, src in items:
@@ -341,6 +379,7 @@ def _grouped(items: list, on_turn: str) -> list:
                 merged = (ev.Refill(cards=prev.cards + e.cards) if e.type == "refill"
                           else ev.Draw(player=prev.player, cards=prev.cards + e.cards))
                 out[-1] = (merged, psrc + src)
+                did["lines grouped"] += 1
                 continue
         out.append((e, src))
     return out
@@ -351,9 +390,13 @@ def _draw_lines(w: _Writer, e, on_turn: str, pile: _Pile) -> list[str]:
     cards = list(e.cards)
     head = ["draw"] + ([e.player] if e.player else ([on_turn] if st.named else [])) if e.type == "draw" else ["refill"]
     on_top = pile.take(cards)
+    if e.type == "draw" and st.named and not e.player:
+        w.did["player on turn named"] += 1
     if st.bare and st.deck and on_top:
+        w.did["bare " + e.type] += len(cards)
         return [" ".join(head)] * len(cards)
     if st.lines == "single" and len(cards) > 1:
+        w.did["lines split"] += 1
         return [" ".join(head + [c]) for c in cards]
     return [" ".join(head + cards)]
 
@@ -368,7 +411,9 @@ def _finish(w: _Writer) -> Rendering:
     lines: list[str] = []
     src: list[tuple[int, ...]] = []
     decorate(w.out, w.style, w.rng, lines, src)
-    return _joined(lines, src, w.style, w.n)
+    r = _joined(lines, src, w.style, w.n)
+    r.did = w.did
+    return r
 
 
 def decorate(outs: list[_Out], style: Style, rng: random.Random, lines: list[str], src: list) -> None:

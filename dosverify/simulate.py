@@ -144,12 +144,14 @@ class Sim:
     """One simulated game; `events` are tuples rendered to a Log or text at the end."""
 
     def __init__(self, players: int, seed: int, ruleset: str = "official", rounds: int | None = 1,
-                 game: bool = False, deck: bool = True, target: int | None = None):
+                 game: bool = False, deck: bool = True, target: int | None = None, options: dict | None = None,
+                 long_round: bool | str | None = None):
         if not 2 <= players <= 4:
             raise ValueError("DOS is played by 2 to 4 players")
         self.rng = random.Random(seed)
-        self.rs = load_spec().ruleset(ruleset, None, target)
+        self.rs = load_spec().ruleset(ruleset, options, target)
         self.opt = self.rs.options
+        self.options_given = dict(options or {})
         self.ruleset_name = ruleset
         self.target_given = target
         self.target = self.rs.target
@@ -159,6 +161,23 @@ class Sim:
         # agent temperament, fixed per game
         self.p_call = self.rng.choice((0.55, 0.7, 0.85))
         self.p_decline = 0.08
+        self.p_stop_after_draw = 0.1  # a player who declined may decline again after the draw
+        # long rounds, where the piles run out (V5): every player declines and draws (the Center
+        # Row grows, or the hands) until the draw pile first runs out ("drain": then both piles
+        # are empty), or whenever it holds more than 3 cards ("thin": reshuffles inside penalties
+        # and Double Color Match draws, catches when the pile holds 0 or 1 card); forgetful
+        # callers in both. Chosen for about 1 game in 8 unless asked for (True: either).
+        if long_round is None:
+            long_round = self.rng.random() < 0.125
+        if long_round is True:
+            long_round = self.rng.choice(("drain", "thin"))
+        if long_round not in (False, "drain", "thin"):
+            raise ValueError(f"long_round must be a bool, 'drain' or 'thin', not {long_round!r}")
+        self.long_round = long_round
+        self.draining = False
+        if long_round:
+            self.p_call = 0.3
+        self.moments: Counter = Counter()  # what happened, for the tests that count the moments
         self.rounds: list[dict] = []
         self.winner: str | None = None
         self.totals = {p: 0 for p in self.names}
@@ -183,11 +202,15 @@ class Sim:
         self.pile, self.discard = cards, []
         listed = self.with_deck or self.rng.random() < 0.75
         self.emit("reshuffle", list(cards) if listed else [])
+        if self.covered and not self.discarded:
+            self.moments["reshuffle before this turn's matched cards are discarded"] += 1
 
-    def take(self, n: int, kind: str, player: str | None = None) -> list[str]:
+    def take(self, n: int, kind: str, player: str | None = None, reason: str = "") -> list[str]:
         """Take n cards from the top of the pile (reshuffling when it runs out), emitting
-        `draw`/`refill` lines that never span a reshuffle; returns the cards taken."""
+        `draw`/`refill` lines that never span a reshuffle; returns the cards taken.
+        `reason` (no-match, penalty-now, penalty-step, dcm, refill) only names the moments."""
         got: list[str] = []
+        reason = reason or kind
         cur: list[str] = []
 
         def flush():
@@ -202,10 +225,13 @@ class Sim:
 
         for _ in range(n):
             if not self.pile:
+                self.draining = False
                 if not self.discard:
+                    self.moments["both piles empty"] += 1
                     break  # V5: both piles empty, nothing is drawn
                 flush()
                 self.reshuffle()
+                self.moments[f"reshuffle inside {reason}" if got else f"reshuffle before {reason}"] += 1
             c = self.pile.pop(0)
             cur.append(c)
             got.append(c)
@@ -234,9 +260,13 @@ class Sim:
         self.status[q] = "caught"
         if q == self.on_turn and not self.past_penalty:
             self.pending = True  # drawn at the turn's penalty step (V6, V7)
+            self.moments["catch of the player on turn, penalty at the step"] += 1
         else:
-            self.take(2, "draw", q)  # at once: the next line
-            self.after_change(q)
+            self.moments["catch with the pile at %s" % (len(self.pile) if len(self.pile) < 2 else "2+")] += 1
+            if q != self.on_turn and self.matching_now:
+                self.moments["catch of another player while the player on turn is matching"] += 1
+            if self.take(2, "draw", q, "penalty-now"):  # at once: the next line(s)
+                self.after_change(q)
 
     def dos_hook(self, at_start: bool) -> None:
         """Late calls and catches of forgotten calls, at the start or the end of a turn."""
@@ -246,15 +276,46 @@ class Sim:
             if not at_start and q == self.on_turn:
                 continue  # the player on turn is caught out of turn at the start of the next one
             r = self.rng.random()
-            if r < 0.35:
-                if q != self.on_turn and len(self.pile) < 2:
-                    continue  # keep the immediate penalty on one line
+            if r < self.p_catch(0.35):
                 if q == self.on_turn and self.pending:
                     continue
                 self.catch(q)
-            elif r < 0.5:
+            elif r < self.p_catch(0.35) + self.p_late(0.15):
                 self.emit("dos", None if q == self.on_turn else q)
                 self.status[q] = "called"
+                self.moments["late call"] += 1
+
+    @property
+    def hoarding(self) -> bool:
+        """In a long round, whether the players decline every match now."""
+        return self.draining if self.long_round == "drain" else (self.long_round == "thin" and len(self.pile) > 3)
+
+    def p_catch(self, p: float) -> float:
+        """How likely a forgotten call is caught now: in a long round, nearly always when the pile
+        holds 0 or 1 card (a penalty that the pile cannot pay, or pays across a reshuffle), and
+        seldom before."""
+        if self.long_round == "thin":
+            return 0.85 if len(self.pile) < 2 else 0.1
+        return p
+
+    def p_late(self, p: float) -> float:
+        """How likely a forgotten call is made late now: in a long round, seldom, so that the
+        forgotten calls wait for the low pile."""
+        return 0.02 if self.long_round == "thin" else p
+
+    def others_hook(self) -> None:
+        """Between two matches of the player on turn: another player's forgotten call is caught
+        (the penalty is drawn at once, before the next match), or called late."""
+        for q in self.names:
+            if q == self.on_turn or self.status[q] != "owed":
+                continue
+            r = self.rng.random()
+            if r < self.p_catch(0.6):
+                self.catch(q)
+            elif r < self.p_catch(0.6) + self.p_late(0.1):
+                self.emit("dos", q)
+                self.status[q] = "called"
+                self.moments["late call"] += 1
 
     # -- choices
     def pick(self, opts: list[Opt]) -> Opt:
@@ -291,13 +352,19 @@ class Sim:
         p = self.on_turn
         n = 0
         while limit is None or n < limit:
+            if n == 0 and not must and self.hoarding:
+                break  # declines (and spares the search over a long round's big Center Row)
             opts = match_options(self.cr, self.hands[p], self.rng, only=only)
             if not opts:
                 break
-            if n == 0 and not must and self.rng.random() > 0.9:
+            if n == 0 and not must and self.rng.random() < self.p_stop_after_draw:
                 break
             if n > 0 and self.rng.random() > 0.85:
                 break
+            if n > 0:
+                self.matching_now = True
+                self.others_hook()
+                self.matching_now = False
             self.do_match(self.pick(opts))
             n += 1
         return n
@@ -308,6 +375,8 @@ class Sim:
         self.turn_events = []
         self.pending = False
         self.past_penalty = False
+        self.matching_now = False
+        self.discarded = False
         self.covered, self.used = [], []
         self.bonus = self.dcm = 0
         self.dos_hook(at_start=True)
@@ -315,12 +384,13 @@ class Sim:
 
         forbid_decline = self.opt["decline-match"] == "forbidden"
         made = 0
-        if match_options(self.cr, hand, self.rng):
+        if (forbid_decline or not self.hoarding) and match_options(self.cr, hand, self.rng):
             if forbid_decline or self.rng.random() >= self.p_decline:
                 made = self.matching(must=True)
         if made == 0:  # no match (or declined): draw one (V2)
-            drawn = self.take(1, "draw", None)
-            self.after_change(p)
+            drawn = self.take(1, "draw", None, "no-match")
+            if drawn:  # with both piles empty nothing is drawn, and the hand has not changed
+                self.after_change(p)
             if self.opt["after-draw-match"] == "drawn-only":
                 if drawn and drawn[0] in hand:
                     made = self.matching(must=forbid_decline, only=drawn[0], limit=1)
@@ -329,6 +399,7 @@ class Sim:
             if made == 0:
                 if self.opt["no-match-after-draw"] == "pass":
                     self.emit("pass")
+                    self.moments["pass"] += 1
                 elif hand:
                     c = self.choose_place(hand)
                     hand.remove(c)
@@ -337,8 +408,9 @@ class Sim:
                     self.after_change(p)
         # the end of the turn (V7)
         self.discard.extend(self.covered + self.used)  # 1. discard
+        self.discarded = True
         if len(self.cr) < 2:  # 2. refill to 2
-            self.cr.extend(self.take(2 - len(self.cr), "refill"))
+            self.cr.extend(self.take(2 - len(self.cr), "refill", None, "refill"))
         for _ in range(self.bonus):  # 3. bonus cards; one with no card left lapses (V10)
             if not hand:
                 break
@@ -349,14 +421,18 @@ class Sim:
             self.after_change(p)
         if self.pending:  # 4. DOS penalty
             self.past_penalty = True
-            self.take(2, "draw", p)
-            self.after_change(p)
+            if len(self.pile) < 2:
+                self.moments[f"penalty at the step with the pile at {len(self.pile)}"] += 1
+            if self.take(2, "draw", p, "penalty-step"):
+                self.after_change(p)
         self.past_penalty = True
         if self.dcm:  # 5. the others' Double Color Match draws, seat order from p's left
             for q in self.others_from_left(p):
-                if self.take(self.dcm, "draw", q):
+                if self.take(self.dcm, "draw", q, "dcm"):
                     self.after_change(q)
         ended = not hand
+        if ended and self.dcm:
+            self.moments["round ends with Double Color Match draws"] += 1
         if not ended:
             self.dos_hook(at_start=False)
         return ended
@@ -401,6 +477,7 @@ class Sim:
                 rnd["setup"].append(("hand", p, list(self.hands[p])))
             rnd["setup"].append(("center", list(self.cr)))
         self.status = {p: None for p in self.names}
+        self.draining = self.long_round == "drain"
         p = order[0]
         for _ in range(ROUND_TURN_CAP):
             ended = self.play_turn(p)
@@ -417,6 +494,7 @@ class Sim:
     # -- rendering
     def header_lines(self) -> list[str]:
         out = ["dos 1", "players " + " ".join(self.names), f"ruleset {self.ruleset_name}"]
+        out.extend(f"option {k} {v}" for k, v in self.options_given.items())
         if self.target_given is not None:
             out.append(f"target {self.target_given}")
         return out
@@ -440,7 +518,8 @@ class Sim:
                 score=ev.Score(player=r["score"][0], points=r["score"][1]) if r["score"] else None,
                 totals=ev.Totals(entries=[ev.Total(player=q, points=n) for q, n in r["totals"]]) if r["totals"] else None,
             ))
-        return ev.Log(players=self.names, ruleset=self.ruleset_name, target=self.target_given, rounds=rounds,
+        return ev.Log(players=self.names, ruleset=self.ruleset_name, options=dict(self.options_given),
+                      target=self.target_given, rounds=rounds,
                       winner=ev.Winner(player=self.winner) if self.winner else None)
 
     def to_text(self) -> str:
@@ -514,28 +593,39 @@ def _event_text(e: tuple) -> str:
 # ---- public entry points -------------------------------------------------------------------
 
 
-def _run(players, seed, ruleset, rounds, game, deck, target) -> Sim:
-    return Sim(players, seed, ruleset, rounds, game, deck, target).play()
+def _run(players, seed, ruleset="official", rounds=1, game=False, deck=True, target=None, options=None,
+         long_round=None) -> Sim:
+    return Sim(players, seed, ruleset, rounds, game, deck, target, options, long_round).play()
 
 
 def simulate(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-             deck: bool = True, target: int | None = None) -> ev.Log:
+             deck: bool = True, target: int | None = None, options: dict | None = None,
+             long_round: bool | str | None = None) -> ev.Log:
     """A legal game log (the event model) for `players` players, deterministic for `seed`.
 
     `rounds` rounds are played (fewer if the game reaches its target first); `game=True`
     plays until a total reaches the target (`target`, default the ruleset's) and writes
     `winner`. `deck=True` writes each round's shuffled pile (`deck` lines); `deck=False`
-    writes `hand` and `center` lines instead."""
-    return _run(players, seed, ruleset, rounds, game, deck, target).to_log()
+    writes `hand` and `center` lines instead. `options` overrides the ruleset's options (and is
+    written as `option` lines); `long_round` (True, "drain" or "thin") makes the players decline
+    and draw so that rounds run long and the piles run out (see :class:`Sim`; None: about 1 game
+    in 8, False: never)."""
+    return _run(players, seed, ruleset, rounds, game, deck, target, options, long_round).to_log()
 
 
 def simulate_text(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-                  deck: bool = True, target: int | None = None, writer: str = "auto") -> str:
+                  deck: bool = True, target: int | None = None, writer: str = "auto", options: dict | None = None,
+                  long_round: bool | str | None = None, style: str = "canonical") -> str:
     """The same game as :func:`simulate`, as notation v1 text.
 
-    `writer="auto"` renders with `dosverify.notation.write` when it is available, else
-    with the simulator's own writer (`writer="own"` forces the latter)."""
-    sim = _run(players, seed, ruleset, rounds, game, deck, target)
+    `style` names a style of :data:`dosverify.render.STYLES` (the same game written another way
+    notation v1 allows). `writer="auto"` renders with `dosverify.notation.write` (or the renderer,
+    for another style); `writer="own"` forces the simulator's own writer (canonical style only)."""
+    sim = _run(players, seed, ruleset, rounds, game, deck, target, options, long_round)
+    if style != "canonical":
+        from .render import render
+
+        return render(sim.to_log(), style, seed).text
     if writer == "auto":
         try:
             from .notation import write
@@ -547,10 +637,11 @@ def simulate_text(players: int, seed: int, ruleset: str = "official", rounds: in
 
 
 def simulate_json(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-                  deck: bool = True, target: int | None = None) -> str:
+                  deck: bool = True, target: int | None = None, options: dict | None = None,
+                  long_round: bool | str | None = None) -> str:
     from .jsonform import dump_json
 
-    return dump_json(simulate(players, seed, ruleset, rounds, game, deck, target))
+    return dump_json(simulate(players, seed, ruleset, rounds, game, deck, target, options, long_round))
 
 
 # ---- CLI -----------------------------------------------------------------------------------
@@ -568,14 +659,38 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
     parser.add_argument("--no-deck", dest="deck", action="store_false",
                         help="write `hand`/`center` lines instead of each round's `deck`")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="set an option of the ruleset (written as `option KEY VALUE`); repeatable")
+    parser.add_argument("--long-round", choices=("drain", "thin"), default=None,
+                        help="players who decline and draw so that the piles run out: until both are empty "
+                             "(drain), or whenever the draw pile holds more than 3 cards (thin)")
+    from .render import STYLES
+
+    parser.add_argument("--style", default="canonical", choices=sorted(STYLES),
+                        help="write the game in this style of notation v1 (text only; default canonical); "
+                             "`dosverify simulate --list-styles` says what each does")
+    parser.add_argument("--list-styles", action="store_true", help="list the styles and exit")
     parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     return parser
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Run `dosverify simulate` with parsed arguments; returns the exit status."""
+    if args.list_styles:
+        from .render import STYLES
+
+        for name, st in STYLES.items():
+            print(f"{name:20} {st.describe()}")
+        return 0
+    options = {}
+    for kv in args.option:
+        key, eq, val = kv.partition("=")
+        if not eq:
+            print(f"dosverify simulate: --option takes KEY=VALUE, not `{kv}`", file=sys.stderr)
+            return 2
+        options[key.strip()] = val.strip()
     try:
-        load_spec().ruleset(args.ruleset)
+        load_spec().ruleset(args.ruleset, options)
     except ValueError as exc:
         print(f"dosverify simulate: {exc}", file=sys.stderr)
         return 2
@@ -585,13 +700,17 @@ def run_simulate(args: argparse.Namespace) -> int:
     if not args.game and args.rounds < 1:
         print("dosverify simulate: --rounds must be at least 1", file=sys.stderr)
         return 2
+    if args.style != "canonical" and args.format == "json":
+        print("dosverify simulate: --style is for the text form (the JSON form has one way to write a log)", file=sys.stderr)
+        return 2
     kw = dict(players=args.players, seed=args.seed, ruleset=args.ruleset, rounds=args.rounds,
-              game=args.game, deck=args.deck, target=args.target)
-    out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw)
+              game=args.game, deck=args.deck, target=args.target, options=options or None,
+              long_round=args.long_round)
+    out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw, style=args.style)
     if args.output == "-":
         sys.stdout.write(out)
     else:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+        with open(args.output, "w", encoding="utf-8", newline="") as fh:  # CRLF styles keep their line ends
             fh.write(out)
     return 0
 
