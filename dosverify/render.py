@@ -262,9 +262,10 @@ def render(log: ev.Log, style: Style | str, seed: int = 0, known_until: int | No
     """`log` written in `style` (a :class:`Style` or a name of :data:`STYLES`); deterministic for
     `seed`. With the canonical style the text is exactly ``notation.write(log)``.
 
-    `known_until`: from this canonical line on, no card is written bare. After a defect a
-    referee's idea of the pile is its own recovery, so "the top of the pile" is no longer a
-    fact both writings share (the mutants of ``dosverify.mutate`` pass their line)."""
+    `known_until`: from this canonical line on, no card and no `reshuffle` is written bare.
+    After a defect the referee's piles are its own recovery, so "the top of the pile" is no
+    longer a fact both writings share, and a listed reshuffle says something a bare one does
+    not (the mutants of ``dosverify.mutate`` pass their first changed line)."""
     style = STYLES[style] if isinstance(style, str) else style
     w = _Writer(style, random.Random(seed), known_until=known_until)
     w.put("dos 1", (w.canon(),))
@@ -345,7 +346,8 @@ def _turn(w: _Writer, turn: ev.Turn, pile: _Pile) -> None:
             continue
         if e.type == "reshuffle":
             pile.reshuffle(list(e.cards))
-            if not st.deck and st.bare_reshuffle and e.cards and w.rng.random() < 0.5:
+            before = w.known_until is None or src[-1] < w.known_until  # after a defect the listed cards are judged
+            if not st.deck and st.bare_reshuffle and e.cards and before and w.rng.random() < 0.5:
                 w.put("reshuffle", src, ind)
                 w.did["bare reshuffle"] += 1
                 continue

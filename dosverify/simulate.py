@@ -164,9 +164,10 @@ class Sim:
         self.p_stop_after_draw = 0.1  # a player who declined may decline again after the draw
         # long rounds, where the piles run out (V5): every player declines and draws (the Center
         # Row grows, or the hands) until the draw pile first runs out ("drain": then both piles
-        # are empty), or whenever it holds more than 3 cards ("thin": reshuffles inside penalties
-        # and Double Color Match draws, catches when the pile holds 0 or 1 card); forgetful
-        # callers in both. Chosen for about 1 game in 8 unless asked for (True: either).
+        # are empty), or, once a hand is down to 3 cards, whenever the pile holds a card or two
+        # ("thin": the rest of the round is played at a pile of 0 or 1, so that catches,
+        # penalties and Double Color Match draws meet it); forgetful callers in both. Chosen
+        # for about 1 game in 8 unless asked for (True: either).
         if long_round is None:
             long_round = self.rng.random() < 0.125
         if long_round is True:
@@ -175,8 +176,11 @@ class Sim:
             raise ValueError(f"long_round must be a bool, 'drain' or 'thin', not {long_round!r}")
         self.long_round = long_round
         self.draining = False
+        # caught at once in their own turn (the penalty at the step), or left owed for the others
+        self.p_self_catch = 0.15 if long_round == "thin" else 0.5
+        self.thin_floor = self.rng.choice((1, 2, 2)) if long_round == "thin" else 0
         if long_round:
-            self.p_call = 0.3
+            self.p_call = 0.3 if long_round == "drain" else 0.15
         self.moments: Counter = Counter()  # what happened, for the tests that count the moments
         self.rounds: list[dict] = []
         self.winner: str | None = None
@@ -250,7 +254,7 @@ class Sim:
         if self.rng.random() < self.p_call:
             self.emit("dos", None if p == self.on_turn else p)
             self.status[p] = "called"
-        elif p == self.on_turn and not self.past_penalty and not self.pending and self.rng.random() < 0.5:
+        elif p == self.on_turn and not self.past_penalty and not self.pending and self.rng.random() < self.p_self_catch:
             self.catch(p)
 
     def catch(self, q: str) -> None:
@@ -276,11 +280,11 @@ class Sim:
             if not at_start and q == self.on_turn:
                 continue  # the player on turn is caught out of turn at the start of the next one
             r = self.rng.random()
-            if r < self.p_catch(0.35):
+            if r < self.p_catch(0.35, mid_match=False):
                 if q == self.on_turn and self.pending:
                     continue
                 self.catch(q)
-            elif r < self.p_catch(0.35) + self.p_late(0.15):
+            elif r < self.p_catch(0.35, mid_match=False) + self.p_late(0.15):
                 self.emit("dos", None if q == self.on_turn else q)
                 self.status[q] = "called"
                 self.moments["late call"] += 1
@@ -288,14 +292,19 @@ class Sim:
     @property
     def hoarding(self) -> bool:
         """In a long round, whether the players decline every match now."""
-        return self.draining if self.long_round == "drain" else (self.long_round == "thin" and len(self.pile) > 3)
+        if self.long_round == "thin":  # once a hand is down to 3 cards, while the pile holds cards
+            if not self.endgame:
+                self.endgame = any(len(h) <= 3 for h in self.hands.values())
+            return self.endgame and len(self.pile) >= self.thin_floor
+        return self.draining
 
-    def p_catch(self, p: float) -> float:
+    def p_catch(self, p: float, mid_match: bool = True) -> float:
         """How likely a forgotten call is caught now: in a long round, nearly always when the pile
         holds 0 or 1 card (a penalty that the pile cannot pay, or pays across a reshuffle), and
         seldom before."""
-        if self.long_round == "thin":
-            return 0.85 if len(self.pile) < 2 else 0.1
+        if self.long_round == "thin":  # and at the start or end of a turn, now and then, so that
+            # some are left for the middle of the next player's matches
+            return (0.9 if mid_match else 0.3) if len(self.pile) < 2 else 0.1
         return p
 
     def p_late(self, p: float) -> float:
@@ -478,6 +487,7 @@ class Sim:
             rnd["setup"].append(("center", list(self.cr)))
         self.status = {p: None for p in self.names}
         self.draining = self.long_round == "drain"
+        self.endgame = False
         p = order[0]
         for _ in range(ROUND_TURN_CAP):
             ended = self.play_turn(p)
