@@ -84,14 +84,9 @@ class Parsed:
 
 
 def grammar_path() -> Path:
-    here = Path(__file__).resolve().parent
-    import sys
+    from .resources import data_dir
 
-    # a source checkout (or editable install), else the copy `pip install .` puts under share/
-    for cand in (here.parent / "grammars" / "dos.lark", Path(sys.prefix) / "share" / "dosverify" / "grammars" / "dos.lark"):
-        if cand.is_file():
-            return cand
-    raise FileNotFoundError("the notation grammar (grammars/dos.lark) was not found")
+    return data_dir("grammars") / "dos.lark"
 
 
 def grammar_text() -> str:
