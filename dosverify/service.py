@@ -80,6 +80,8 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
                     "/v1/check answers such a log with a `malformed` report instead."),
     "unknown-ruleset": ("Unknown ruleset", "The `ruleset` parameter names no ruleset of the specification "
                         "(`GET /v1/rulesets` lists them)."),
+    "unknown-option": ("Unknown option", "An `option` parameter names no option of the specification, or a "
+                       "value the option does not take (`GET /v1/rulesets` lists them)."),
     "invalid-parameter": ("Invalid parameter", "A query or path parameter is not valid."),
     "not-found": ("Not found", "No endpoint or rule has this path."),
     "method-not-allowed": ("Method not allowed", "The endpoint does not take this HTTP method."),
@@ -588,8 +590,10 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             "POST a game log (the text notation or its JSON form) and get the referee's report: "
             "`legal`, `illegal` or `malformed`, with every finding at its line and column or JSON pointer. "
             f"Limits: {max_log} bytes per log, {max_items} logs per batch. "
-            f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version)."
+            f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version). "
+            "Errors are RFC 9457 problem details (`application/problem+json`). The organiser's web page is at `/`."
         ),
+        docs_url=None, redoc_url=None,  # served from the package's own assets by dosverify.webui
     )
     checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dosverify-check")
     checker.submit(check, b"dos 1\n")  # build the parser and load the spec before the first request
@@ -790,6 +794,8 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         log: Any = json.loads(out) if target == "json" else out
         return JSONResponse({"to": target, "log": log, "findings": [f.to_dict() for f in findings]})
 
+    _install_web(app, run_in_threadpool, max_log, errors, ruleset_q, name_q, check_body)
+
     def _sources() -> dict:
         return {k: dict(v) for k, v in spec.sources.items()}
 
@@ -896,6 +902,13 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     app.openapi = openapi  # type: ignore[method-assign]
     return app
+
+
+def _install_web(app: FastAPI, run, max_log: int, errors: dict, ruleset_q, name_q, log_body: dict) -> None:
+    """The organiser's page, the offline /docs and /redoc, and POST /v1/replay (dosverify.webui)."""
+    from .webui import install
+
+    install(app, run=run, max_log=max_log, errors=errors, ruleset_q=ruleset_q, name_q=name_q, log_body=log_body)
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, max_log_bytes: int | None = None,

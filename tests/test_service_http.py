@@ -137,6 +137,7 @@ def test_operation_ids_are_stable_and_readable(client):
     assert ids[("/v1/rules/{rule_id}", "get")] == "getRule"
     assert ids[("/v1/rulesets", "get")] == "listRulesets"
     assert ids[("/healthz", "get")] == "getHealth"
+    assert ids[("/v1/replay", "post")] == "replayLog"
     assert len(set(ids.values())) == len(ids)
     assert all(i[0].islower() and "_" not in i for i in ids.values()), ids  # camelCase, no FastAPI path suffix
 
