@@ -72,10 +72,10 @@ class DrawsMixin:
                 self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({why})", ev,
                             "player" if ev.player else None, player=q, expected="no draw",
                             found=f"draw {q} {' '.join(ev.cards)}".strip())
-            else:  # another player drawing in this turn: a Double Color Match draw that was never earned
+            else:  # another player drawing in this turn: a draw with no reason (notation.md, draw-order; READINGS R10)
                 why = (f"{t.player} made {t.dcm} Double Color Match(es) and {q} drew for them already" if t.dcm
                        else f"{t.player} made no Double Color Match this turn")
-                self.report("bonus.draw", f"{q} draws {n} card(s) without a reason: {why}", ev, "player", player=q,
+                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes: {why}", ev, "player", player=q,
                             expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
@@ -100,8 +100,7 @@ class DrawsMixin:
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
-                self.report("bonus.draw" if reason == "dcm" else "draw.reason",
-                            f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
+                self.report("draw.reason", f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
                             expected=f"{owed} card(s)", found=f"{n} cards")
             got = self.draw_from_pile(w, ev, i, "draw")
             if got is None:
