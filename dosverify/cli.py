@@ -127,12 +127,13 @@ def cmd_explain(args) -> int:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:
         out += ["", "What to do:", wrap(rule.fix)]
-    from .spec import spec_dir
+    from .resources import checkout
 
-    fx = spec_dir().parent / "fixtures" / "rules" / rule.id
-    if fx.is_dir():  # in a source checkout: the logs that keep and break this rule
+    root = checkout()
+    fx = root / "fixtures" / "rules" / rule.id if root else None
+    if fx is not None and fx.is_dir():  # in a source checkout: the logs that keep and break this rule
         logs = sorted(p.name for p in fx.iterdir() if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json"))
-        out += ["", f"Fixtures ({fx.relative_to(spec_dir().parent)}/): " + ", ".join(logs)]
+        out += ["", f"Fixtures ({fx.relative_to(root)}/): " + ", ".join(logs)]
     if rule.sources:
         out += ["", "Sources:"]
         for s in rule.sources:

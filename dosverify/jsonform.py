@@ -17,9 +17,9 @@ from functools import lru_cache
 from pydantic import TypeAdapter, ValidationError
 
 from .cards import CARD_RE
-from .events import Log, attach_pointers
+from .events import CARD_OR_HIDDEN_PATTERN, Log, attach_pointers
 from .findings import Finding, finding
-from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, Parsed, card_problem
+from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, Parsed, card_problem, face_down_checks
 
 __all__ = ["load_json", "dump_json", "schema", "write_schema", "schema_path", "json_pointer"]
 
@@ -74,7 +74,7 @@ def _message(err: dict) -> str:
     if t == "string_pattern_mismatch":
         v = err.get("input")
         pattern = (err.get("ctx") or {}).get("pattern", "")
-        if pattern == CARD_RE.pattern and isinstance(v, str):
+        if pattern in (CARD_RE.pattern, CARD_OR_HIDDEN_PATTERN) and isinstance(v, str):
             problem = card_problem(v) if CARD_WORD_RE.match(v) else None
             return problem or f"{v!r} is not a card code (R1, R3..R10, R#, W2, with declarations like G#=7 or W2=R)"
         if "A-Za-z0-9_-" in pattern:
@@ -143,6 +143,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
     if any(f.rule == "notation.players" for f in findings):
         return Parsed(None, findings, True, text)
     attach_pointers(log)
+    findings.extend(face_down_checks(log))
     return Parsed(log, findings, False, text)
 
 
