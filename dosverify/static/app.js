@@ -353,7 +353,7 @@ function card(code) {
 function showStep(j) {
   const g = state.current;
   const states = g.result.states;
-  if (!states.length) { $("#table-view").replaceChildren(); return; }
+  if (!states.length) { $("#table-view").replaceChildren(); $("#where").textContent = ""; return; }
   j = Math.max(0, Math.min(states.length - 1, j));
   state.step = j;
   const s = states[j];
@@ -364,16 +364,17 @@ function showStep(j) {
   if (s.line) for (let n = s.line; n <= (s.end_line || s.line); n++) document.getElementById(`L${n}`)?.classList.add("turn");
   const findings = s.findings.map((k) => g.result.report.findings[k]);
   const dosText = {called: "called DOS", owed: "DOS not called", caught: "caught"};
+  $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
+    (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${states.length})`;
   $("#table-view").replaceChildren(
-    el("p", {class: "where", id: "where"}, `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
-      (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${states.length})`),
     el("div", {class: "center-row"}, el("h4", {id: "center-h"}, "Center Row"),
       el("div", {class: "cards", id: "center", "aria-labelledby": "center-h"}, s.center.map(card))),
     el("p", {class: "piles"}, `Draw pile: `, el("strong", {id: "draw-pile"}, s.draw_pile),
       ` cards; discard pile: `, el("strong", {id: "discard-pile"}, s.discard_pile), " cards"),
     el("div", {class: "scroll"}, el("table", {class: "seats"},
       el("caption", {}, "The players after the turn"),
-      el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "DOS", "Total"].map((h) => el("th", {scope: "col"}, h)))),
+      el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "DOS", "Total"].map((h) =>
+        el("th", {scope: "col", class: h === "Cards" || h === "Total" ? "num" : null}, h)))),
       el("tbody", {}, g.result.players.map((p) => {
         const seat = s.seats[p];
         return el("tr", {class: p === s.player ? "on-turn" : null},
