@@ -137,6 +137,29 @@ def test_drop_an_illegal_log_every_finding_on_its_line(page):
     shot(page, "single-illegal")
 
 
+def test_json_log_findings_are_marked_on_the_laid_out_json(page):
+    """A JSON log's findings carry pointers: the page lays the JSON out one event a line and
+    marks the line of each pointer."""
+    log = json.loads(api.convert(ILLEGAL, "json")[0])
+    drop_files(page, {"table-8.json": json.dumps(log)})  # one long line, as programs write it
+    expect(page.locator("#verdict")).to_contain_text("illegal")
+    report = api.check(json.dumps(log).encode())
+    assert report.findings and all(f.line is None and f.pointer for f in report.findings)
+    assert page.locator("#log-lines .line").count() > 20
+    items = page.locator("#findings li")
+    for i, f in enumerate(report.findings):
+        items.nth(i).locator("button.goto").click()
+        line = page.locator("#log-lines .line.current")
+        expect(line).to_have_count(1)
+        expect(line).to_be_focused()
+        expect(line.locator(".kind", has_text=f.kind)).to_have_count(1)
+        last = f.pointer.rsplit("/", 1)[-1]
+        if not last.isdigit():  # the line shows the member the pointer names, or the event holding it
+            assert f'"{last}"' in line.inner_text() or '"type"' in line.inner_text()
+    # the replay marks the turn's lines on the laid-out JSON too
+    expect(page.locator("#log-lines .line.turn").first).to_be_visible()
+
+
 def test_click_a_finding_lands_on_its_line_and_explains_the_rule(page):
     page.fill("#log-text", ILLEGAL)
     page.click("#check-btn")

@@ -244,6 +244,50 @@ function logText(g) {
   return text.replace(/\r\n?/g, "\n");
 }
 
+// A JSON log is shown pretty-printed (one event a line), with the line of every JSON pointer,
+// so that its findings (which carry pointers, not lines) are marked like a text log's.
+function prettyJson(value) {
+  const lines = [], at = new Map();
+  const esc = (k) => String(k).replace(/~/g, "~0").replace(/\//g, "~1");
+  function emit(v, ptr, indent, prefix, suffix) {
+    const start = lines.length + 1;
+    const flat = JSON.stringify(v);
+    if (v === null || typeof v !== "object" || indent.length + prefix.length + flat.length <= 90) {
+      lines.push(indent + prefix + flat + suffix);
+    } else {
+      const isArr = Array.isArray(v);
+      const entries = isArr ? v.map((x, i) => [i, x]) : Object.entries(v);
+      lines.push(indent + prefix + (isArr ? "[" : "{"));
+      entries.forEach(([k, x], n) => emit(x, `${ptr}/${esc(k)}`, indent + "  ", isArr ? "" : JSON.stringify(k) + ": ",
+                                          n < entries.length - 1 ? "," : ""));
+      lines.push(indent + (isArr ? "]" : "}") + suffix);
+    }
+    at.set(ptr, [start, lines.length]);
+  }
+  emit(value, "", "", "", "");
+  return {lines, at};
+}
+
+function display(g) {
+  const text = logText(g);
+  if (g.json) {
+    try {
+      const {lines, at} = prettyJson(JSON.parse(text));
+      const range = (ptr) => {
+        if (ptr === null || ptr === undefined) return null;
+        for (let q = ptr; ; q = q.slice(0, q.lastIndexOf("/"))) {
+          if (at.has(q)) return at.get(q);
+          if (!q) return null;
+        }
+      };
+      return {lines, pretty: true, lineOf: (f) => (range(f.pointer) || [null])[0], rangeOf: (s) => range(s.pointer)};
+    } catch (e) { /* not JSON: shown as it is, with the lines its findings name */ }
+  }
+  const lines = text.split("\n");
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  return {lines, pretty: false, lineOf: (f) => f.line, rangeOf: (s) => (s.line ? [s.line, s.end_line || s.line] : null)};
+}
+
 function openGame(i, fromList) {
   const g = state.games[i];
   state.current = g;
@@ -258,10 +302,14 @@ function openGame(i, fromList) {
     (rep.ruleset ? `; ruleset ${rep.ruleset}` : "") + ` (spec ${rep.spec_version})`;
 
   // the log, numbered, each finding's line marked with its kinds
+  const view = g.view = display(g);
   const byLine = new Map();
-  rep.findings.forEach((f, k) => { if (f.line) (byLine.get(f.line) || byLine.set(f.line, []).get(f.line)).push(k); });
-  const lines = logText(g).split("\n");
-  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  rep.findings.forEach((f, k) => {
+    const ln = view.lineOf(f);
+    if (ln) (byLine.get(ln) || byLine.set(ln, []).get(ln)).push(k);
+  });
+  const lines = view.lines;
+  $("#log-h").textContent = view.pretty ? "The log (JSON, laid out one event a line)" : "The log";
   const box = $("#log-lines");
   box.replaceChildren();
   lines.forEach((text, n) => {
@@ -279,7 +327,9 @@ function openGame(i, fromList) {
   ol.replaceChildren();
   if (!rep.findings.length) ol.append(el("li", {class: "muted"}, "No findings: every rule was kept."));
   rep.findings.forEach((f, k) => {
-    const where = f.line ? `line ${f.line}${f.column ? ":" + f.column : ""}` : (f.pointer !== null ? `at ${f.pointer || "/"}` : "");
+    const shown = view.lineOf(f);
+    const where = f.line ? `line ${f.line}${f.column ? ":" + f.column : ""}`
+      : f.pointer !== null ? `at ${f.pointer || "/"}${shown ? ` (line ${shown})` : ""}` : "";
     const details = el("div", {class: "rule", hidden: true});
     const stateIdx = g.result.states.findIndex((s) => s.findings.includes(k));
     ol.append(el("li", {class: `finding-item ${f.severity}`, "data-finding": k},
@@ -311,13 +361,14 @@ function openGame(i, fromList) {
 function gotoFinding(k) {
   const f = state.current.result.report.findings[k];
   for (const e of document.querySelectorAll(".line.current")) e.classList.remove("current");
-  if (!f.line) return;
-  const line = document.getElementById(`L${f.line}`);
+  const ln = state.current.view.lineOf(f);
+  if (!ln) return;
+  const line = document.getElementById(`L${ln}`);
   if (!line) return;
   line.classList.add("current");
   line.scrollIntoView({block: "center"});
   line.focus({preventScroll: true});
-  history.replaceState(null, "", `#L${f.line}`);
+  history.replaceState(null, "", `#L${ln}`);
 }
 
 function rule(id) {
@@ -361,7 +412,8 @@ function showStep(j) {
   $("#prev-btn").disabled = $("#first-btn").disabled = j === 0;
   $("#next-btn").disabled = $("#last-btn").disabled = j === states.length - 1;
   for (const e of document.querySelectorAll(".line.turn")) e.classList.remove("turn");
-  if (s.line) for (let n = s.line; n <= (s.end_line || s.line); n++) document.getElementById(`L${n}`)?.classList.add("turn");
+  const range = g.view.rangeOf(s);
+  if (range) for (let n = range[0]; n <= range[1]; n++) document.getElementById(`L${n}`)?.classList.add("turn");
   const findings = s.findings.map((k) => g.result.report.findings[k]);
   const dosText = {called: "called DOS", owed: "DOS not called", caught: "caught"};
   $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
@@ -385,7 +437,8 @@ function showStep(j) {
       })))),
     el("div", {class: "turn-findings"}, el("h4", {}, "This turn's findings"),
       findings.length ? el("ul", {}, findings.map((f) => el("li", {class: f.severity},
-        `line ${f.line ?? "?"}: ${f.severity}[${f.kind}] ${f.message}`))) : el("p", {class: "muted"}, "none")));
+        `${f.line ? "line " + f.line : "at " + (f.pointer || "/")}: ${f.severity}[${f.kind}] ${f.message}`))) :
+        el("p", {class: "muted"}, "none")));
 }
 
 // ---- wiring -----------------------------------------------------------------------------
