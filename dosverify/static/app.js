@@ -129,6 +129,32 @@ async function submit(ev) {
   await checkAll(inputs);
 }
 
+// Logs in a folder: *.log, *.dos, *.txt and *.json, but the expected-findings files beside
+// fixtures (*.expected.json), as `dosverify check DIR` takes them.
+function isLog(name) {
+  return /\.(log|dos|txt|json)$/i.test(name) && !/\.expected\.json$/i.test(name);
+}
+
+async function filesOfDrop(dt) {
+  const entries = Array.from(dt.items || []).map((it) => it.webkitGetAsEntry && it.webkitGetAsEntry()).filter(Boolean);
+  if (!entries.some((e) => e.isDirectory)) return Array.from(dt.files);
+  const out = [];
+  async function walk(entry) {
+    if (entry.isFile) {
+      if (isLog(entry.name)) out.push(await new Promise((ok, bad) => entry.file(ok, bad)));
+    } else if (entry.isDirectory) {
+      const reader = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((ok, bad) => reader.readEntries(ok, bad));
+        if (!batch.length) break;
+        for (const e of batch) await walk(e);
+      }
+    }
+  }
+  for (const e of entries) await walk(e);
+  return out;
+}
+
 function choose(files) {
   state.pending = Array.from(files).sort((a, b) => a.name.localeCompare(b.name, undefined, {numeric: true}));
   $("#chosen").textContent = state.pending.length
@@ -447,18 +473,21 @@ document.addEventListener("DOMContentLoaded", () => {
   loadRulesets();
   $("#check-form").addEventListener("submit", submit);
   $("#files").addEventListener("change", (e) => choose(e.target.files));
+  $("#folder").addEventListener("change", (e) => choose(Array.from(e.target.files).filter((f) => isLog(f.name))));
   $("#clear-btn").addEventListener("click", () => {
-    $("#log-text").value = ""; $("#files").value = ""; choose([]); say("");
+    $("#log-text").value = ""; $("#files").value = ""; $("#folder").value = ""; choose([]); say("");
     $("#single").hidden = $("#many").hidden = true;
   });
   const drop = $("#drop");
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-  drop.addEventListener("drop", (e) => {
+  drop.addEventListener("drop", async (e) => {
     e.preventDefault();
     drop.classList.remove("over");
-    if (e.dataTransfer && e.dataTransfer.files.length) {
-      choose(e.dataTransfer.files);
+    if (!e.dataTransfer) return;
+    const files = await filesOfDrop(e.dataTransfer);
+    if (files.length) {
+      choose(files);
       $("#check-form").requestSubmit();
     }
   });
