@@ -11,11 +11,12 @@ from .spec import SpecError, load_spec
 
 
 def sniff_json(source: str | bytes | dict | list) -> bool:
-    """A log is in the JSON form when its first non-blank character is `{`."""
+    """A log is in the JSON form when its first non-blank character is `{` (or `[`: JSON, if not
+    a log, which the JSON reader says; no line of the notation starts with either)."""
     if isinstance(source, (dict, list)):
         return True
     head = source[:256].lstrip() if isinstance(source, str) else source[:256].lstrip(b" \t\r\n\xef\xbb\xbf")
-    return head[:1] in ("{", b"{")
+    return head[:1] in ("{", b"{", "[", b"[")
 
 
 def parse(source: str | bytes | dict, form: str | None = None):
