@@ -64,10 +64,23 @@ def _apply_policy(report, args) -> None:
 
 def cmd_check(args) -> int:
     from .api import check
-    from .formats import Tally, make
+    from .formats import FORMATS, Tally, make
     from .inputs import discover
     from .spec import load_spec
 
+    from . import config
+    from pathlib import Path
+
+    try:
+        config.apply(args, Path.cwd())
+    except config.ConfigError as exc:
+        print(f"dosverify: {exc}", file=sys.stderr)
+        return 2
+    args.format = args.format or "text"
+    if args.format not in FORMATS:
+        print(f"dosverify: unknown format `{args.format}` in the settings (known: {', '.join(FORMATS)})", file=sys.stderr)
+        return 2
+    args.max_errors = 50 if args.max_errors is None else args.max_errors
     spec = load_spec()
     if args.ruleset is not None and args.ruleset not in spec.rulesets:
         print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}; "
@@ -288,14 +301,14 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="check game logs (text or JSON); exit 0 legal, 1 illegal, 2 malformed or misuse")
     c.add_argument("files", nargs="+", metavar="FILE", help="log files (text or JSON), folders of them "
                    "(*.log, *.dos, *.txt, *.json in any case); - for standard input")
-    c.add_argument("--format", choices=FORMATS, default="text",
+    c.add_argument("--format", choices=FORMATS, default=None,
                    help="text (like a compiler), json (JSON Lines), sarif, junit, github (Actions annotations), "
                         "gitlab (Code Quality)")
     c.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     c.add_argument("--ruleset", help="override the log's ruleset")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
-    c.add_argument("--max-errors", type=int, default=50, metavar="N",
+    c.add_argument("--max-errors", type=int, default=None, metavar="N",
                    help="show at most N findings per file, then how many more (default 50; 0 for no limit)")
     c.add_argument("--include", action="append", metavar="GLOB", help="in folders, also check files matching GLOB")
     c.add_argument("--exclude", action="append", metavar="GLOB", help="in folders, skip files and folders matching GLOB")
@@ -306,6 +319,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even when a log is illegal or malformed "
                    "(2 still for misuse and unreadable files)")
     c.add_argument("--statistics", action="store_true", help="after the reports, the findings counted by rule and by kind")
+    c.add_argument("--config", metavar="FILE", help="settings from FILE (default: dosverify.toml or [tool.dosverify] "
+                   "in pyproject.toml, the first found from the working folder upward)")
+    c.add_argument("--isolated", action="store_true", help="read no settings file")
     c.set_defaults(func=cmd_check)
 
     r = sub.add_parser("rules", help="list the rules of the specification")

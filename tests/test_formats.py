@@ -125,3 +125,32 @@ def test_statistics_table() -> None:
         n = sum(1 for f in fs if f["rule"] == rule)
         assert f"{n:>6}  {rule}\n" in r.stdout
     assert f"{len(fs)} findings in all" in r.stdout
+
+
+def test_settings_file_found_upward_and_overridden(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.dosverify]\nignore = ["illegal-match"]\n'
+                                             'max-errors = 1\n')
+    sub = tmp_path / "logs" / "deep"
+    sub.mkdir(parents=True)
+    d = json.loads(run("check", "--format", "json", str(MANY), cwd=sub).stdout)
+    assert d["findings"] and all(f["kind"] != "illegal-match" for f in d["findings"]) and len(d["findings"]) == 1
+    d = json.loads(run("check", "--format", "json", "--isolated", str(MANY), cwd=sub).stdout)
+    assert any(f["kind"] == "illegal-match" for f in d["findings"]) and len(d["findings"]) > 1
+    d = json.loads(run("check", "--format", "json", "--max-errors", "0", str(MANY), cwd=sub).stdout)
+    assert len(d["findings"]) > 1 and d["not_shown"] == 0  # the command line wins
+    (sub / "dosverify.toml").write_text('select = ["mis-scored"]\n')  # nearer, and dosverify.toml first
+    d = json.loads(run("check", "--format", "json", str(MANY), cwd=sub).stdout)
+    assert {f["kind"] for f in d["findings"]} == {"mis-scored"}
+    other = tmp_path / "other.toml"
+    other.write_text('ruleset = "italian"\n')
+    d = json.loads(run("check", "--format", "json", "--config", str(other), str(LEGAL), cwd=sub).stdout)
+    assert d["ruleset"] == "italian"
+
+
+def test_a_bad_settings_file_is_named(tmp_path: Path) -> None:
+    (tmp_path / "dosverify.toml").write_text('max-erors = 3\n')
+    r = run("check", str(LEGAL), cwd=tmp_path)
+    assert r.returncode == 2 and "unknown setting `max-erors`; did you mean `max-errors`?" in r.stderr
+    (tmp_path / "dosverify.toml").write_text('max-errors = "3"\n')
+    r = run("check", str(LEGAL), cwd=tmp_path)
+    assert r.returncode == 2 and "`max-errors` must be an integer" in r.stderr and "Traceback" not in r.stderr
