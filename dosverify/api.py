@@ -61,7 +61,13 @@ def check(
             key = next(k for k, v in log.options.items() if k not in spec.options or v not in spec.options[k]["values"])
             where, ptr = f"option:{key}", f"/options/{key}"
         line, col = log._header_at.get(where, (None, None))
-        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr))
+        found = name_rs if where == "ruleset" else None
+        if line and parsed.text and where == "ruleset":  # point at the value, not the keyword
+            src = parsed.text.splitlines()[line - 1] if line <= parsed.text.count("\n") + 1 else ""
+            at = src.find(name_rs, (col or 1) - 1 + len("ruleset"))
+            col = at + 1 if at >= 0 else col
+        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr,
+                                found=found))
         return report
     from .referee import Referee
 

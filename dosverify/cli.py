@@ -8,9 +8,14 @@ import sys
 
 
 def _colour(choice: str, stream) -> bool:
-    if choice == "always":
+    """--color first, then NO_COLOR, FORCE_COLOR (CI logs that render colour), TERM=dumb, a terminal."""
+    if choice in ("always", "never"):
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR", "0") not in ("", "0"):
         return True
-    if choice == "never" or os.environ.get("NO_COLOR"):
+    if os.environ.get("TERM") == "dumb":
         return False
     return hasattr(stream, "isatty") and stream.isatty()
 
@@ -176,9 +181,21 @@ def cmd_explain(args) -> int:
     from .spec import load_spec
 
     spec = load_spec()
+    if args.rule in spec.kinds:  # a finding kind: the rules that report it
+        rules = [r for r in spec.rules.values() if r.kind == args.rule]
+        if args.format == "json":
+            import json
+
+            print(json.dumps({"kind": args.rule, "text": spec.kinds[args.rule], "rules": [r.to_dict() for r in rules]},
+                             ensure_ascii=False, indent=2))
+            return 0
+        print(f"{args.rule}: {spec.kinds[args.rule]}\n\nRules of this kind (`dosverify explain RULE` for one):")
+        for r in rules:
+            print(f"  {r.id:<20} {r.severity:<8} {r.title}")
+        return 0
     rule = spec.rules.get(args.rule)
     if rule is None:
-        near = difflib.get_close_matches(args.rule, list(spec.rules), n=3, cutoff=0.5)
+        near = difflib.get_close_matches(args.rule, list(spec.rules) + list(spec.kinds), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them"
         print(f"dosverify: no rule `{args.rule}`{hint}", file=sys.stderr)
         return 2
@@ -289,12 +306,22 @@ def _lazy(name: str, argv: list[str]) -> int:
     return main_corpus(argv)
 
 
+class _Version(argparse.Action):
+    """`--version`: the package's version and the specification's (read only when asked)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+        from .spec import load_spec
+
+        print(f"dosverify {__version__} (rules specification {load_spec().version}, notation 1)")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
     from .formats import FORMATS
 
     p = argparse.ArgumentParser(prog="dosverify", description="Referee DOS game logs against the rules specification.")
-    p.add_argument("--version", action="version", version=f"dosverify {__version__}")
+    p.add_argument("--version", action=_Version, nargs=0, help="the version and the rules specification's version")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
@@ -328,8 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--format", choices=["text", "json"], default="text")
     r.set_defaults(func=cmd_rules)
 
-    e = sub.add_parser("explain", help="print one rule with its text, reasons and sources")
-    e.add_argument("rule", metavar="RULE")
+    e = sub.add_parser("explain", help="print one rule with its text, reasons and sources, or the rules of a finding kind")
+    e.add_argument("rule", metavar="RULE|KIND")
     e.add_argument("--format", choices=["text", "json"], default="text")
     e.set_defaults(func=cmd_explain)
 

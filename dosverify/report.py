@@ -166,8 +166,8 @@ def summary_line(report: Report, *, colour: bool = False) -> str:
     mark = {"legal": "green", "illegal": "error", "malformed": "error"}[report.verdict]
     verdict = f"{_COLOURS[mark]}{report.verdict}{_COLOURS['reset']}" if colour else report.verdict
     if report.verdict == "malformed":
-        return f"{report.file}: {verdict}: {report.errors} error(s); not refereed (spec {report.spec_version})"
+        return f"{report.file}: {verdict}: {plural(report.errors, 'error')}; not refereed (spec {report.spec_version})"
     return (
-        f"{report.file}: {verdict}: {report.errors} error(s), {report.warnings} warning(s); "
-        f"{report.rounds} round(s), {report.turns} turn(s); ruleset {report.ruleset} (spec {report.spec_version})"
+        f"{report.file}: {verdict}: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}; "
+        f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}; ruleset {report.ruleset} (spec {report.spec_version})"
     )
