@@ -285,6 +285,8 @@ def render(log: ev.Log, style: Style | str, seed: int = 0, known_until: int | No
         for turn in rnd.turns:
             w.put(f"turn {turn.player}", (w.canon(),))
             _turn(w, turn, pile)
+        for sh in getattr(rnd, "shows", ()):
+            w.put("show " + " ".join([sh.player] + list(sh.cards)), (w.canon(),))
         if rnd.score is not None:
             w.put(f"score {rnd.score.player} {rnd.score.points}", (w.canon(),))
         if rnd.totals is not None:
