@@ -26,9 +26,6 @@ def _moment(*names: str) -> Callable:
 
 
 KNOWN = (
-    Known("issue 8 item 1 (colour bonus on an undeclared wild)",
-          lambda sim, r: r is not None and r.did["declarations left out, no colour match"] > 0,
-          frozenset({"bonus.card", "bonus.draw"})),
     Known("issue 8 item 2 (a required reshuffle before or inside an at-once penalty)",
           _moment("reshuffle before penalty-now", "reshuffle inside penalty-now", "reshuffle inside penalty-step"),
           frozenset({"dos.penalty", "bonus.draw", "draw.reason"})),
@@ -36,9 +33,6 @@ KNOWN = (
           _moment("catch with the pile at 0", "catch with the pile at 1", "penalty at the step with the pile at 0",
                   "penalty at the step with the pile at 1", "both piles empty"),
           frozenset({"dos.penalty"})),
-    Known("issue 8 item 5 (a bare draw from a known deck under after-draw-match=drawn-only)",
-          lambda sim, r: r is not None and r.did["bare draw"] > 0 and sim.opt["after-draw-match"] == "drawn-only",
-          frozenset({"match.after-draw"})),
     Known("issue 8 item 7 (a mid-turn reshuffle takes this turn's matched cards)",
           _moment("reshuffle before this turn's matched cards are discarded"),
           frozenset({"reshuffle.cards", "cards.unseen", "center.refill", "draw.top", "dos.penalty", "reshuffle.when",
