@@ -262,7 +262,9 @@ def render(log: ev.Log, style: Style | str, seed: int = 0, known_until: int | No
     """`log` written in `style` (a :class:`Style` or a name of :data:`STYLES`); deterministic for
     `seed`. With the canonical style the text is exactly ``notation.write(log)``.
 
-    `known_until`: from this canonical line on, no card and no `reshuffle` is written bare.
+    `known_until`: from this canonical line on, no card and no `reshuffle` is written bare, and
+    the player on turn is not named (after a wrong `turn` line, who is on turn is the referee's
+    recovery).
     After a defect the referee's piles are its own recovery, so "the top of the pile" is no
     longer a fact both writings share, and a listed reshuffle says something a bare one does
     not (the mutants of ``dosverify.mutate`` pass their first changed line)."""
@@ -341,15 +343,15 @@ def _turn(w: _Writer, turn: ev.Turn, pile: _Pile) -> None:
     for e, src in items:
         ind = "  "
         if e.type in ("draw", "refill"):
-            if w.known_until is not None and src[-1] >= w.known_until:
+            if not _before(w, src):
                 pile.known = False
-            for text in _draw_lines(w, e, turn.player, pile):
+            for text in _draw_lines(w, e, turn.player, pile, named=st.named and _before(w, src)):
                 w.put(text, src, ind)
             continue
         if e.type == "reshuffle":
             pile.reshuffle(list(e.cards))
-            before = w.known_until is None or src[-1] < w.known_until  # after a defect the listed cards are judged
-            if not st.deck and st.bare_reshuffle and e.cards and before and w.rng.random() < 0.5:
+            # after a defect the listed cards are judged: never bare then
+            if not st.deck and st.bare_reshuffle and e.cards and _before(w, src) and w.rng.random() < 0.5:
                 w.put("reshuffle", src, ind)
                 w.did["bare reshuffle"] += 1
                 continue
@@ -361,11 +363,16 @@ def _turn(w: _Writer, turn: ev.Turn, pile: _Pile) -> None:
                 if not _outcomes(e.target, list(e.cards)) == {True}:
                     w.did["declarations left out, no colour match"] += 1
                 continue
-        elif e.type == "dos" and st.named and e.player is None:
+        elif e.type == "dos" and st.named and e.player is None and _before(w, src):
             w.put(f"dos {turn.player}", src, ind)
             w.did["player on turn named"] += 1
             continue
         w.put(_event_line(e), src, ind)
+
+
+def _before(w: _Writer, src: tuple[int, ...]) -> bool:
+    """Whether the line comes before `known_until` (see :func:`render`)."""
+    return w.known_until is None or src[-1] < w.known_until
 
 
 def _who(e, on_turn: str) -> str:
@@ -389,12 +396,12 @@ def _grouped(items: list, on_turn: str, did: Counter) -> list:
     return out
 
 
-def _draw_lines(w: _Writer, e, on_turn: str, pile: _Pile) -> list[str]:
+def _draw_lines(w: _Writer, e, on_turn: str, pile: _Pile, named: bool) -> list[str]:
     st = w.style
     cards = list(e.cards)
-    head = ["draw"] + ([e.player] if e.player else ([on_turn] if st.named else [])) if e.type == "draw" else ["refill"]
+    head = ["draw"] + ([e.player] if e.player else ([on_turn] if named else [])) if e.type == "draw" else ["refill"]
     on_top = pile.take(cards)
-    if e.type == "draw" and st.named and not e.player:
+    if e.type == "draw" and named and not e.player:
         w.did["player on turn named"] += 1
     if st.bare and st.deck and on_top:
         w.did["bare " + e.type] += len(cards)
