@@ -211,7 +211,10 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             if isinstance(ev, Reshuffle):
                 pass  # a reshuffle the notation requires never breaks "at once"
             elif not self.refill_possible():
-                t.immediate = None  # V5: both piles are empty (this turn's matches are not discarded yet): nothing is drawn
+                # V5: both piles are empty (this turn's matches are not discarded yet): nothing more is drawn,
+                # and the cards drawn for the penalty, if any, are all in
+                t.drawing.discard(t.immediate[0])
+                t.immediate = None
             else:
                 q, n = t.immediate
                 self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
