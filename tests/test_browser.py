@@ -29,7 +29,7 @@ def _need(ok: bool, why: str) -> None:
     if not ok:
         if os.environ.get("CI"):
             pytest.fail(f"{why} (CI installs it: see .ci/run)")
-        pytest.skip(why)
+        pytest.skip(why, allow_module_level=True)
 
 
 try:
