@@ -10,9 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -22,8 +20,6 @@ from dosverify.notation import parse, write
 from dosverify.render import STYLES, Groups, decorate_text, render, undeclared
 from dosverify.simulate import Sim
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from known_defects import known_item  # noqa: E402
 
 RULESETS = ("official", "italian", "bosnian", "strict")
 GAMES = int(os.environ.get("DOSVERIFY_GAMES", "1000"))
@@ -117,8 +113,8 @@ def test_undeclared_only_where_the_favourable_reading_is_played(target, cards, o
 
 def test_every_style_of_a_legal_game_is_legal():
     """GAMES one-round games (long rounds, options and every ruleset among them), each written in
-    every style: none is rejected, but for the known defects of issue 8 another branch fixes."""
-    bad, known = [], Counter()
+    every style: none is rejected."""
+    bad = []
     for kw in _games(GAMES):
         sim = Sim(**kw).play()
         log = sim.to_log()
@@ -127,16 +123,10 @@ def test_every_style_of_a_legal_game_is_legal():
             report = check(r.text, name=f"{name}-{kw['seed']}")
             if report.verdict == "legal":
                 continue
-            item = known_item(sim, r, report)
-            if item:
-                known[item] += 1
-                continue
             f = report.findings[0]
             line = r.text.lstrip("\ufeff").splitlines()[f.line - 1].strip() if f.line and f.line <= len(r.src) else ""
             bad.append(f"{kw} style {name}: {report.verdict}, line {f.line} `{line}` {f.rule}: {f.message}")
     assert not bad, f"{len(bad)} renderings of legal games rejected:\n" + "\n".join(bad[:12])
-    if known:
-        pytest.xfail("; ".join(f"{item}: {n} rendering(s)" for item, n in sorted(known.items())))
 
 
 # ---- mutants in every style ----------------------------------------------------------------
@@ -181,7 +171,7 @@ def _mutant_differences(seed: int, op: str) -> tuple[int, list, list]:
     compared, diffs, follow_ons = 0, [], []
     for name, rd in rends.items():
         if name not in legal_in:
-            continue  # the legal game is not legal in this style (a known defect): nothing to compare
+            continue  # the legal game is not legal in this style: test_every_style_of_a_legal_game_is_legal says so
         deckless = not STYLES[name].deck
         if deckless and m.rule in DECK_ONLY:
             continue
