@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..events import Draw, Log, Round, Turn
 from ..findings import Finding, Position, finding
+from ..hints import near_player
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
@@ -93,7 +94,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
     def known(self, p: str | None, ev, field: str = "player") -> bool:
         if p is None or p in self.seat:
             return True
-        self.report("notation.player", f"`{p}` is not a player of this game", ev, field,
+        self.report("notation.player", f"`{p}` is not a player of this game{near_player(p, self.players)}", ev, field,
                     expected="one of " + ", ".join(self.players), found=p)
         return False
 
