@@ -36,9 +36,11 @@ def check(
     name: str = "<input>",
     ruleset: str | None = None,
     form: str | None = None,
+    visitor=None,
 ) -> Report:
     """Check one log. A `ruleset` override that does not exist raises SpecError (a misuse,
-    not a verdict); everything wrong with the log itself is a finding in the report."""
+    not a verdict); everything wrong with the log itself is a finding in the report.
+    `visitor(referee)`, if given, is called after every turn and round score (`dosverify replay`)."""
     spec = load_spec()
     if ruleset is not None and ruleset not in spec.rulesets:
         spec.ruleset(ruleset)  # raises SpecError with the known names
@@ -71,7 +73,7 @@ def check(
         return report
     from .referee import Referee
 
-    ref = Referee(log, rs)
+    ref = Referee(log, rs, visitor=visitor)
     findings.extend(ref.run())
     findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60, f.column or 0))
     report.ruleset = rs.name

@@ -327,6 +327,14 @@ def _lazy(name: str, argv: list[str]) -> int:
         from .simulate import main_simulate
 
         return main_simulate(argv)
+    if name == "replay":
+        from .replay import main_replay
+
+        return main_replay(argv)
+    if name == "fmt":
+        from .fmt import main_fmt
+
+        return main_fmt(argv)
     from .corpus import main_corpus
 
     return main_corpus(argv)
@@ -412,7 +420,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     # commands with many options of their own parse them in their module, imported only when used
     for name, text in (("simulate", "write a complete legal game log from a seed (`dosverify simulate --help`)"),
-                       ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)")):
+                       ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)"),
+                       ("replay", "the table after each turn of a log, with the findings where they occur (`dosverify replay --help`)"),
+                       ("fmt", "write text logs in canonical form; --check for CI (`dosverify fmt --help`)")):
         lazy = sub.add_parser(name, help=text, add_help=False)
         lazy.add_argument("rest", nargs=argparse.REMAINDER)
         lazy.set_defaults(func=lambda args, name=name: _lazy(name, args.rest))
@@ -421,7 +431,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("simulate", "corpus"):  # their options are parsed in their own module
+    if argv and argv[0] in ("simulate", "corpus", "replay", "fmt"):  # their options are parsed in their own module
         return _lazy(argv[0], argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
