@@ -26,21 +26,21 @@ class TextOutput(Output):
 
 
 class JsonLinesOutput(Output):
-    """One report a line; `not_shown` counts the findings past --max-errors, `error` says why a
-    file could not be read (then the verdict is `malformed` and there are no findings)."""
+    """One report a line, the very report the HTTP service answers; only where they apply,
+    `not_shown` counts the findings past --max-errors, and `error` says why a file could not be
+    read (then the verdict is `malformed` and there are no findings)."""
 
     def report(self, report: Report) -> None:
         d = report.to_dict()
         shown = self.shown(report)
         if len(shown) < len(report.findings):
             d["findings"] = d["findings"][:len(shown)]
-        d["not_shown"] = len(report.findings) - len(shown)
-        d["error"] = None
+            d["not_shown"] = len(report.findings) - len(shown)
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.stream.flush()
 
     def unreadable(self, path: str, message: str, spec_version: str) -> None:
         d = Report(file=path, verdict="malformed", ruleset=None, spec_version=spec_version).to_dict()
-        d.update(not_shown=0, error=f"cannot read {path}: {message}")
+        d["error"] = f"cannot read {path}: {message}"
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.stream.flush()
