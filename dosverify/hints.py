@@ -1,4 +1,5 @@
-"""Did-you-mean hints for names a person typed: case first (`Ann` for `ann`), then spelling."""
+"""Wording helpers for messages: did-you-mean for names a person typed (case first, `Ann` for
+`ann`, then spelling), and counts in proper plurals (`1 card`, `2 cards`, never `card(s)`)."""
 
 from __future__ import annotations
 
@@ -21,3 +22,8 @@ def near_player(word: str, players) -> str:
     if n is None:
         return ""
     return f"; did you mean `{n}`?" + (" (names are case-sensitive)" if n.lower() == word.lower() else "")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 error`, `2 errors`: the count with the word in the right number."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"

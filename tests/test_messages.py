@@ -88,3 +88,15 @@ def test_player_names_did_you_mean() -> None:
         assert f["message"].endswith(hint) and f["found"] == name
     d = json.loads(run("check", "--format", "json", "-", stdin=HEAD.replace(b"dealer ann", b"dealer zed")).stdout)
     assert "did you mean" not in next(f for f in d["findings"] if f["rule"] == "notation.player")["message"]
+
+
+def test_no_finding_says_card_s() -> None:
+    """Counts in proper plurals: over every rule fixture, no message reads `card(s)` or `bonus(es)`."""
+    r = subprocess.run([sys.executable, "-m", "dosverify", "check", "--format", "json", "--max-errors", "0",
+                        "fixtures/rules", "fixtures/digest"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    texts = [f"{f['message']} {f['expected'] or ''} {f['found'] or ''}" for line in r.stdout.splitlines()
+             for f in json.loads(line)["findings"]]
+    assert len(texts) > 50
+    assert not [t for t in texts if "(s)" in t or "(es)" in t]
+    d = json.loads(run("check", "--format", "json", "-", stdin=HEAD.replace(b" R1 R8\n", b" R1\n")).stdout)
+    assert any("bob is dealt 6 cards, not 7" in f["message"] for f in d["findings"])

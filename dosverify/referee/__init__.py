@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..events import Draw, Log, Round, Turn
 from ..findings import Finding, Position, finding
-from ..hints import near_player
+from ..hints import near_player, plural
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
@@ -206,7 +206,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         t = self.t
         if t.immediate and not (isinstance(ev, Draw) and (ev.player or t.player) == t.immediate[0]):
             q, n = t.immediate
-            self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
+            self.report("dos.penalty", f"{q} was caught and must draw the {plural(n, 'penalty card')} at once, on the next line",
                         ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
             t.immediate = None
         self._handlers[ev.type](self, ev)

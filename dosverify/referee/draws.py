@@ -8,6 +8,7 @@ from collections import Counter
 
 from ..cards import parse_card
 from ..events import Draw, Refill, Reshuffle
+from ..hints import plural
 from .matching import any_match
 from .table import UNKNOWN, CenterCard
 
@@ -69,13 +70,14 @@ class DrawsMixin:
         if reason is None:
             if q == t.player:
                 why = "the draw after no match was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed")
-                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({why})", ev,
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} that nobody owes ({why})", ev,
                             "player" if ev.player else None, player=q, expected="no draw",
                             found=f"draw {q} {' '.join(ev.cards)}".strip())
             else:  # another player drawing in this turn: a Double Color Match draw that was never earned
-                why = (f"{t.player} made {t.dcm} Double Color Match(es) and {q} drew for them already" if t.dcm
+                dcm = plural(t.dcm, "Double Color Match", "Double Color Matches")
+                why = (f"{t.player} made {dcm} and {q} drew for them already" if t.dcm
                        else f"{t.player} made no Double Color Match this turn")
-                self.report("bonus.draw", f"{q} draws {n} card(s) without a reason: {why}", ev, "player", player=q,
+                self.report("bonus.draw", f"{q} draws {plural(n, 'card')} without a reason: {why}", ev, "player", player=q,
                             expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
@@ -101,8 +103,8 @@ class DrawsMixin:
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
                 self.report("bonus.draw" if reason == "dcm" else "draw.reason",
-                            f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
-                            expected=f"{owed} card(s)", found=f"{n} cards")
+                            f"{q} draws {plural(n, 'card')} but owes {owed} here", ev, "cards", i, player=q,
+                            expected=plural(owed, "card"), found=plural(n, "card"))
             got = self.draw_from_pile(w, ev, i, "draw")
             if got is None:
                 continue
@@ -154,7 +156,7 @@ class DrawsMixin:
         tb = self.table
         self.flush()
         if tb.pile_size > 0:
-            self.report("reshuffle.when", f"the draw pile still holds {tb.pile_size} card(s): the discard pile is turned over "
+            self.report("reshuffle.when", f"the draw pile still holds {plural(tb.pile_size, 'card')}: the discard pile is turned over "
                         "only when a draw or refill finds the pile empty", ev, expected="no reshuffle", found="reshuffle")
             return
         order = None
