@@ -36,14 +36,16 @@ def check(
     name: str = "<input>",
     ruleset: str | None = None,
     form: str | None = None,
-    visitor=None,
+    options: dict[str, str] | None = None,
 ) -> Report:
-    """Check one log. A `ruleset` override that does not exist raises SpecError (a misuse,
-    not a verdict); everything wrong with the log itself is a finding in the report.
-    `visitor(referee)`, if given, is called after every turn and round score (`dosverify replay`)."""
+    """Check one log. A `ruleset` override that does not exist, or an `options` override
+    (over the log's own `option` lines) that is unknown, raises SpecError (a misuse, not a
+    verdict); everything wrong with the log itself is a finding in the report."""
     spec = load_spec()
     if ruleset is not None and ruleset not in spec.rulesets:
         spec.ruleset(ruleset)  # raises SpecError with the known names
+    if options:
+        spec.ruleset("official", options)  # raises SpecError naming the unknown option or value
     parsed = parse(source, form)
     findings: list[Finding] = list(parsed.findings)
     log = parsed.log
@@ -55,7 +57,7 @@ def check(
         return report  # the report holds `findings` itself: later appends land in it
     name_rs = ruleset or log.ruleset or "official"
     try:
-        rs = spec.ruleset(name_rs, log.options, log.target)
+        rs = spec.ruleset(name_rs, {**log.options, **(options or {})}, log.target)
     except SpecError as exc:
         if name_rs not in spec.rulesets:  # only the log's own ruleset can be unknown here
             where, ptr = "ruleset", "/ruleset"
@@ -73,7 +75,7 @@ def check(
         return report
     from .referee import Referee
 
-    ref = Referee(log, rs, visitor=visitor)
+    ref = Referee(log, rs)
     findings.extend(ref.run())
     findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60, f.column or 0))
     report.ruleset = rs.name

@@ -319,7 +319,7 @@ def cmd_serve(args) -> int:
     from .service import serve
 
     return serve(host=args.host, port=args.port, workers=args.workers, max_log_bytes=args.max_log_bytes,
-                 max_batch_items=args.max_batch_items) or 0
+                 max_batch_items=args.max_batch_items, access_log=args.access_log) or 0
 
 
 def _lazy(name: str, argv: list[str]) -> int:
@@ -328,7 +328,7 @@ def _lazy(name: str, argv: list[str]) -> int:
 
         return main_simulate(argv)
     if name == "replay":
-        from .replay import main_replay
+        from .replay_cli import main_replay
 
         return main_replay(argv)
     if name == "fmt":
@@ -416,6 +416,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--workers", type=int, default=1)
     sv.add_argument("--max-log-bytes", type=int, default=None, help="largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)")
     sv.add_argument("--max-batch-items", type=int, default=None, help="most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)")
+    sv.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
+                    help="one line a request on standard output (uvicorn's access log; default on)")
     sv.set_defaults(func=cmd_serve)
 
     # commands with many options of their own parse them in their module, imported only when used

@@ -18,13 +18,13 @@ class DrawsMixin:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
         tb = self.table
         if tb.pile_size <= 0:
-            if sum(tb.discard.values()) == 0 and not (self.t and self.t.discarded is False and tb.pending):
+            # this turn's matched cards are not in the discard pile before step 1 of the end of the turn (V5);
+            # the callers of an end-of-turn step have run it (flush) already
+            if sum(tb.discard.values()) == 0:
                 if written is not None:
                     self.report("cards.unseen", f"{what} {written}, but the draw pile and the discard pile are both empty",
                                 ev, "cards", index, expected="no card (nothing can be drawn)", found=written)
                 return None
-            if self.t is not None:
-                self.flush()
             self.report("reshuffle.when", f"the draw pile is empty: the discard pile must be turned over (`reshuffle`) before this {what}",
                         ev, "cards", index if written is not None else None, expected="a `reshuffle` line first", found=f"`{what}`")
             tb.reshuffle(None)
@@ -73,11 +73,10 @@ class DrawsMixin:
                 self.report("draw.reason", f"{q} draws {plural(n, 'card')} that nobody owes ({why})", ev,
                             "player" if ev.player else None, player=q, expected="no draw",
                             found=f"draw {q} {' '.join(ev.cards)}".strip())
-            else:  # another player drawing in this turn: a Double Color Match draw that was never earned
-                dcm = plural(t.dcm, "Double Color Match", "Double Color Matches")
-                why = (f"{t.player} made {dcm} and {q} drew for them already" if t.dcm
+            else:  # another player drawing in this turn: a draw with no reason (notation.md, draw-order; READINGS R10)
+                why = (f"{t.player} made {plural(t.dcm, 'Double Color Match', 'Double Color Matches')} and {q} drew for them already" if t.dcm
                        else f"{t.player} made no Double Color Match this turn")
-                self.report("bonus.draw", f"{q} draws {plural(n, 'card')} without a reason: {why}", ev, "player", player=q,
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} that nobody owes: {why}", ev, "player", player=q,
                             expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
@@ -99,20 +98,23 @@ class DrawsMixin:
                            f"draw {earlier[0]} first", f"draw {q}")
             self.arrive(("dcm", q), ev)
         extra_reported = False
+        taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
-                self.report("bonus.draw" if reason == "dcm" else "draw.reason",
-                            f"{q} draws {plural(n, 'card')} but owes {owed} here", ev, "cards", i, player=q,
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} but owes {owed} here", ev, "cards", i, player=q,
                             expected=plural(owed, "card"), found=plural(n, "card"))
             got = self.draw_from_pile(w, ev, i, "draw")
+            taken.append(got)
             if got is None:
                 continue
             tb.hands[q][got] += 1
         self.hand_changed(q)
         if reason == "no-match":
             t.drew = True
-            t.drawn_card = parse_card(written[0]).base if written[0] else None
+            # the card taken from the pile, not the word written: a bare `draw` from a known deck is its top card
+            first = taken[0] if taken else None
+            t.drawn_card = first if first not in (None, UNKNOWN) else (parse_card(written[0]).base if written[0] else None)
         elif reason == "immediate":
             left = t.immediate[1] - n
             t.immediate = (q, left) if left > 0 else None
@@ -139,6 +141,7 @@ class DrawsMixin:
         t.step = max(t.step, 2)
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
         extra_reported = False
+        taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
             if t.refilled >= t.refill_owed + t.refill_maybe and not extra_reported:
                 extra_reported = True
@@ -153,8 +156,11 @@ class DrawsMixin:
             t.refilled += 1
 
     def on_reshuffle(self, ev: Reshuffle) -> None:
-        tb = self.table
-        self.flush()
+        t, tb = self.t, self.table
+        if not t.immediate:
+            # the reshuffle is for an end-of-turn draw or refill: step 1 has discarded this turn's matches.
+            # Before an at-once penalty (mid-turn) they are still on the table (V5)
+            self.flush()
         if tb.pile_size > 0:
             self.report("reshuffle.when", f"the draw pile still holds {plural(tb.pile_size, 'card')}: the discard pile is turned over "
                         "only when a draw or refill finds the pile empty", ev, expected="no reshuffle", found="reshuffle")
@@ -174,3 +180,12 @@ class DrawsMixin:
             else:
                 order = [parse_card(c).base for c in ev.cards]
         tb.reshuffle(order)
+        t.reshuffled = ev  # the next line must be the draw or refill that found the pile empty
+
+    def unneeded_reshuffle(self) -> None:
+        """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""
+        ev = self.t.reshuffled
+        self.t.reshuffled = None
+        self.report("reshuffle.when", "a reshuffle that no draw or refill needed: the discard pile is turned over only when "
+                    "a draw or refill finds the draw pile empty, right before it", ev,
+                    expected="`reshuffle` right before the draw or refill that needs it", found="reshuffle")

@@ -7,7 +7,8 @@ from __future__ import annotations
 from ..findings import Position
 from ..hints import plural
 
-ORDINAL = {2: "the refill", 3: "the bonus cards", 4: "the DOS penalty draws", 5: "the Double Color Match draws"}
+ORDINAL = {2: "the refill", 3: "the bonus cards", "no-match": "the card placed for no match", 4: "the DOS penalty draws",
+           5: "the Double Color Match draws"}
 
 
 class StepsMixin:
@@ -36,12 +37,20 @@ class StepsMixin:
             missing = 2
         elif n > 3 and t.bonus_owed() > 0 and self.table.hand_size(t.player) > 0:
             missing = 3
+        elif n > 3 and self.no_match_place_owed():
+            missing = "no-match"  # the card placed for no match is step 3 too (V7)
         elif n > 4 and t.penalty_owed > 0:
             missing = 4
         if missing and not t.order_reported and t.early is None:
             # too early, or is the earlier step missing altogether? That is certain only when it comes
             t.early = (ev, missing, f"{what} before {ORDINAL[missing]}", f"{ORDINAL[missing]} first", what)
         t.step = max(t.step, n)
+
+    def no_match_place_owed(self) -> bool:
+        """The player drew, still made no match and has not yet placed the card that V1 asks for."""
+        t = self.t
+        return (t.drew and t.matches == 0 and not t.action_done and self.rs.opt("no-match-after-draw") == "place"
+                and self.table.hand_size(t.player) > 0)
 
     def arrive(self, key, ev) -> None:
         """A step arrives: if an event came before it too early, report that now, at the early event."""
@@ -72,6 +81,8 @@ class StepsMixin:
         ptr = closing._pointer if closing is not None else None
         kw = dict(line=line, pointer=ptr, related_to=t.turn)
         p = t.player
+        if t.reshuffled is not None:
+            self.unneeded_reshuffle()
         can_draw = self.refill_possible()  # V5: with both piles empty nothing is drawn, and nothing is owed
         if t.immediate and can_draw:
             q, n = t.immediate
@@ -94,6 +105,7 @@ class StepsMixin:
         if owed_bonus > 0:
             self.report("bonus.card", f"{p} earned {plural(t.bonus_earned, 'colour bonus', 'colour bonuses')} and placed {plural(t.bonus_placed, 'card')}",
                         expected=f"{plural(owed_bonus, 'more `place C` line')}", found="no bonus card", **kw)
+        can_draw = self.refill_possible()  # after step 1 this turn's matched cards are in the discard pile
         if t.penalty_owed > 0 and can_draw:
             self.report("dos.penalty", f"{p} was caught and never drew the {plural(t.penalty_owed, 'penalty card')}",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
