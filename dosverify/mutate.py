@@ -26,6 +26,7 @@ from typing import Callable
 
 from .cards import composition, full_deck
 from .simulate import is_wild, match_options
+from .spec import load_spec
 
 
 # ---- replay of a legal log -----------------------------------------------------------------
@@ -507,10 +508,21 @@ def _last_event(a: Analysis, t: TurnInfo) -> Line | None:
     return a.line(t.lines[-1]) if t.lines else None
 
 
+def _bonus_counts(a: Analysis, t: TurnInfo) -> tuple[int, int, int]:
+    """(bonus cards placed, bonus cards owed, bonus cards allowed) in turn t: under
+    single-color-bonus=optional only the Double Color Matches' cards are owed."""
+    placed = sum(a.line(n).role == "bonus" for n in t.lines)
+    colour = [a.line(n) for n in t.lines if a.line(n).role.startswith("match-") and a.line(n).colour]
+    optional = load_spec().ruleset(a.ruleset).options["single-color-bonus"] == "optional"
+    owed = sum(ln.role == "match-double" for ln in colour) if optional else len(colour)
+    return placed, owed, len(colour)
+
+
 def op_drop_bonus(text: str, rng: random.Random) -> Mutation | None:
     """An earned colour-bonus card is never placed (the turn's last line removed)."""
     a = analyse(text)
-    cands = [t for t in a.turns if t.lines and _last_event(a, t).role == "bonus"]
+    cands = [t for t in a.turns if t.lines and _last_event(a, t).role == "bonus"
+             and _bonus_counts(a, t)[0] <= _bonus_counts(a, t)[1]]
     t = _choose(rng, cands)
     if not t:
         return None
@@ -526,6 +538,9 @@ def op_extra_bonus(text: str, rng: random.Random) -> Mutation | None:
         roles = [a.line(n).role for n in t.lines]
         if not any(r.startswith("match-") for r in roles) or "nomatch-draw" in roles:
             continue
+        placed, _, allowed = _bonus_counts(a, t)
+        if placed < allowed:
+            continue  # an optional Single Color Match card left unplaced: one more would be legal
         # after the last bonus card, else after the last refill, else after the last match
         at = None
         for want in ("bonus", "refill"):
@@ -839,7 +854,6 @@ def op_wrong_dealer(text: str, rng: random.Random) -> Mutation | None:
 def op_bad_pass(text: str, rng: random.Random) -> Mutation | None:
     """`pass` instead of the no-match place, where the ruleset does not allow it."""
     a = analyse(text)
-    from .spec import load_spec
 
     if load_spec().ruleset(a.ruleset).options["no-match-after-draw"] == "pass":
         return None

@@ -104,7 +104,8 @@ class Spec:
             known = ", ".join(sorted(self.rulesets))
             raise SpecError(f"unknown ruleset `{name}` (known: {known})")
         base = self.rulesets[name]
-        opts = dict(base.get("options", {}))
+        opts = {k: v["default"] for k, v in self.options.items()}  # an option a ruleset leaves out keeps its default
+        opts.update(base.get("options", {}))
         for key, val in (options or {}).items():
             if key not in self.options:
                 known = ", ".join(sorted(self.options))

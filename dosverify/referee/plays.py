@@ -75,7 +75,9 @@ class PlaysMixin:
                 t.refill_maybe = max(t.refill_maybe, t.refilled + max(0, 2 - len(tb.center)) - t.refill_owed)
         if j.colour and len(cards) <= 2:
             certain = j.ok and not reported
-            if certain:
+            if not j.double and self.rs.opt("single-color-bonus") == "optional":
+                t.bonus_maybe += 1  # bonus.card: S3's Single Color Match card may be placed, or not
+            elif certain:
                 t.bonus_earned += 1
             else:
                 t.bonus_maybe += 1
