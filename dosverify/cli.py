@@ -126,12 +126,13 @@ def cmd_explain(args) -> int:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:
         out += ["", "What to do:", wrap(rule.fix)]
-    from .spec import spec_dir
+    from .resources import checkout
 
-    fx = spec_dir().parent / "fixtures" / "rules" / rule.id
-    if fx.is_dir():  # in a source checkout: the logs that keep and break this rule
+    root = checkout()
+    fx = root / "fixtures" / "rules" / rule.id if root else None
+    if fx is not None and fx.is_dir():  # in a source checkout: the logs that keep and break this rule
         logs = sorted(p.name for p in fx.iterdir() if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json"))
-        out += ["", f"Fixtures ({fx.relative_to(spec_dir().parent)}/): " + ", ".join(logs)]
+        out += ["", f"Fixtures ({fx.relative_to(root)}/): " + ", ".join(logs)]
     if rule.sources:
         out += ["", "Sources:"]
         for s in rule.sources:
@@ -202,7 +203,7 @@ def cmd_serve(args) -> int:
     from .service import serve
 
     return serve(host=args.host, port=args.port, workers=args.workers, max_log_bytes=args.max_log_bytes,
-                 max_batch_items=args.max_batch_items) or 0
+                 max_batch_items=args.max_batch_items, access_log=args.access_log) or 0
 
 
 def _lazy(name: str, argv: list[str]) -> int:
@@ -259,6 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--workers", type=int, default=1)
     sv.add_argument("--max-log-bytes", type=int, default=None, help="largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)")
     sv.add_argument("--max-batch-items", type=int, default=None, help="most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)")
+    sv.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
+                    help="one line a request on standard output (uvicorn's access log; default on)")
     sv.set_defaults(func=cmd_serve)
 
     # commands with many options of their own parse them in their module, imported only when used
