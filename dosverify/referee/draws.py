@@ -44,6 +44,19 @@ class DrawsMixin:
                         expected=parse_card(written).base, found=written)
         return got
 
+    def draw_starts_next_turn(self, ev: Draw) -> bool:
+        """Whether the line after this unowed draw plays cards (other than the drawn ones) that the
+        next player holds and the player on turn does not: then the next player's turn began here."""
+        events = self.t.turn.events
+        i = next((k for k, e in enumerate(events) if e is ev), None)
+        if i is None or i + 1 >= len(events):
+            return False
+        nxt = events[i + 1]
+        cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
+        drawn = Counter(parse_card(c).base for c in ev.cards)
+        rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
+        return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
+
     def on_draw(self, ev: Draw) -> None:
         t, tb = self.t, self.table
         q = ev.player or t.player
@@ -66,6 +79,10 @@ class DrawsMixin:
             reason, owed = "dcm", t.dcm_owed.get(q, 0) + t.dcm_maybe.get(q, 0)
         elif t.penalty_maybe.get(q, 0) > 0:
             reason, owed = "maybe-penalty", t.penalty_maybe[q]
+        if reason is None and ev.player is None and (t.matches or t.action_done) and self.draw_starts_next_turn(ev):
+            # the player on turn has played: this draw starts the next player's turn (its line left out)
+            self.start_implied_turn(self.left(t.player), ev)
+            return self.on_draw(ev)
         if reason is None:
             if q == t.player:
                 why = "the draw after no match was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed")
@@ -81,7 +98,7 @@ class DrawsMixin:
             if self.rs.opt("decline-match") == "forbidden":
                 center = [c.base for c in tb.center if not c.refilled]
                 hand = [b for b in tb.hands[q].elements() if b != UNKNOWN]
-                if any_match(center, hand, parse_card):
+                if UNKNOWN not in center and any_match(center, hand, parse_card):  # a card left out: not judged
                     self.report("match.decline", f"{q} could match and may not decline to draw (decline-match=forbidden)", ev,
                                 player=q, expected="a match", found="draw")
         elif reason == "penalty":
