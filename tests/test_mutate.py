@@ -44,6 +44,12 @@ EXPECTED = {
     "excess_copies": ("card-accounting", "cards.composition"),
     "glued_words": ("syntax", "notation.line"),
     "invalid_card": ("syntax", "notation.card"),
+    "card_typo": ("illegal-match", "match.held"),
+    "lower_codes": ("syntax", "notation.card"),
+    "misspelt_turn": ("syntax", "notation.player"),
+    "misspelt_name": ("syntax", "notation.player"),
+    "drop_turn_line": ("turn-order", "turn.order"),
+    "swapped_cards": ("draw-order", "draw.top"),
 }
 
 

@@ -40,7 +40,7 @@ class PlaysMixin:
         """The next player, when this line plainly starts their turn: the player on turn has
         played already and lacks these cards, which the next player holds."""
         t, tb = self.t, self.table
-        if not (t.matches or t.drew or t.action_done):
+        if not (t.matches or t.action_done):  # after a bare draw the player on turn may still match
             return None
         nxt = self.left(t.player)
         need = Counter(parse_card(c).base for c in cards)
@@ -72,6 +72,7 @@ class PlaysMixin:
         target = parse_card(ev.target)
         cards = [parse_card(c) for c in ev.cards]
         reported = False
+        unsure = False
         if t.step >= 2 or t.action_done:
             refilled_only = any(c.base == target.base and c.refilled for c in tb.center) and not any(
                 c.base == target.base and not c.refilled for c in tb.center)
@@ -81,7 +82,8 @@ class PlaysMixin:
                             expected="matches before the refill, bonus cards and draws", found="match")
                 reported = True
         if t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported:
-            if len(cards) != 1 or cards[0].base != t.drawn_card or t.matches_after_draw >= 1:
+            played = parse_card(meant.get(0, ev.cards[0])).base  # the card meant, where a typo was inferred
+            if len(cards) != 1 or played != t.drawn_card or t.matches_after_draw >= 1:
                 self.report("match.after-draw", "after the draw only the drawn card may be matched, in one single match "
                             "(after-draw-match=drawn-only)", ev, "cards", 0,
                             expected=f"match X with {t.drawn_card}" if t.drawn_card else "no match", found=" + ".join(ev.cards))
@@ -123,6 +125,7 @@ class PlaysMixin:
                 reported = True
                 continue
             if not tb.remove_from_hand(p, c.base):
+                unsure = True  # which card was really played is unknown: so is its colour bonus
                 where = tb.where(c.base)
                 self.report("match.held", f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""), ev, "cards", i,
                             expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=c.code)
@@ -142,6 +145,11 @@ class PlaysMixin:
             tb.pending.append(slot.base)
             if t.discarded:  # a match after the refill began (reported): refilling again is allowed, not owed
                 t.refill_maybe = max(t.refill_maybe, t.refilled + max(0, 2 - len(tb.center)) - t.refill_owed)
+        if unsure and not j.colour and len(cards) <= 2:  # R1: a bonus the real card may have earned, not judged
+            t.bonus_maybe += 1
+            if len(cards) == 2:
+                for q in self._seats_from_left(p):
+                    t.dcm_maybe[q] = t.dcm_maybe.get(q, 0) + 1
         if j.colour and len(cards) <= 2:
             certain = j.ok and not reported
             if not j.double and self.rs.opt("single-color-bonus") == "optional":

@@ -64,9 +64,9 @@ class ScoringMixin:
                         expected="more turns until a player holds no card", found=f"score {s.player} {s.points}")
             return
         pts = self.round_points()
+        self.score_written = s.points  # taken when the hands are not all known or are in doubt
         if self.doubt:  # a hand in doubt after an earlier finding: the score is taken as written
             pts = None
-            self.score_written = s.points
         if s.player != self.round_winner:
             self.report("score.round", f"{self.round_winner} went out and scores the round, not {s.player}", s, "player",
                         player=s.player, expected=f"score {self.round_winner} {pts if pts is not None else 'N'}",
