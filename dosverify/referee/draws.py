@@ -57,6 +57,43 @@ class DrawsMixin:
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
 
+    def catch_up(self, written: str, dcm_of: str | None) -> None:
+        """A known pile's top is not this draw's card, but the card lies just below the cards that
+        earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
+        those lines were left out. They are taken as made now and reported once at the turn's end (R25)."""
+        t, tb = self.t, self.table
+        order = tb.pile_order
+        if not order or order[-1] == parse_card(written).base:
+            return
+        queue = []
+        if t.discarded and t.refill_owed > t.refilled:
+            queue.append(("refill", None, t.refill_owed - t.refilled))
+        if dcm_of is not None:
+            if t.penalty_owed > 0:
+                queue.append(("penalty", t.player, t.penalty_owed))
+            for p in self._seats_from_left(t.player):
+                if p == dcm_of:
+                    break
+                if t.dcm_owed.get(p, 0) > 0:
+                    queue.append(("dcm", p, t.dcm_owed[p]))
+        depth = sum(n for _, _, n in queue)
+        if not queue or depth >= len(order) or order[-1 - depth] != parse_card(written).base:
+            return
+        for kind, p, n in queue:
+            got = tb.take_owed(n)
+            if kind == "refill":
+                tb.center.extend(CenterCard(b, refilled=True) for b in got)
+                t.refilled += n
+            else:
+                for b in got:
+                    tb.hands[p][b] += 1
+                self.hand_changed(p)
+                if kind == "penalty":
+                    t.penalty_owed = 0
+                else:
+                    t.dcm_owed[p] = 0
+            t.skipped.append((kind, p, n))
+
     def on_draw(self, ev: Draw) -> None:
         t, tb = self.t, self.table
         q = ev.player or t.player
@@ -89,10 +126,10 @@ class DrawsMixin:
                 self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({why})", ev,
                             "player" if ev.player else None, player=q, expected="no draw",
                             found=f"draw {q} {' '.join(ev.cards)}".strip())
-            else:  # another player drawing in this turn: a Double Color Match draw that was never earned
+            else:  # another player drawing in this turn: a draw with no reason (notation.md, draw-order; READINGS R10)
                 why = (f"{t.player} made {t.dcm} Double Color Match(es) and {q} drew for them already" if t.dcm
                        else f"{t.player} made no Double Color Match this turn")
-                self.report("bonus.draw", f"{q} draws {n} card(s) without a reason: {why}", ev, "player", player=q,
+                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes: {why}", ev, "player", player=q,
                             expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
@@ -113,21 +150,26 @@ class DrawsMixin:
                 t.early = (ev, ("dcm", earlier[0]), f"{q} draws for the Double Color Match before {earlier[0]}",
                            f"draw {earlier[0]} first", f"draw {q}")
             self.arrive(("dcm", q), ev)
+        if reason in ("penalty", "dcm") and ev.cards:
+            self.catch_up(ev.cards[0], q if reason == "dcm" else None)
         extra_reported = False
+        taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
-                self.report("bonus.draw" if reason == "dcm" else "draw.reason",
-                            f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
+                self.report("draw.reason", f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
                             expected=f"{owed} card(s)", found=f"{n} cards")
             got = self.draw_from_pile(w, ev, i, "draw")
+            taken.append(got)
             if got is None:
                 continue
             tb.hands[q][got] += 1
         self.hand_changed(q)
         if reason == "no-match":
             t.drew = True
-            t.drawn_card = parse_card(written[0]).base if written[0] else None
+            # the card taken from the pile, not the word written: a bare `draw` from a known deck is its top card
+            first = taken[0] if taken else None
+            t.drawn_card = first if first not in (None, UNKNOWN) else (parse_card(written[0]).base if written[0] else None)
         elif reason == "immediate":
             left = t.immediate[1] - n
             t.immediate = (q, left) if left > 0 else None
@@ -154,6 +196,7 @@ class DrawsMixin:
         t.step = max(t.step, 2)
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
         extra_reported = False
+        taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
             if t.refilled >= t.refill_owed + t.refill_maybe and not extra_reported:
                 extra_reported = True

@@ -7,7 +7,8 @@ from __future__ import annotations
 from ..findings import Position
 from .table import UNKNOWN, CenterCard
 
-ORDINAL = {2: "the refill", 3: "the bonus cards", 4: "the DOS penalty draws", 5: "the Double Color Match draws"}
+ORDINAL = {2: "the refill", 3: "the bonus cards", "no-match": "the card placed for no match", 4: "the DOS penalty draws",
+           5: "the Double Color Match draws"}
 
 
 class StepsMixin:
@@ -36,12 +37,20 @@ class StepsMixin:
             missing = 2
         elif n > 3 and t.bonus_owed() > 0 and self.table.hand_size(t.player) > 0:
             missing = 3
+        elif n > 3 and self.no_match_place_owed():
+            missing = "no-match"  # the card placed for no match is step 3 too (V7)
         elif n > 4 and t.penalty_owed > 0:
             missing = 4
         if missing and not t.order_reported and t.early is None:
             # too early, or is the earlier step missing altogether? That is certain only when it comes
             t.early = (ev, missing, f"{what} before {ORDINAL[missing]}", f"{ORDINAL[missing]} first", what)
         t.step = max(t.step, n)
+
+    def no_match_place_owed(self) -> bool:
+        """The player drew, still made no match and has not yet placed the card that V1 asks for."""
+        t = self.t
+        return (t.drew and t.matches == 0 and not t.action_done and self.rs.opt("no-match-after-draw") == "place"
+                and self.table.hand_size(t.player) > 0)
 
     def arrive(self, key, ev) -> None:
         """A step arrives: if an event came before it too early, report that now, at the early event."""
@@ -92,6 +101,12 @@ class StepsMixin:
             self.report("place.no-match", f"{p} drew, made no match and put no card into the Center Row",
                         expected="place C", found="nothing", **kw)
         self.flush()
+        for kind, q, n in t.skipped:  # steps left out whose cards later lines show were taken (R25)
+            rule, what = {"refill": ("center.refill", "refill"), "penalty": ("dos.penalty", "DOS penalty draw"),
+                          "dcm": ("bonus.draw", "Double Color Match draw")}[kind]
+            self.report(rule, f"the {what} of {n} card(s)" + (f" by {q}" if q else "") + " is missing: a later line "
+                        "draws the card below them", player=q or p,
+                        expected=(f"draw {q} " if q else "refill ") + " ".join(["C"] * n), found="no line", **kw)
         if t.refill_owed > t.refilled and self.refill_possible():
             need = t.refill_owed - t.refilled
             self.report("center.refill", f"after the discard the Center Row held {2 - t.refill_owed} card(s) and {t.refilled} "

@@ -33,6 +33,7 @@ class TurnState:
     refilled: int = 0
     refill_maybe: int = 0  # refills allowed but not owed (after a late, reported match)
     order_reported: bool = False
+    skipped: list = field(default_factory=list)  # (kind, player, n): steps left out, taken as made (R25)
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
     def bonus_owed(self) -> int:
