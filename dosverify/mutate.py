@@ -1055,6 +1055,35 @@ def op_swapped_cards(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("swapped_cards", replace_line(text, ln.no, new), "draw-order", "draw.top", ln.no, new)
 
 
+def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
+    """One end-of-turn line left out anywhere in its turn: a refill, a bonus card, a DOS penalty
+    draw at its step or another player's Double Color Match draw (no call or catch after it that
+    the missing cards would decide)."""
+    a = analyse(text)
+    want = {"refill": ("card-accounting", "center.refill"), "bonus": ("missed-bonus", "bonus.card"),
+            "penalty-step": ("dos-call", "dos.penalty"), "dcm": ("missed-bonus", "bonus.draw")}
+    cands = []
+    for t in a.turns:
+        for k, no in enumerate(t.lines):
+            ln = a.line(no)
+            if ln.role not in want:
+                continue
+            later = [a.line(n) for n in t.lines[k + 1:]]
+            if any(x.kind in ("dos", "catch") for x in later):
+                continue
+            if ln.role == "bonus" and _bonus_counts(a, t)[0] > _bonus_counts(a, t)[1]:
+                continue  # an optional Single Color Match card: leaving it out is legal
+            if ln.role == "refill" and any(x.kind == "match" for x in later):
+                continue
+            cands.append((t, no, ln.role))
+    pick = _choose(rng, cands)
+    if not pick:
+        return None
+    t, no, role = pick
+    kind, rule = want[role]
+    return Mutation("drop_line", delete_lines(text, [no]), kind, rule, _after(a, t, 1), a.line(no).raw.strip())
+
+
 OPERATORS: dict[str, Callable[[str, random.Random], Mutation | None]] = {
     "double_sum": op_double_sum,
     "single_number": op_single_number,
@@ -1088,6 +1117,7 @@ OPERATORS: dict[str, Callable[[str, random.Random], Mutation | None]] = {
     "misspelt_name": op_misspelt_name,
     "drop_turn_line": op_drop_turn_line,
     "swapped_cards": op_swapped_cards,
+    "drop_line": op_drop_line,
 }
 
 

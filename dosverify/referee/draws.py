@@ -57,7 +57,7 @@ class DrawsMixin:
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
 
-    def catch_up(self, written: str, dcm_of: str | None) -> None:
+    def catch_up(self, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
         earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
         those lines were left out. They are taken as made now and reported once at the turn's end (R25)."""
@@ -77,7 +77,24 @@ class DrawsMixin:
                 if t.dcm_owed.get(p, 0) > 0:
                     queue.append(("dcm", p, t.dcm_owed[p]))
         depth = sum(n for _, _, n in queue)
-        if not queue or depth >= len(order) or order[-1 - depth] != parse_card(written).base:
+        base = parse_card(written).base
+        if not (queue and depth < len(order) and order[-1 - depth] == base):
+            # or a line of this same draw left out: q's own cards lie above the written one
+            d = next((d for d in range(1, own + 1) if d < len(order) and order[-1 - d] == base), 0)
+            if not d:
+                return
+            for b in tb.take_owed(d):
+                tb.hands[q][b] += 1
+            self.hand_changed(q)
+            if q == t.player and t.penalty_owed:
+                t.penalty_owed = max(0, t.penalty_owed - d)
+                t.skipped.append(("penalty", q, d))
+            elif t.immediate and t.immediate[0] == q:
+                t.immediate = (q, t.immediate[1] - d)  # d <= owed - written: the written cards still owed
+                t.skipped.append(("penalty", q, d))
+            else:
+                t.dcm_owed[q] = max(0, t.dcm_owed.get(q, 0) - d)
+                t.skipped.append(("dcm", q, d))
             return
         for kind, p, n in queue:
             got = tb.take_owed(n)
@@ -150,8 +167,8 @@ class DrawsMixin:
                 t.early = (ev, ("dcm", earlier[0]), f"{q} draws for the Double Color Match before {earlier[0]}",
                            f"draw {earlier[0]} first", f"draw {q}")
             self.arrive(("dcm", q), ev)
-        if reason in ("penalty", "dcm") and ev.cards:
-            self.catch_up(ev.cards[0], q if reason == "dcm" else None)
+        if reason in ("penalty", "dcm", "immediate") and ev.cards:
+            self.catch_up(ev.cards[0], q if reason == "dcm" else None, q, max(0, owed - len(ev.cards)))
         extra_reported = False
         taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
@@ -192,6 +209,15 @@ class DrawsMixin:
     def on_refill(self, ev: Refill) -> None:
         t, tb = self.t, self.table
         self.flush()
+        order = tb.pile_order
+        if ev.cards and order and t.discarded and order[-1] != parse_card(ev.cards[0]).base:
+            # an earlier refill line left out: this one's card lies just below the cards it took (R25)
+            room = t.refill_owed - t.refilled - len(ev.cards)
+            d = next((d for d in range(1, room + 1) if d < len(order) and order[-1 - d] == parse_card(ev.cards[0]).base), 0)
+            if d:
+                tb.center.extend(CenterCard(b, refilled=True) for b in tb.take_owed(d))
+                t.refilled += d
+                t.skipped.append(("refill", None, d))
         self.arrive(2, ev)
         t.step = max(t.step, 2)
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
