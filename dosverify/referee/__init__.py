@@ -7,7 +7,7 @@ does not report the consequences of a problem already reported.
 
 from __future__ import annotations
 
-from ..events import Draw, Log, Round, Turn
+from ..events import Draw, Log, Refill, Reshuffle, Round, Turn
 from ..findings import Finding, Position, finding
 from ..spec import Ruleset
 from .calls import CallsMixin
@@ -81,6 +81,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.doubt: set[str] = set()
         self.pile_doubt = False
         self.score_written: int | None = None  # the written score, taken when the hands are in doubt
+        self.lazy_skip: tuple | None = None  # (player, n): a penalty not drawn at once, perhaps left out (R27)
 
     def left(self, p: str) -> str:
         return self.players[(self.seat[p] + 1) % len(self.players)]
@@ -218,6 +219,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.doubt = set()
         self.pile_doubt = False
         self.score_written = None
+        self.lazy_skip = None
         self.called = {p: False for p in self.players}
         self.caught = {p: False for p in self.players}
         self.setup(rnd, prev_no, prev_dealer, prev_winner)
@@ -293,14 +295,31 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def event(self, ev) -> None:
         t = self.t
+        if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
+            self.unneeded_reshuffle()
+        t.reshuffled = None
         if t.immediate and not (isinstance(ev, Draw) and (ev.player or t.player) == t.immediate[0]):
-            q, n = t.immediate
-            self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
-                        ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
-            t.immediate = None
-            self.draw_left_out(q, n)  # as if drawn; a late penalty line is a consequence, not judged
-            t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + n
-            self.doubt.add(q)
+            if isinstance(ev, Reshuffle):
+                pass  # a reshuffle the notation requires never breaks "at once"
+            elif not self.refill_possible():
+                # V5: both piles are empty (this turn's matches are not discarded yet): nothing more is drawn,
+                # and the cards drawn for the penalty, if any, are all in
+                t.drawing.discard(t.immediate[0])
+                t.immediate = None
+            else:
+                q, n = t.immediate
+                self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
+                            ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
+                t.immediate = None
+                # left out, or never drawn? From a known pile the next card drawn tells (R27); a late
+                # penalty line is a consequence, not judged
+                self.lazy_skip = None
+                if self.table.pile_order:
+                    self.lazy_skip = (q, n)
+                else:
+                    self.draw_left_out(q, n)  # unknown cards: q's hand may hold them
+                t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + n
+                self.doubt.add(q)
         self._handlers[ev.type](self, ev)
 
     def _seats_from_left(self, p: str) -> list[str]:

@@ -17,13 +17,13 @@ class DrawsMixin:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
         tb = self.table
         if tb.pile_size <= 0:
-            if sum(tb.discard.values()) == 0 and not (self.t and self.t.discarded is False and tb.pending):
+            # this turn's matched cards are not in the discard pile before step 1 of the end of the turn (V5);
+            # the callers of an end-of-turn step have run it (flush) already
+            if sum(tb.discard.values()) == 0:
                 if written is not None:
                     self.report("cards.unseen", f"{what} {written}, but the draw pile and the discard pile are both empty",
                                 ev, "cards", index, expected="no card (nothing can be drawn)", found=written)
                 return None
-            if self.t is not None:
-                self.flush()
             self.report("reshuffle.when", f"the draw pile is empty: the discard pile must be turned over (`reshuffle`) before this {what}",
                         ev, "cards", index if written is not None else None, expected="a `reshuffle` line first", found=f"`{what}`")
             tb.reshuffle(None)
@@ -31,6 +31,11 @@ class DrawsMixin:
             self.report("cards.known", f"without a known pile order every {what} card must be written",
                         ev, expected=f"`{what} C` naming the card", found=f"a bare `{what}`")
         base = parse_card(written).base if written else None
+        if self.lazy_skip is not None and base is not None and tb.pile_order:
+            q, n = self.lazy_skip  # a penalty not drawn at once: if this card lies below its cards, it was left out
+            self.lazy_skip = None
+            if tb.top() != base and n < len(tb.pile_order) and tb.pile_order[-1 - n] == base:
+                self.draw_left_out(q, n)
         top = tb.top()
         got, problem = tb.take(base)
         if problem == "top":
@@ -60,7 +65,7 @@ class DrawsMixin:
     def catch_up(self, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
         earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
-        those lines were left out. They are taken as made now and reported once at the turn's end (R25)."""
+        those lines were left out. They are taken as made now and reported once at the turn's end (R27)."""
         t, tb = self.t, self.table
         order = tb.pile_order
         if not order or order[-1] == parse_card(written).base:
@@ -211,7 +216,7 @@ class DrawsMixin:
         self.flush()
         order = tb.pile_order
         if ev.cards and order and t.discarded and order[-1] != parse_card(ev.cards[0]).base:
-            # an earlier refill line left out: this one's card lies just below the cards it took (R25)
+            # an earlier refill line left out: this one's card lies just below the cards it took (R27)
             room = t.refill_owed - t.refilled - len(ev.cards)
             d = next((d for d in range(1, room + 1) if d < len(order) and order[-1 - d] == parse_card(ev.cards[0]).base), 0)
             if d:
@@ -237,8 +242,11 @@ class DrawsMixin:
             t.refilled += 1
 
     def on_reshuffle(self, ev: Reshuffle) -> None:
-        tb = self.table
-        self.flush()
+        t, tb = self.t, self.table
+        if not t.immediate:
+            # the reshuffle is for an end-of-turn draw or refill: step 1 has discarded this turn's matches.
+            # Before an at-once penalty (mid-turn) they are still on the table (V5)
+            self.flush()
         if tb.pile_size > 0:
             self.report("reshuffle.when", f"the draw pile still holds {tb.pile_size} card(s): the discard pile is turned over "
                         "only when a draw or refill finds the pile empty", ev, expected="no reshuffle", found="reshuffle")
@@ -258,3 +266,12 @@ class DrawsMixin:
             else:
                 order = [parse_card(c).base for c in ev.cards]
         tb.reshuffle(order)
+        t.reshuffled = ev  # the next line must be the draw or refill that found the pile empty
+
+    def unneeded_reshuffle(self) -> None:
+        """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""
+        ev = self.t.reshuffled
+        self.t.reshuffled = None
+        self.report("reshuffle.when", "a reshuffle that no draw or refill needed: the discard pile is turned over only when "
+                    "a draw or refill finds the draw pile empty, right before it", ev,
+                    expected="`reshuffle` right before the draw or refill that needs it", found="reshuffle")

@@ -88,6 +88,8 @@ class StepsMixin:
         ptr = closing._pointer if closing is not None else None
         kw = dict(line=line, pointer=ptr, related_to=t.turn)
         p = t.player
+        if t.reshuffled is not None:
+            self.unneeded_reshuffle()
         can_draw = self.refill_possible()  # V5: with both piles empty nothing is drawn, and nothing is owed
         if t.immediate and can_draw:
             q, n = t.immediate
@@ -101,7 +103,7 @@ class StepsMixin:
             self.report("place.no-match", f"{p} drew, made no match and put no card into the Center Row",
                         expected="place C", found="nothing", **kw)
         self.flush()
-        for kind, q, n in t.skipped:  # steps left out whose cards later lines show were taken (R25)
+        for kind, q, n in t.skipped:  # steps left out whose cards later lines show were taken (R27)
             rule, what = {"refill": ("center.refill", "refill"), "penalty": ("dos.penalty", "DOS penalty draw"),
                           "dcm": ("bonus.draw", "Double Color Match draw")}[kind]
             self.report(rule, f"the {what} of {n} card(s)" + (f" by {q}" if q else "") + " is missing: a later line "
@@ -122,6 +124,7 @@ class StepsMixin:
             # which card went into the Center Row is unknown: a placeholder, and p's hand in doubt
             tb.center.extend(CenterCard(UNKNOWN, src=p) for _ in range(owed_bonus))
             self.doubt.add(p)
+        can_draw = self.refill_possible()  # after step 1 this turn's matched cards are in the discard pile
         if t.penalty_owed > 0 and can_draw:
             self.report("dos.penalty", f"{p} was caught and never drew the {t.penalty_owed} penalty card(s)",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
