@@ -235,11 +235,10 @@ def cmd_explain(args) -> int:
            + (f"   variant point: {rule.variant}" if rule.variant else ""), "", "What it says:", wrap(rule.text)]
     if rule.why:
         out += ["", "Why:", wrap(rule.why)]
-    if rule.variant:
-        opts = [f"{k} ({v['variant']}): " + ", ".join(f"{val}" for val in v["values"]) + f" [default {v['default']}]"
-                for k, v in spec.options.items() if v.get("variant") == rule.variant]
-        if opts:
-            out += ["", "Options:"] + [f"  {o}" for o in opts]
+    opts = [f"{k} ({v.get('variant')}): " + ", ".join(f"{val}" for val in v["values"]) + f" [default {v['default']}]"
+            for k, v in spec.options.items() if rule.id in v.get("rules", ()) or (rule.variant and v.get("variant") == rule.variant)]
+    if opts:
+        out += ["", "Options:"] + [f"  {o}" for o in opts]
     if rule.example:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:
@@ -270,11 +269,17 @@ def cmd_rulesets(args) -> int:
         print(json.dumps({"spec_version": spec.version, "rulesets": spec.rulesets, "options": spec.options}, ensure_ascii=False, indent=2))
         return 0
     for name, rs in spec.rulesets.items():
+        resolved = spec.ruleset(name).options
         print(f"{name}: {rs.get('title', '')}")
-        print(f"  target {rs.get('target', 200)}; " + ", ".join(f"{k}={v}" for k, v in rs.get("options", {}).items()))
+        print(f"  target {rs.get('target', 200)}; " + ", ".join(f"{k}={v}" for k, v in resolved.items()))
+        for key, src in rs.get("sources", {}).items():  # why each value: the seed's passage
+            shown = f"target {rs.get('target', 200)}" if key == "target" else f"{key}={resolved.get(key)}"
+            print(f"    {shown}: {src['ref']} {src['file']}: {src['part']}")
     print("\nOptions (`option KEY VALUE` in a log's header):")
     for key, opt in spec.options.items():
-        print(f"  {key} ({opt['variant']}): {opt['text']} Values: {', '.join(opt['values'])}; default {opt['default']}.")
+        print(f"  {key} ({opt.get('variant')}): {opt['text']} Values: {', '.join(opt['values'])}; default {opt['default']}.")
+        for src in opt.get("sources", ()):
+            print(f"    {src['value']}: {src['ref']} {src['file']}: {src['part']}")
     return 0
 
 

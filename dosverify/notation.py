@@ -639,7 +639,8 @@ def _read_lines(text: str) -> list:
         if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
             e.line, e.column = _last_line(out) + 1, 1
         bad_line = e.line
-        out.append(("bad", bad_line, e.column, [_syntax_finding(e, text, 0)]))
+        if not _retry_upper(lark, b, text.split("\n")[bad_line - 1] if bad_line <= text.count("\n") + 1 else "", bad_line, out):
+            out.append(("bad", bad_line, e.column, [_syntax_finding(e, text, 0)]))
     except Exception as e:  # never raise: a defensive net for the unforeseen
         bad_line = _last_line(out) + 1
         out.append(("bad", bad_line, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
@@ -662,7 +663,9 @@ def _read_lines(text: str) -> list:
                 if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
                     e.line, e.column = 1, 1
                 src = "\n".join(chunk)
-                out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i)]))
+                if not _retry_upper(lark, b, chunk[e.line - 1] if e.line <= len(chunk) else "", e.line + i, out):
+                    out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i)]))
+                b.off = i
                 i += e.line
             except Exception as e:  # pragma: no cover - defensive
                 out.append(("bad", i + 1, 1, [finding("notation.line",
@@ -675,6 +678,38 @@ def _read_lines(text: str) -> list:
 
 
 _CHUNK = 64
+
+_LOWER_CARD_RE = re.compile(r"(?<![^ \t])([rgbyw](?:[0-9][0-9]?|#)(?:=(?:[0-9][0-9]?|[rgbyRGBY]))?)(?![^ \t])")
+
+
+def _retry_upper(lark, b, raw: str, line: int, out: list) -> bool:
+    """A line that failed only because its card codes are in lower case (`b10`): read it with
+    the codes upper-cased, and report the case once, at the first such word (notation.card),
+    so that the line still counts and its consequences are not reported again."""
+    body = raw.split(" #", 1)[0] if not raw.lstrip().startswith("#") else ""
+    words = list(_LOWER_CARD_RE.finditer(body))
+    if not words:
+        return False
+    fixed = _LOWER_CARD_RE.sub(lambda m: m.group(1).upper(), body)
+    mark = len(out)
+    b.off = line - 1
+    try:
+        lark.parse(fixed + "\n", start="line_only")
+    except Exception:
+        del out[mark:]
+        return False
+    finally:
+        b.off = 0
+    if len(out) != mark + 1:
+        del out[mark:]
+        return False
+    w = words[0]
+    shown = ", ".join(f"`{m.group(1)}`" for m in words)
+    out.insert(mark, ("note", line, w.start() + 1, [finding(
+        "notation.card", f"{shown}: card codes are written in upper case (`{w.group(1).upper()}`)", line=line,
+        column=w.start() + 1, found=w.group(1), expected=w.group(1).upper(),
+        help="write colours and the Wild DOS in capitals: R, G, B, Y, W")]))
+    return True
 
 
 
@@ -743,6 +778,9 @@ def _fold(text: str, items: list) -> Parsed:
                                 round=rnd.number if rnd is not None else None))
 
     for kind, line, col, payload in items[1:]:
+        if kind == "note":  # a finding about a line that was read all the same
+            findings.extend(payload)
+            continue
         if kind == "bad":
             findings.extend(payload)
             if payload[0].rule == "notation.players":

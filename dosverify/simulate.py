@@ -247,7 +247,7 @@ class Sim:
     # -- DOS calls
     def after_change(self, p: str) -> None:
         """A completed action changed p's hand: a call is owed at exactly 2 cards (V6)."""
-        if len(self.hands[p]) != 2:
+        if len(self.hands[p]) != 2 or self.opt["dos-call"] == "off":  # S3's game has no call
             self.status[p] = None
             return
         self.status[p] = "owed"
@@ -352,9 +352,11 @@ class Sim:
         self.used.extend(o.bases)
         self.emit("match", o.target, list(o.cards))
         if o.colour:
-            self.bonus += 1
             if o.double:
+                self.bonus += 1
                 self.dcm += 1
+            elif self.opt["single-color-bonus"] == "required" or self.rng.random() < 0.6:
+                self.bonus += 1  # S3: the Single Color Match card may be placed, or not
         self.after_change(p)
 
     def matching(self, must: bool, only: str | None = None, limit: int | None = None) -> int:

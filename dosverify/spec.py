@@ -103,7 +103,8 @@ class Spec:
             hint = f"; did you mean `{near[0]}`?" if near else ""
             raise SpecError(f"unknown ruleset `{name}`{hint} (known: {known}; `dosverify rulesets` describes them)")
         base = self.rulesets[name]
-        opts = dict(base.get("options", {}))
+        opts = {k: v["default"] for k, v in self.options.items()}  # an option a ruleset leaves out keeps its default
+        opts.update(base.get("options", {}))
         for key, val in (options or {}).items():
             if key not in self.options:
                 known = ", ".join(sorted(self.options))

@@ -43,7 +43,9 @@ class ScoringMixin:
         if self.scored or not self.round_over:
             return
         self.scored = True
-        pts = self.round_points() or 0
+        pts = self.round_points()
+        if pts is None or self.doubt:
+            pts = self.score_written if self.score_written is not None else (pts or 0)
         if not self.game_over:  # a round after the game ended is refereed but not scored
             self.totals[self.round_winner] += pts
             if self.totals[self.round_winner] >= self.rs.target:
@@ -55,11 +57,17 @@ class ScoringMixin:
         if not self.known(s.player, s):
             return
         self.t = None
+        if not self.round_over and s.player in self.doubt:
+            # the scorer's hand was in doubt after an earlier finding: that they went out is taken as written
+            self.round_over, self.round_winner = True, s.player
         if not self.round_over:
             self.report("score.round", "a `score` line, but no player went out this round", s, "player", player=s.player,
                         expected="more turns until a player holds no card", found=f"score {s.player} {s.points}")
             return
         pts = self.round_points()
+        self.score_written = s.points  # taken when the hands are not all known or are in doubt
+        if self.doubt:  # a hand in doubt after an earlier finding: the score is taken as written
+            pts = None
         if s.player != self.round_winner:
             self.report("score.round", f"{self.round_winner} went out and scores the round, not {s.player}", s, "player",
                         player=s.player, expected=f"score {self.round_winner} {pts if pts is not None else 'N'}",

@@ -19,6 +19,7 @@ class CenterCard:
 
     base: str
     refilled: bool = False  # refilled this turn: cannot be matched (match.refilled)
+    src: str | None = None  # for a card the log left out (base UNKNOWN): the hand it came from, None for the pile
 
 
 @dataclass
@@ -96,6 +97,22 @@ class Table:
         self.pile[base] -= 1
         self.pile_size -= 1
         return base, problem
+
+    def remove_from_pile(self, base: str) -> None:
+        """A card of the pile turns out to have left it unseen (drawn by a line the log left out)."""
+        if self.pile.get(base, 0) > 0:
+            self.pile[base] -= 1
+            if self.pile_order is not None and base in self.pile_order:
+                self.pile_order.remove(base)
+
+    def take_owed(self, n: int) -> list[str]:
+        """n cards a draw or refill the log left out took: the top of a known pile, else unknown cards."""
+        got = []
+        for _ in range(n):
+            if self.pile_size <= 0:
+                break
+            got.append(self.take(None)[0])
+        return got
 
     def reshuffle(self, order: list[str] | None) -> None:
         """The discard pile becomes the draw pile (V5); `order` top first, when known."""

@@ -34,6 +34,7 @@ class TurnState:
     refill_maybe: int = 0  # refills allowed but not owed (after a late, reported match)
     reshuffled: object = None  # a `reshuffle` line that the next line must need (a draw or refill)
     order_reported: bool = False
+    skipped: list = field(default_factory=list)  # (kind, player, n): steps left out, taken as made (R27)
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
     def bonus_owed(self) -> int:
