@@ -568,6 +568,9 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
     parser.add_argument("--no-deck", dest="deck", action="store_false",
                         help="write `hand`/`center` lines instead of each round's `deck`")
+    parser.add_argument("--view", default=None, metavar="VIEW",
+                        help="write what `table` (every hand and draw face down, `show` lines at each round's end) or "
+                        "`seat:P` (P's cards written, the others face down) saw; default: the open log")
     parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     return parser
 
@@ -587,7 +590,19 @@ def run_simulate(args: argparse.Namespace) -> int:
         return 2
     kw = dict(players=args.players, seed=args.seed, ruleset=args.ruleset, rounds=args.rounds,
               game=args.game, deck=args.deck, target=args.target)
-    out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw)
+    if args.view is not None:
+        from .hide import ViewError, hide
+        from .jsonform import dump_json
+        from .notation import write
+
+        try:
+            log = hide(simulate(**kw), args.view)
+        except ViewError as exc:
+            print(f"dosverify simulate: {exc}", file=sys.stderr)
+            return 2
+        out = dump_json(log) + "\n" if args.format == "json" else write(log)
+    else:
+        out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw)
     if args.output == "-":
         sys.stdout.write(out)
     else:

@@ -12,6 +12,7 @@ from ..findings import Finding, Position, finding
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
+from .facedown import FaceDownMixin
 from .plays import PlaysMixin
 from .scoring import ScoringMixin
 from .setup import SetupMixin
@@ -29,7 +30,7 @@ NEEDS_WHOLE_TURN = frozenset({
 })
 
 
-class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin):
+class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin, FaceDownMixin):
     """Replays one log; `run()` returns the findings. The parts of the rules live in the mixins."""
 
     def __init__(self, log: Log, ruleset: Ruleset, visitor=None) -> None:
@@ -63,6 +64,12 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self._after_end_reported = False  # a turn after the round ended was reported (once a round)
         self._closing_round: Round | None = None  # the round whose score end_round still checks
         self.prev_round_over = True  # whether the round before the current one ended
+        # face-down cards (facedown.py): the round's provenance (None in an open round), every
+        # round's, the number of `?` and the rules the choice of cards decides
+        self.prov = None
+        self.provs: list = []
+        self.face_down = 0
+        self.unverified: list[str] = []
 
     def left(self, p: str) -> str:
         return self.players[(self.seat[p] + 1) % len(self.players)]
@@ -141,10 +148,13 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.scored = False
         self.called = {p: False for p in self.players}
         self.caught = {p: False for p in self.players}
+        self.hidden_start_round(rnd)
         self.setup(rnd, prev_no, prev_dealer, prev_winner)
         for turn in rnd.turns:
             self.play_turn(turn, rnd)
-        self.close_turn(rnd.score or rnd.totals)
+        self.close_turn((rnd.shows[0] if rnd.shows else None) or rnd.score or rnd.totals)
+        if rnd.shows:
+            self.check_shows(rnd)
         if rnd.score is not None:
             self.check_score(rnd)
         if rnd.totals is not None:

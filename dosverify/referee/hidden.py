@@ -159,7 +159,7 @@ class Provenance:
             kend.append(kend[-1] + returned.get(base, 0))
             self.nlab[base].append(0)
 
-    def reveal(self, player: str, base: str) -> bool:
+    def reveal(self, player: str, base: str, prefer: Token | None = None) -> bool:
         """`player` matches, places or shows `base` from a `?`. False when no choice fits
         (the latest `?` then leaves the hand, unrevealed, so that refereeing goes on)."""
         self.now += 1
@@ -167,6 +167,8 @@ class Provenance:
         if not pool:
             return False
         if base in self.kend:
+            if prefer is not None and prefer in pool and self._try([prefer], base):
+                return True  # the card the ruleset says it is (after-draw-match drawn-only)
             if self._try(pool, base):
                 return True
             # depth one: an earlier reveal moves to a `?` of another epoch drawn before it,
