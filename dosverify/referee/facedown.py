@@ -45,7 +45,10 @@ class FaceDownMixin:
 
     def hidden_out(self, base: str, ev, index: int | None, what: str) -> None:
         """A written card left the pile; with face-down cards about, a copy must be left for it."""
-        if self.prov is not None and not self.prov.out(base):
+        ok = self.prov.out(base) if self.prov is not None else True
+        if ok is None:
+            self.unverify("cards.unseen")
+        elif not ok:
             self.report("cards.unseen", f"{what} {base}, but whatever the face-down cards are, no {base} is unseen: "
                         f"the copies not written elsewhere are behind face-down cards dealt or drawn before "
                         f"(written: {self.table.where(base)})", ev, "cards" if index is not None else None, index,
@@ -65,7 +68,10 @@ class FaceDownMixin:
         if (t is not None and t.drew and t.drawn_card == UNKNOWN and t.matches_after_draw == 0
                 and self.rs.opt("after-draw-match") == "drawn-only"):
             prefer = t.drawn_token
-        if not self.prov.reveal(p, base, prefer):
+        ok = self.prov.reveal(p, base, prefer)
+        if ok is None:
+            self.unverify(rule)
+        elif not ok:
             n = composition()[base]
             self.report(rule, f"{p} holds no {base}: no face-down card of {p} can be one (each time {p} drew face "
                         f"down, the deck's {n} {base} were dealt, drawn or in the discard pile, or are taken by "

@@ -125,7 +125,34 @@ class Provenance:
             if self.feasible():
                 return True
             self._move(alt, old)
-        return False
+        for a, b in self._swaps(None, base):
+            self._swap(a, b)
+            if self.feasible():
+                return True
+            self._swap(a, b)
+        return self._search(None)
+
+    def _swaps(self, player: str | None, base: str):
+        """Pairs of reveals of one player, one of them `base`, whose `?` are of different
+        epochs and could be exchanged (each drawn before the other's reveal)."""
+        for p, revealed in self.revealed.items():
+            if player is not None and p != player:
+                continue
+            for a in [t for t in revealed if t.label == base]:
+                for b in list(revealed):
+                    if (b is not a and b.epoch != a.epoch and a.drawn < b.reveal_at and b.drawn < a.reveal_at
+                            and b.label != a.label):
+                        yield a, b
+
+    def _swap(self, a: Token, b: Token) -> None:
+        """`a` and `b` exchange their cards and reveals (an involution)."""
+        la, lb = self.nlab[a.label], self.nlab[b.label]
+        la[a.epoch] -= 1
+        la[b.epoch] += 1
+        lb[b.epoch] -= 1
+        lb[a.epoch] += 1
+        a.label, b.label = b.label, a.label
+        a.reveal_at, b.reveal_at = b.reveal_at, a.reveal_at
 
     def _moves(self):
         """Every (player, revealed `?`, unrevealed `?` of another epoch drawn before that reveal)."""
@@ -159,9 +186,10 @@ class Provenance:
             kend.append(kend[-1] + returned.get(base, 0))
             self.nlab[base].append(0)
 
-    def reveal(self, player: str, base: str, prefer: Token | None = None) -> bool:
+    def reveal(self, player: str, base: str, prefer: Token | None = None) -> bool | None:
         """`player` matches, places or shows `base` from a `?`. False when no choice fits
-        (the latest `?` then leaves the hand, unrevealed, so that refereeing goes on)."""
+        (the latest `?` then leaves the hand, unrevealed, so that refereeing goes on), None
+        when the search gave up undecided."""
         self.now += 1
         pool = self.pool.get(player, [])
         if not pool:
@@ -178,8 +206,91 @@ class Provenance:
                 if self._try(pool, base):
                     return True
                 self._move(old=alt, alt=old)
+            # or two earlier reveals of this player exchange their `?`
+            for a, b in list(self._swaps(player, base)):
+                self._swap(a, b)
+                if self._try(pool, base):
+                    return True
+                self._swap(a, b)
+            found = self._search((player, base))
+            if found:
+                return True
+            pool.pop()
+            return found
         pool.pop()
         return False
+
+    #: the most steps the exact search may take before it gives up (the verdict is then
+    #: left open: the referee lists the rule as unverified rather than guess)
+    SEARCH_BUDGET = 20000
+
+    def _search(self, extra):
+        """The exact search the greedy falls back on: give every reveal of the round (and
+        `extra`, a new reveal (player, code)) an epoch, in reveal order, pruned by Hall's
+        condition, within SEARCH_BUDGET steps. True (and the assignment is adopted), False
+        (no choice fits), or None (undecided)."""
+        reveals = [(t.player, t.label, t.reveal_at) for ts in self.revealed.values() for t in ts]
+        if extra is not None:
+            reveals.append((extra[0], extra[1], self.now))
+        reveals.sort(key=lambda r: r[2])
+        drawn: dict = {}  # (player, epoch) -> draw moments of its `?`, ascending
+        for t in self.tokens:
+            if t.label is not None or t in self.pool.get(t.player, ()):
+                drawn.setdefault((t.player, t.epoch), []).append(t.drawn)
+        saved = self.nlab
+        self.nlab = {b: [0] * len(v) for b, v in saved.items()}
+        used: dict = {}
+        choice: list = []
+        steps = [0]
+
+        def dfs(i: int):
+            if i == len(reveals):
+                return True
+            steps[0] += 1
+            if steps[0] > self.SEARCH_BUDGET:
+                return None
+            p, x, r = reveals[i]
+            undecided = False
+            for e in range(self.epoch + 1):
+                times = drawn.get((p, e), [])
+                k = used.get((p, e), 0)
+                if k >= len(times) or times[k] >= r:  # the (k+1)-th `?` of that epoch came too late
+                    continue
+                used[(p, e)] = k + 1
+                self.nlab[x][e] += 1
+                choice.append(e)
+                if self.feasible():
+                    got = dfs(i + 1)
+                    if got:
+                        return True
+                    undecided = undecided or got is None
+                choice.pop()
+                self.nlab[x][e] -= 1
+                used[(p, e)] = k
+            return None if undecided else False
+
+        got = dfs(0) if self.feasible() else False
+        if not got:
+            self.nlab = saved
+            return got
+        self._adopt(reveals, choice)
+        return True
+
+    def _adopt(self, reveals, choice) -> None:
+        """Relabel every `?` by the search's epochs: in reveal order, each reveal takes the
+        earliest-drawn free `?` of its player and epoch (any one drawn before it will do)."""
+        free: dict = {}
+        for t in sorted(self.tokens, key=lambda t: t.drawn):
+            if t.label is not None or t in self.pool.get(t.player, ()):
+                free.setdefault((t.player, t.epoch), []).append(t)
+                t.label = t.reveal_at = None
+        self.revealed = {}
+        for (p, x, r), e in zip(reveals, choice):
+            tok = free[(p, e)].pop(0)
+            tok.label, tok.reveal_at = x, r
+            self.revealed.setdefault(p, []).append(tok)
+        for p in self.pool:
+            self.pool[p] = sorted((t for ts in free.values() for t in ts if t.player == p), key=lambda t: t.drawn)
 
     def _try(self, pool, base: str) -> bool:
         """Reveal `base` from the latest `?` of some epoch of `pool` that keeps the condition."""
