@@ -1,0 +1,131 @@
+"""Face-down cards in the referee: views of generated games, witnesses, mutants seen from
+the table, and reveals that no face-down card can make (notation.md, "Face-down cards")."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from dosverify.api import check, witness
+from dosverify.hide import hide
+from dosverify.mutate import OPERATORS
+from dosverify.notation import parse, write
+from dosverify.simulate import simulate, simulate_text
+
+RULESETS = ["official", "italian", "bosnian", "strict"]
+
+
+def _view_text(text: str, view: str) -> str:
+    return write(hide(parse(text).log, view))
+
+
+# ---- hiding never turns a legal game illegal ------------------------------------------------
+
+
+@pytest.mark.parametrize("deck", [False, True])
+@pytest.mark.parametrize("ruleset", RULESETS)
+@pytest.mark.parametrize("seed", range(3))
+def test_every_view_of_a_generated_game_is_legal_and_its_witness_too(seed, ruleset, deck):
+    log = simulate(2 + seed % 3, seed, ruleset, rounds=2, deck=deck)
+    for view in ("table", f"seat:{log.players[seed % len(log.players)]}"):
+        text = write(hide(log, view))
+        report = check(text, name=view)
+        assert report.verdict == "legal", [(f.line, f.rule, f.message) for f in report.findings]
+        assert report.face_down > 0
+        assert all(f.severity == "warning" for f in report.findings)
+        proof, rep2 = witness(text)
+        assert proof is not None
+        assert "?" not in proof.split()
+        # the witness agrees with the view on every written card, line by line
+        for a, b in zip(text.splitlines(), proof.splitlines(), strict=True):
+            wa, wb = a.split(), b.split()
+            assert len(wa) == len(wb) and all(x == "?" or x == y for x, y in zip(wa, wb)), (a, b)
+        # and is itself a legal open log (but for the rules the choice decides: spec/READINGS.md)
+        wrep = check(proof)
+        assert [f for f in wrep.findings if f.severity == "error" and f.rule not in rep2.unverified] == []
+        assert wrep.face_down == 0
+
+
+def test_report_carries_face_down_and_unverified_in_json_and_text():
+    from dosverify.report import summary_line
+
+    text = simulate_text(3, 1, "official", deck=False)
+    assert "face_down" not in json.loads(check(text).to_json_line())  # an open log: as before
+    hidden = _view_text(text, "table")
+    rep = check(hidden)
+    d = json.loads(rep.to_json_line())
+    assert d["face_down"] == hidden.split().count("?") and d["unverified"] == []
+    assert f"{d['face_down']} face-down card(s)" in summary_line(rep)
+    strict = _view_text(simulate_text(3, 0, "strict", deck=False), "table")
+    rep = check(strict)
+    assert rep.verdict == "legal" and "match.decline" in rep.unverified
+    assert "unverified: " in summary_line(rep)
+
+
+# ---- mutants seen from the table ------------------------------------------------------------
+
+# What the table cannot see: these operators' defects lie in cards nobody saw, or the
+# table view writes the lines they change differently.
+INVISIBLE = {
+    "not_held": "the matched card comes from a face-down card, so the match fits some choice; the view's `show` "
+                "lines are built from the mutant's own (broken) hands, so the defect, if seen, is seen later",
+    "draw_not_top": "the order of the pile is unseen: a table view writes reshuffles bare and draws face down",
+    "excess_copies": "the extra copy is dealt or drawn face down in the view (seen only when provenance rules it out)",
+    "invalid_card": "a syntax defect: hide reads the log into the event model first, and a line that is not a "
+                    "sentence of the notation is not in it (a view is taken of a readable log)",
+    "glued_words": "a syntax defect, as invalid_card",
+}
+
+
+def _map_lines(open_text: str, hidden_text: str) -> dict:
+    """Open line -> hidden line, event by event (the view adds only `show` lines)."""
+    a, b = parse(open_text).log, parse(hidden_text).log
+    out = {}
+    for ra, rb in zip(a.rounds, b.rounds):
+        out[ra._line] = rb._line
+        for ea, eb in zip(ra.setup, rb.setup):
+            out[ea._line] = eb._line
+        for ta, tb in zip(ra.turns, rb.turns):
+            out[ta._line] = tb._line
+            for ea, eb in zip(ta.events, tb.events):
+                out[ea._line] = eb._line
+        for x, y in ((ra.score, rb.score), (ra.totals, rb.totals)):
+            if x is not None and y is not None:
+                out[x._line] = y._line
+        if ra.score is not None and rb.shows:
+            out[("closing", ra.score._line)] = rb.shows[0]._line  # the shows now close the last turn
+    if a.winner is not None and b.winner is not None:
+        out[a.winner._line] = b.winner._line
+    out["end"] = (a._end_line, b._end_line)
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(set(OPERATORS) - set(INVISIBLE)))
+def test_visible_mutants_get_the_same_finding_in_the_table_view(name):
+    tried = 0
+    for seed in range(300):
+        r = random.Random(seed)
+        text = simulate_text(r.randint(2, 4), seed, r.choice(RULESETS), game=True, target=r.choice((40, 80)),
+                             deck=False)
+        m = OPERATORS[name](text, random.Random(seed))
+        if m is None or parse(m.text).findings:
+            continue
+        open_rep = check(m.text)
+        hidden = _view_text(m.text, "table")
+        rep = check(hidden)
+        lines = _map_lines(m.text, hidden)
+        end_open, end_hidden = lines["end"]
+        want = {lines.get(m.line), lines.get(("closing", m.line)), end_hidden if m.line == end_open else None}
+        got = {(f.kind, f.line) for f in rep.findings if f.severity == "error"}
+        assert open_rep.verdict == "illegal"
+        assert any((m.kind, w) in got for w in want if w is not None), (name, seed, m.line, want, sorted(got)[:5])
+        tried += 1
+        if tried == 3:
+            return
+    assert tried, f"{name} applied to no game"
+
+
+def test_the_invisible_operators_are_operators():
+    assert set(INVISIBLE) <= set(OPERATORS)
