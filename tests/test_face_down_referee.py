@@ -129,3 +129,144 @@ def test_visible_mutants_get_the_same_finding_in_the_table_view(name):
 
 def test_the_invisible_operators_are_operators():
     assert set(INVISIBLE) <= set(OPERATORS)
+
+
+# ---- reveals no face-down card can make -----------------------------------------------------
+
+from dosverify.cards import composition  # noqa: E402
+
+
+def _table_views(n: int, **kw):
+    for seed in range(n):
+        r = random.Random(seed)
+        text = simulate_text(r.randint(2, 3), seed, r.choice(RULESETS), deck=False, **kw)
+        yield seed, _view_text(text, "table")
+
+
+def _written(words: list[str]) -> list[str]:
+    """The cards a line writes face up that leave the pile or a hand (a match's target is
+    a Center Row card, written when it came there)."""
+    kw = words[0]
+    if kw in ("center", "refill", "place"):
+        return [w.split("=")[0] for w in words[1:]]
+    if kw == "match":
+        return [w.split("=")[0] for w in words[3:] if w != "+"]
+    return []
+
+
+def _findings_at(text: str, line: int):
+    rep = check(text)
+    first = min((f.line for f in rep.findings if f.severity == "error"), default=None)
+    return rep, first, [(f.kind, f.rule) for f in rep.findings if f.line == line]
+
+
+def test_a_show_with_the_wrong_number_of_cards():
+    for seed, text in _table_views(30):
+        lines = text.splitlines()
+        at = next((i for i, s in enumerate(lines) if s.startswith("show ") and len(s.split()) > 3), None)
+        if at is None:
+            continue
+        lines[at] = " ".join(lines[at].split()[:-1])
+        rep, first, here = _findings_at("\n".join(lines) + "\n", at + 1)
+        assert first == at + 1 and ("card-accounting", "cards.held") in here, (seed, rep.findings[:3])
+        return
+    pytest.fail("no show line found")
+
+
+def test_a_show_of_a_card_every_copy_of_which_is_written_elsewhere():
+    comp = composition()
+    done = 0
+    for seed, text in _table_views(60):
+        lines = text.splitlines()
+        start = 0
+        for i, s in enumerate(lines):
+            if s.startswith("round "):
+                start = i
+            if not s.startswith("show ") or any(x.strip().startswith("reshuffle") for x in lines[start:i]):
+                continue
+            seen = {}
+            for x in lines[start:i]:
+                for b in _written(x.split()):
+                    seen[b] = seen.get(b, 0) + 1
+            gone = sorted(b for b, n in seen.items() if n >= comp[b] and b not in s.split())
+            if not gone:
+                continue
+            words = s.split()
+            words[-1] = gone[0]
+            mutant = "\n".join(lines[:i] + [" ".join(words)] + lines[i + 1:]) + "\n"
+            rep, first, here = _findings_at(mutant, i + 1)
+            assert first == i + 1 and ("card-accounting", "cards.held") in here, (seed, i + 1, rep.findings[:3])
+            done += 1
+            break
+        if done == 3:
+            return
+    assert done, "no show to mutate"
+
+
+def test_the_reshuffle_case_a_card_returned_by_a_reshuffle_is_not_in_an_older_face_down_card():
+    """Every copy of X was out of the pile while P drew face down; a reshuffle returns them;
+    P, who drew nothing face down since, cannot place X: reported at that `place` line
+    (counting the copies at that moment would allow it: they are back in the pile)."""
+    comp = composition()
+    done = 0
+    for seed, text in _table_views(200, game=True, target=60):
+        lines = text.splitlines()
+        start = 0
+        for i, s in enumerate(lines):
+            if s.startswith("round "):
+                start = i
+            if not s.strip().startswith("reshuffle"):
+                continue
+            seen: dict = {}
+            for x in lines[start:i]:
+                for b in _written(x.split()):
+                    seen[b] = seen.get(b, 0) + 1
+            gone = sorted(b for b, n in seen.items() if n >= comp[b])
+            if not gone:
+                continue
+            player = next(x.split()[1] for x in reversed(lines[:i]) if x.startswith("turn "))
+            drew: set = set()
+            for j in range(i + 1, len(lines)):
+                w = lines[j].split()
+                if not w or w[0] in ("round", "show", "score"):
+                    break
+                if w[0] == "turn":
+                    player = w[1]
+                elif w[0] == "draw" and "?" in w:
+                    drew.add(w[1] if len(w) > 1 and w[1] != "?" else player)
+                elif w[0] == "reshuffle":
+                    break
+                elif w[0] == "place" and player not in drew and w[1].split("=")[0] not in gone:
+                    indent = lines[j][: len(lines[j]) - len(lines[j].lstrip())]
+                    mutant = "\n".join(lines[:j] + [f"{indent}place {gone[0]}"] + lines[j + 1:]) + "\n"
+                    rep, first, here = _findings_at(mutant, j + 1)
+                    assert first == j + 1 and ("card-accounting", "cards.held") in here, (
+                        seed, j + 1, gone[0], [(f.line, f.rule, f.message) for f in rep.findings][:3])
+                    msg = next(f.message for f in rep.findings if f.line == j + 1)
+                    assert f"no face-down card of {player} can be one" in msg
+                    done += 1
+                    break
+            break
+        if done == 3:
+            return
+    assert done, "no reshuffle case found"
+
+
+SMALL = (ROOT := __import__("pathlib").Path(__file__).resolve().parent.parent) / "fixtures/rules/score.hidden/illegal.log"
+
+
+def test_a_score_no_choice_gives_is_an_error_and_a_possible_one_a_warning():
+    text = SMALL.read_text()
+    rep = check(text)
+    assert [(f.rule, f.severity) for f in rep.findings] == [("score.hidden", "warning")] and rep.verdict == "legal"
+    rep = check(text.replace("bob 59", "bob 5"))  # ann holds 6 cards: at least 6 points; totals follow the claim
+    assert [(f.rule, f.line) for f in rep.findings] == [("score.round", 22)] and rep.verdict == "illegal"
+
+
+def test_a_show_for_the_winner_or_before_anyone_went_out_is_misplaced():
+    text = SMALL.read_text()
+    rep = check(text.replace("score bob 59", "show bob R1\nscore bob 59"))
+    assert ("notation.placement", 22) in [(f.rule, f.line) for f in rep.findings]
+    cut = text.split("turn bob")[0] + "show bob R1\n"
+    rep = check(cut)
+    assert [(f.rule, f.kind) for f in rep.findings] == [("notation.placement", "syntax")]

@@ -73,9 +73,11 @@ class FaceDownMixin:
             self.unverify(rule)
         elif not ok:
             n = composition()[base]
+            where = self.table.where(base)
             self.report(rule, f"{p} holds no {base}: no face-down card of {p} can be one (each time {p} drew face "
-                        f"down, the deck's {n} {base} were dealt, drawn or in the discard pile, or are taken by "
-                        f"other face-down cards; now: {self.table.where(base)})", ev, field, index,
+                        f"down, the deck's {n} {base} were in hands, the Center Row or the discard pile, or are taken "
+                        f"by other face-down cards; now: {'the draw pile' if where == 'nowhere seen' else where})",
+                        ev, field, index,
                         expected=f"a card {p} can hold", found=base, related=related)
 
     def _token_lines(self, p: str | None) -> list[Position]:
