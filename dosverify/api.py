@@ -11,11 +11,12 @@ from .spec import SpecError, load_spec
 
 
 def sniff_json(source: str | bytes | dict | list) -> bool:
-    """A log is in the JSON form when its first non-blank character is `{`."""
+    """A log is in the JSON form when its first non-blank character is `{` (or `[`: JSON, if not
+    a log, which the JSON reader says; no line of the notation starts with either)."""
     if isinstance(source, (dict, list)):
         return True
     head = source[:256].lstrip() if isinstance(source, str) else source[:256].lstrip(b" \t\r\n\xef\xbb\xbf")
-    return head[:1] in ("{", b"{")
+    return head[:1] in ("{", b"{", "[", b"[")
 
 
 def parse(source: str | bytes | dict, form: str | None = None):
@@ -35,12 +36,16 @@ def check(
     name: str = "<input>",
     ruleset: str | None = None,
     form: str | None = None,
+    options: dict[str, str] | None = None,
 ) -> Report:
-    """Check one log. A `ruleset` override that does not exist raises SpecError (a misuse,
-    not a verdict); everything wrong with the log itself is a finding in the report."""
+    """Check one log. A `ruleset` override that does not exist, or an `options` override
+    (over the log's own `option` lines) that is unknown, raises SpecError (a misuse, not a
+    verdict); everything wrong with the log itself is a finding in the report."""
     spec = load_spec()
     if ruleset is not None and ruleset not in spec.rulesets:
         spec.ruleset(ruleset)  # raises SpecError with the known names
+    if options:
+        spec.ruleset("official", options)  # raises SpecError naming the unknown option or value
     parsed = parse(source, form)
     findings: list[Finding] = list(parsed.findings)
     log = parsed.log
@@ -52,7 +57,7 @@ def check(
         return report  # the report holds `findings` itself: later appends land in it
     name_rs = ruleset or log.ruleset or "official"
     try:
-        rs = spec.ruleset(name_rs, log.options, log.target)
+        rs = spec.ruleset(name_rs, {**log.options, **(options or {})}, log.target)
     except SpecError as exc:
         if name_rs not in spec.rulesets:  # only the log's own ruleset can be unknown here
             where, ptr = "ruleset", "/ruleset"
@@ -60,7 +65,13 @@ def check(
             key = next(k for k, v in log.options.items() if k not in spec.options or v not in spec.options[k]["values"])
             where, ptr = f"option:{key}", f"/options/{key}"
         line, col = log._header_at.get(where, (None, None))
-        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr))
+        found = name_rs if where == "ruleset" else None
+        if line and parsed.text and where == "ruleset":  # point at the value, not the keyword
+            src = parsed.text.splitlines()[line - 1] if line <= parsed.text.count("\n") + 1 else ""
+            at = src.find(name_rs, (col or 1) - 1 + len("ruleset"))
+            col = at + 1 if at >= 0 else col
+        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr,
+                                found=found))
         return report
     from .referee import Referee
 

@@ -83,6 +83,20 @@ def _message(err: dict) -> str:
     return msg
 
 
+def json_type_name(value: Any) -> str:
+    """A JSON value's type as JSON names it (object, array, string, number, boolean, null), for
+    messages: a client never sees Python's names (dict, list, str)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
 def _short(v: Any, n: int = 60) -> str:
     s = json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v
     return s if len(s) <= n else s[: n - 1] + "…"
@@ -92,6 +106,11 @@ def load_json(data: str | bytes | dict) -> Parsed:
     """Read a log in the JSON form. Never raises: every problem is a finding."""
     text = None
     if isinstance(data, (bytes, bytearray)):
+        from .notation import utf16_problem
+
+        if utf16_problem(bytes(data[:4])):
+            return Parsed(None, [finding("notation.encoding", utf16_problem(bytes(data[:4])), line=1, column=1,
+                                         found="UTF-16", expected="UTF-8 text")], True, None)
         try:
             data = bytes(data).decode("utf-8-sig")
         except UnicodeDecodeError as e:
@@ -111,7 +130,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
         obj = data
     if not isinstance(obj, dict):
         return Parsed(None, [finding("notation.schema", "a JSON log is one object", pointer="",
-                                     found=type(obj).__name__, expected="an object")], True, text)
+                                     found=json_type_name(obj), expected="an object")], True, text)
     obj = _integral_floats(obj)
     try:
         # strict, in JSON mode: JSON types as the schema says (no `false` for 0, no "3" for 3)

@@ -14,17 +14,10 @@ from pathlib import Path
 
 
 def spec_dir() -> Path:
-    env = os.environ.get("DOSVERIFY_SPEC")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent
-    import sys
+    """The specification's folder: `$DOSVERIFY_SPEC`, else the package's copy (see resources.py)."""
+    from .resources import data_dir
 
-    # a source checkout (or editable install), else the copy `pip install .` puts under share/
-    for cand in (here.parent / "spec", Path(sys.prefix) / "share" / "dosverify" / "spec"):
-        if cand.is_dir():
-            return cand
-    raise FileNotFoundError("the rules specification (spec/) was not found")
+    return data_dir("spec")
 
 
 def load_toml(name: str) -> dict:
@@ -102,7 +95,13 @@ class Spec:
         """Resolve a named ruleset plus `option` overrides; raise SpecError when unknown."""
         if name not in self.rulesets:
             known = ", ".join(sorted(self.rulesets))
-            raise SpecError(f"unknown ruleset `{name}` (known: {known})")
+            near = [r for r in self.rulesets if r.lower() == str(name).lower()]
+            if not near:
+                import difflib
+
+                near = difflib.get_close_matches(str(name).lower(), list(self.rulesets), n=1)
+            hint = f"; did you mean `{near[0]}`?" if near else ""
+            raise SpecError(f"unknown ruleset `{name}`{hint} (known: {known}; `dosverify rulesets` describes them)")
         base = self.rulesets[name]
         opts = dict(base.get("options", {}))
         for key, val in (options or {}).items():
