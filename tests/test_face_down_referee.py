@@ -270,3 +270,43 @@ def test_a_show_for_the_winner_or_before_anyone_went_out_is_misplaced():
     cut = text.split("turn bob")[0] + "show bob R1\n"
     rep = check(cut)
     assert [(f.rule, f.kind) for f in rep.findings] == [("notation.placement", "syntax")]
+
+
+def test_cli_hide_simulate_view_and_check_witness(tmp_path, capsys):
+    from dosverify.cli import main
+    from dosverify.simulate import main_simulate
+
+    open_log = tmp_path / "open.log"
+    open_log.write_text(simulate_text(3, 2, "official", deck=True))
+    assert main(["hide", str(open_log), "--view", "seat:bob", "-o", str(tmp_path / "bob.log")]) == 0
+    bob = (tmp_path / "bob.log").read_text()
+    assert "hand bob ?" not in bob and "hand ann ? ? ? ? ? ? ?" in bob and "deck" not in bob
+    assert main(["hide", str(open_log), "--view", "seat:zed"]) == 2
+    assert "not a player" in capsys.readouterr().err
+    assert main_simulate(["--seed", "2", "--view", "table", "-o", str(tmp_path / "table.log")]) == 0
+    table = (tmp_path / "table.log").read_text()
+    assert "hand ann ? ? ? ? ? ? ?" in table
+    assert main(["check", "-q", str(tmp_path / "table.log"), "--witness", str(tmp_path / "w.log")]) == 0
+    proof = (tmp_path / "w.log").read_text()
+    assert "?" not in proof.split() and main(["check", "-q", str(tmp_path / "w.log")]) == 0
+    bad = tmp_path / "bad.log"
+    bad.write_text(table + "turn zed\n")
+    assert main(["check", "-q", str(bad), "--witness", str(tmp_path / "w2.log")]) == 1
+    assert "no witness" in capsys.readouterr().err and not (tmp_path / "w2.log").exists()
+
+
+def test_the_service_checks_a_table_view():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from dosverify.service import create_app
+
+    text = _view_text(simulate_text(2, 4, "official", deck=False), "table")
+    with TestClient(create_app()) as client:
+        r = client.post("/v1/check", content=text.encode(), headers={"Content-Type": "text/plain"})
+        assert r.status_code == 200 and r.json()["verdict"] == "legal" and r.json()["face_down"] > 0
+        j = client.post("/v1/convert", content=text.encode(), headers={"Content-Type": "text/plain"})
+        assert j.status_code == 200
+        r = client.post("/v1/check", content=json.dumps(j.json()["log"]).encode(),
+                        headers={"Content-Type": "application/json"})
+        assert r.status_code == 200 and r.json()["verdict"] == "legal"
