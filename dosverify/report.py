@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Optional
 
 from .findings import Finding
+from .hints import plural
 
 Verdict = Literal["legal", "illegal", "malformed"]
 
@@ -23,6 +24,7 @@ class Report:
     target: Optional[int] = None
     spec_version: str
     findings: list[Finding] = field(default_factory=list)
+    truncated: int = 0  # findings left out after a cap (`check --max-errors`, the service's --max-findings)
     rounds: int = 0
     turns: int = 0
     lines: int = 0
@@ -46,6 +48,13 @@ class Report:
     @property
     def warnings(self) -> int:
         return sum(1 for f in self.findings if f.severity == "warning")
+
+    def cap(self, limit: int | None) -> int:
+        """Keep the first `limit` findings (in line order; None or 0: all) and count the rest in `truncated`."""
+        if limit and len(self.findings) > limit:
+            self.truncated += len(self.findings) - limit
+            del self.findings[limit:]
+        return self.truncated
 
     def to_json_line(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
@@ -158,11 +167,6 @@ def _at_pointer(doc, pointer: str) -> str | None:
             best = node  # show the whole event rather than one field of it
     shown = json.dumps(best if best is not None else node, ensure_ascii=False, separators=(", ", ": "))
     return shown if len(shown) <= 200 else shown[:197] + "..."
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`1 error`, `2 errors`: the count with the word in the right number."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def more_line(n: int) -> str:

@@ -7,8 +7,9 @@ does not report the consequences of a problem already reported.
 
 from __future__ import annotations
 
-from ..events import Draw, Log, Round, Turn
+from ..events import Draw, Log, Refill, Reshuffle, Round, Turn
 from ..findings import Finding, Position, finding
+from ..hints import near_player, plural
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
@@ -100,7 +101,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
     def known(self, p: str | None, ev, field: str = "player") -> bool:
         if p is None or p in self.seat:
             return True
-        self.report("notation.player", f"`{p}` is not a player of this game", ev, field,
+        self.report("notation.player", f"`{p}` is not a player of this game{near_player(p, self.players)}", ev, field,
                     expected="one of " + ", ".join(self.players), found=p)
         return False
 
@@ -215,11 +216,22 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def event(self, ev) -> None:
         t = self.t
+        if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
+            self.unneeded_reshuffle()
+        t.reshuffled = None
         if t.immediate and not (isinstance(ev, Draw) and (ev.player or t.player) == t.immediate[0]):
-            q, n = t.immediate
-            self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
-                        ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
-            t.immediate = None
+            if isinstance(ev, Reshuffle):
+                pass  # a reshuffle the notation requires never breaks "at once"
+            elif not self.refill_possible():
+                # V5: both piles are empty (this turn's matches are not discarded yet): nothing more is drawn,
+                # and the cards drawn for the penalty, if any, are all in
+                t.drawing.discard(t.immediate[0])
+                t.immediate = None
+            else:
+                q, n = t.immediate
+                self.report("dos.penalty", f"{q} was caught and must draw the {plural(n, 'penalty card')} at once, on the next line",
+                            ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
+                t.immediate = None
         self._handlers[ev.type](self, ev)
 
     def _seats_from_left(self, p: str) -> list[str]:

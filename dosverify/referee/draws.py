@@ -8,6 +8,7 @@ from collections import Counter
 
 from ..cards import parse_card
 from ..events import HIDDEN, Draw, Refill, Reshuffle
+from ..hints import plural
 from .matching import any_match
 from .table import UNKNOWN, CenterCard
 
@@ -17,13 +18,13 @@ class DrawsMixin:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
         tb = self.table
         if tb.pile_size <= 0:
-            if sum(tb.discard.values()) == 0 and not (self.t and self.t.discarded is False and tb.pending):
+            # this turn's matched cards are not in the discard pile before step 1 of the end of the turn (V5);
+            # the callers of an end-of-turn step have run it (flush) already
+            if sum(tb.discard.values()) == 0:
                 if written is not None:
                     self.report("cards.unseen", f"{what} {written}, but the draw pile and the discard pile are both empty",
                                 ev, "cards", index, expected="no card (nothing can be drawn)", found=written)
                 return None
-            if self.t is not None:
-                self.flush()
             self.report("reshuffle.when", f"the draw pile is empty: the discard pile must be turned over (`reshuffle`) before this {what}",
                         ev, "cards", index if written is not None else None, expected="a `reshuffle` line first", found=f"`{what}`")
             self.hidden_reshuffle()
@@ -80,13 +81,13 @@ class DrawsMixin:
         if reason is None:
             if q == t.player:
                 why = "the draw after no match was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed")
-                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({why})", ev,
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} that nobody owes ({why})", ev,
                             "player" if ev.player else None, player=q, expected="no draw",
                             found=f"draw {q} {' '.join(ev.cards)}".strip())
             else:  # another player drawing in this turn: a draw with no reason (notation.md, draw-order; READINGS R10)
-                why = (f"{t.player} made {t.dcm} Double Color Match(es) and {q} drew for them already" if t.dcm
+                why = (f"{t.player} made {plural(t.dcm, 'Double Color Match', 'Double Color Matches')} and {q} drew for them already" if t.dcm
                        else f"{t.player} made no Double Color Match this turn")
-                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes: {why}", ev, "player", player=q,
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} that nobody owes: {why}", ev, "player", player=q,
                             expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
@@ -114,8 +115,8 @@ class DrawsMixin:
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
-                self.report("draw.reason", f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
-                            expected=f"{owed} card(s)", found=f"{n} cards")
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} but owes {owed} here", ev, "cards", i, player=q,
+                            expected=plural(owed, "card"), found=plural(n, "card"))
             got = self.draw_from_pile(w, ev, i, "draw")
             taken.append(got)
             if got is None:
@@ -175,10 +176,13 @@ class DrawsMixin:
             t.refilled += 1
 
     def on_reshuffle(self, ev: Reshuffle) -> None:
-        tb = self.table
-        self.flush()
+        t, tb = self.t, self.table
+        if not t.immediate:
+            # the reshuffle is for an end-of-turn draw or refill: step 1 has discarded this turn's matches.
+            # Before an at-once penalty (mid-turn) they are still on the table (V5)
+            self.flush()
         if tb.pile_size > 0:
-            self.report("reshuffle.when", f"the draw pile still holds {tb.pile_size} card(s): the discard pile is turned over "
+            self.report("reshuffle.when", f"the draw pile still holds {plural(tb.pile_size, 'card')}: the discard pile is turned over "
                         "only when a draw or refill finds the pile empty", ev, expected="no reshuffle", found="reshuffle")
             return
         order = None
@@ -197,3 +201,12 @@ class DrawsMixin:
                 order = [parse_card(c).base for c in ev.cards]
         self.hidden_reshuffle()
         tb.reshuffle(order)
+        t.reshuffled = ev  # the next line must be the draw or refill that found the pile empty
+
+    def unneeded_reshuffle(self) -> None:
+        """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""
+        ev = self.t.reshuffled
+        self.t.reshuffled = None
+        self.report("reshuffle.when", "a reshuffle that no draw or refill needed: the discard pile is turned over only when "
+                    "a draw or refill finds the draw pile empty, right before it", ev,
+                    expected="`reshuffle` right before the draw or refill that needs it", found="reshuffle")
