@@ -180,7 +180,7 @@ def summary_line(report: Report, *, colour: bool = False) -> str:
         return f"{report.file}: {verdict}: {plural(report.errors, 'error')}; not refereed (spec {report.spec_version})"
     hidden = ""
     if report.face_down or report.unverified:
-        hidden = f"; {report.face_down} face-down card(s)" + (
+        hidden = f"; {plural(report.face_down, 'face-down card')}" + (
             f", unverified: {', '.join(report.unverified)}" if report.unverified else "")
     return (
         f"{report.file}: {verdict}: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}; "

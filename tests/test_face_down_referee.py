@@ -57,7 +57,7 @@ def test_report_carries_face_down_and_unverified_in_json_and_text():
     rep = check(hidden)
     d = json.loads(rep.to_json_line())
     assert d["face_down"] == hidden.split().count("?") and d["unverified"] == []
-    assert f"{d['face_down']} face-down card(s)" in summary_line(rep)
+    assert f"{d['face_down']} face-down cards" in summary_line(rep)
     strict = _view_text(simulate_text(3, 0, "strict", deck=False), "table")
     rep = check(strict)
     assert rep.verdict == "legal" and "match.decline" in rep.unverified

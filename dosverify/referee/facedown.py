@@ -14,6 +14,7 @@ from functools import lru_cache
 from ..cards import composition, value
 from ..events import HIDDEN, Draw, Hand, Round
 from ..findings import Position
+from ..hints import plural
 from .hidden import Provenance
 from .table import UNKNOWN
 
@@ -124,7 +125,7 @@ class FaceDownMixin:
             bases = [parse_card(c).base for c in sh.cards]
             size = sum(hand.values())
             if len(bases) != size:
-                self.report("cards.held", f"{p} holds {size} card(s), but the show lists {len(bases)}", sh, "player",
+                self.report("cards.held", f"{p} holds {plural(size, 'card')}, but the show lists {len(bases)}", sh, "player",
                             player=p, expected=f"{size} cards", found=f"{len(bases)} cards")
                 continue
             written = Counter({b: n for b, n in hand.items() if b != UNKNOWN})
@@ -147,11 +148,11 @@ class FaceDownMixin:
         """A score that rests on `hidden` face-down cards nobody showed: an error when no
         choice gives it, else a warning that it could not be confirmed."""
         if s.points - pts_known not in _sums(hidden):
-            self.report("score.round", f"no choice of the {hidden} face-down card(s) left in the other hands gives "
+            self.report("score.round", f"no choice of the {plural(hidden, 'face-down card')} left in the other hands gives "
                         f"{s.points}: the written cards are worth {pts_known}", s, "points", player=s.player,
-                        expected=f"{pts_known} plus what {hidden} card(s) can score", found=str(s.points))
+                        expected=f"{pts_known} plus what {plural(hidden, 'card')} can score", found=str(s.points))
         else:
             unseen = [q for q, h in self.table.hands.items() if h.get(UNKNOWN) and q != self.round_winner]
             self.report("score.hidden", f"the score could not be confirmed: {', '.join(unseen)} never showed "
-                        f"{'their hands' if len(unseen) > 1 else 'their hand'} ({hidden} face-down card(s))", s, "points",
+                        f"{'their hands' if len(unseen) > 1 else 'their hand'} ({plural(hidden, 'face-down card')})", s, "points",
                         player=s.player, expected="`show` lines for " + ", ".join(unseen), found=str(s.points))
