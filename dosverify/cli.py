@@ -136,6 +136,8 @@ def cmd_check(args) -> int:
                 tally.verdicts["unreadable"] += 1
                 status = 2
                 continue
+            if args.witness is not None:
+                _witness(item.path, args)
             out.report(value)
             tally.add(value)
             if args.exit_zero:
@@ -179,6 +181,64 @@ def _statistics(tally, stream) -> None:
         for k, n in rows:
             stream.write(f"{n:>6}  {k}\n")
         stream.write(f"{'':>6}  {plural(sum(counts.values()), 'finding')} in all\n")
+
+
+def _witness(path: str, args) -> None:
+    """`check --witness OUT`: the open log that proves a legal log with face-down cards."""
+    from .api import witness
+
+    try:
+        data = _read(path)
+    except OSError:
+        return  # reported as unreadable by the check itself
+    text, report = witness(data, name=path, ruleset=args.ruleset)
+    if text is not None:
+        _write_out(args.witness, text)
+    else:
+        print(f"dosverify: no witness for {path}: the log is {report.verdict}", file=sys.stderr)
+
+
+def _write_out(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+
+
+def cmd_hide(args) -> int:
+    from .api import parse
+    from .hide import ViewError, hide
+    from .report import render_text, Report
+    from .spec import load_spec
+
+    try:
+        data = _read(args.file)
+    except OSError as exc:
+        print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    parsed = parse(data)
+    if parsed.malformed or parsed.log is None or any(f.severity == "error" for f in parsed.findings):
+        rep = Report(file=args.file, verdict="malformed", ruleset=None, spec_version=load_spec().version,
+                     findings=list(parsed.findings))
+        sys.stderr.write(render_text(rep, parsed.text) + "\n")
+        print("dosverify: not hidden: the log cannot be read without loss; fix the lines above", file=sys.stderr)
+        return 2
+    try:
+        log = hide(parsed.log, args.view)
+    except ViewError as exc:
+        print(f"dosverify hide: {exc}", file=sys.stderr)
+        return 2
+    if args.to == "json":
+        from .jsonform import dump_json
+
+        out = dump_json(log) + "\n"
+    else:
+        from .notation import write
+
+        out = write(log)
+    _write_out(args.output, out)
+    return 0
 
 
 def cmd_rules(args) -> int:
@@ -374,6 +434,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--ruleset", help="override the log's ruleset")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
+    c.add_argument("--witness", metavar="OUT", help="for a legal log with face-down cards (`?`), write the open log that "
+                   "proves it (every `?` replaced by a card) to OUT (`-`: standard output)")
     c.add_argument("--max-errors", type=int, default=None, metavar="N",
                    help="show at most N findings per file, then how many more (default 50; 0 for no limit)")
     c.add_argument("--include", action="append", metavar="GLOB", help="in folders, also check files matching GLOB")
@@ -391,6 +453,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "in pyproject.toml, the first found from the working folder upward)")
     c.add_argument("--isolated", action="store_true", help="read no settings file")
     c.set_defaults(func=cmd_check)
+
+    h = sub.add_parser("hide", help="write what the table (or one seat) saw of an open log: unseen cards as `?`")
+    h.add_argument("file", metavar="FILE")
+    h.add_argument("--view", default="table", help="`table` (every hand and draw face down) or `seat:P` (only P's cards "
+                   "written); default table")
+    h.add_argument("--to", choices=["text", "json"], default="text")
+    h.add_argument("-o", "--output", default="-")
+    h.set_defaults(func=cmd_hide)
 
     r = sub.add_parser("rules", help="list the rules of the specification")
     r.add_argument("--format", choices=["text", "json"], default="text")

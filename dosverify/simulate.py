@@ -682,6 +682,9 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
                         help="write the game in this style of notation v1 (text only; default canonical); "
                              "`dosverify simulate --list-styles` says what each does")
     parser.add_argument("--list-styles", action="store_true", help="list the styles and exit")
+    parser.add_argument("--view", default=None, metavar="VIEW",
+                        help="write what `table` (every hand and draw face down, `show` lines at each round's end) or "
+                        "`seat:P` (P's cards written, the others face down) saw; default: the open log")
     parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     return parser
 
@@ -718,7 +721,23 @@ def run_simulate(args: argparse.Namespace) -> int:
     kw = dict(players=args.players, seed=args.seed, ruleset=args.ruleset, rounds=args.rounds,
               game=args.game, deck=args.deck, target=args.target, options=options or None,
               long_round=args.long_round)
-    out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw, style=args.style)
+    if args.view is not None:
+        from .hide import ViewError, hide
+        from .jsonform import dump_json
+        from .notation import write
+
+        if args.style != "canonical":
+            print("dosverify simulate: --style and --view do not combine (a view is written in the canonical style)",
+                  file=sys.stderr)
+            return 2
+        try:
+            log = hide(simulate(**kw), args.view)
+        except ViewError as exc:
+            print(f"dosverify simulate: {exc}", file=sys.stderr)
+            return 2
+        out = dump_json(log) + "\n" if args.format == "json" else write(log)
+    else:
+        out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw, style=args.style)
     if args.output == "-":
         sys.stdout.write(out)
     else:

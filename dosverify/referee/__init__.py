@@ -13,6 +13,7 @@ from ..hints import near_player, plural
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
+from .facedown import FaceDownMixin
 from .plays import PlaysMixin
 from .scoring import ScoringMixin
 from .setup import SetupMixin
@@ -42,7 +43,7 @@ FOLLOW_ONS = frozenset({
 PILE_FOLLOW_ONS = frozenset({"draw.top", "cards.unseen"})
 
 
-class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin):
+class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin, FaceDownMixin):
     """Replays one log; `run()` returns the findings. The parts of the rules live in the mixins."""
 
     def __init__(self, log: Log, ruleset: Ruleset, visitor=None) -> None:
@@ -83,6 +84,12 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.pile_doubt = False
         self.score_written: int | None = None  # the written score, taken when the hands are in doubt
         self.lazy_skip: tuple | None = None  # (player, n): a penalty not drawn at once, perhaps left out (R27)
+        # face-down cards (facedown.py): the round's provenance (None in an open round), every
+        # round's, the number of `?` and the rules the choice of cards decides
+        self.prov = None
+        self.provs: list = []
+        self.face_down = 0
+        self.unverified: list[str] = []
 
     def left(self, p: str) -> str:
         return self.players[(self.seat[p] + 1) % len(self.players)]
@@ -223,11 +230,15 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.lazy_skip = None
         self.called = {p: False for p in self.players}
         self.caught = {p: False for p in self.players}
+        self.hidden_start_round(rnd)
         self.setup(rnd, prev_no, prev_dealer, prev_winner)
         for turn in rnd.turns:
             self.play_turn(turn, rnd)
-        # a step missing from the last turn is reported at the first event line after it (notation.md)
-        self.close_turn(rnd.score or rnd.totals or next_round)
+        # a step missing from the last turn is reported at the first event line after it (notation.md):
+        # the first `show` line, the score, the totals or the next round
+        self.close_turn((rnd.shows[0] if rnd.shows else None) or rnd.score or rnd.totals or next_round)
+        if rnd.shows:
+            self.check_shows(rnd)
         if rnd.score is not None:
             self.check_score(rnd)
         if rnd.totals is not None:

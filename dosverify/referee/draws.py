@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..cards import parse_card
-from ..events import Draw, Refill, Reshuffle
+from ..events import HIDDEN, Draw, Refill, Reshuffle
 from ..hints import plural
 from .matching import any_match
 from .table import UNKNOWN, CenterCard
@@ -27,7 +27,16 @@ class DrawsMixin:
                 return None
             self.report("reshuffle.when", f"the draw pile is empty: the discard pile must be turned over (`reshuffle`) before this {what}",
                         ev, "cards", index if written is not None else None, expected="a `reshuffle` line first", found=f"`{what}`")
+            self.hidden_reshuffle()
             tb.reshuffle(None)
+        if written == HIDDEN:
+            if tb.pile_order:  # after a listed reshuffle a `?` drawn is the top card: known
+                got, _ = tb.take(None)
+                if self.prov is not None:
+                    self.prov.out(got)
+                return got
+            tb.pile_size = max(0, tb.pile_size - 1)
+            return UNKNOWN
         if written is None and tb.pile_order is None:
             self.report("cards.known", f"without a known pile order every {what} card must be written",
                         ev, expected=f"`{what} C` naming the card", found=f"a bare `{what}`")
@@ -39,6 +48,8 @@ class DrawsMixin:
                 self.draw_left_out(q, n)
         top = tb.top()
         got, problem = tb.take(base)
+        if problem is None and base is not None:
+            self.hidden_out(base, ev, index, what)
         if problem == "top":
             self.report("draw.top", f"{what} {written}, but the top of the draw pile is {top}", ev, "cards", index,
                         expected=top, found=written)
@@ -158,7 +169,11 @@ class DrawsMixin:
             if self.rs.opt("decline-match") == "forbidden":
                 center = [c.base for c in tb.center if not c.refilled]
                 hand = [b for b in tb.hands[q].elements() if b != UNKNOWN]
-                if UNKNOWN not in center and any_match(center, hand, parse_card):  # a card left out: not judged
+                if UNKNOWN in center:  # a Center Row card left out (R27): not judged
+                    pass
+                elif UNKNOWN in tb.hands[q] and not any_match(center, hand, parse_card):
+                    self.unverify("match.decline")  # whether a face-down card matches: the choice decides
+                elif any_match(center, hand, parse_card):
                     self.report("match.decline", f"{q} could match and may not decline to draw (decline-match=forbidden)", ev,
                                 player=q, expected="a match", found="draw")
         elif reason == "penalty":
@@ -186,13 +201,20 @@ class DrawsMixin:
             taken.append(got)
             if got is None:
                 continue
+            if got == UNKNOWN:
+                self.hidden_token(q, ev, i) if w == HIDDEN else (self.prov and self.prov.token(q))
             tb.hands[q][got] += 1
         self.hand_changed(q)
         if reason == "no-match":
             t.drew = True
             # the card taken from the pile, not the word written: a bare `draw` from a known deck is its top card
             first = taken[0] if taken else None
-            t.drawn_card = first if first not in (None, UNKNOWN) else (parse_card(written[0]).base if written[0] else None)
+            if written[0] == HIDDEN and first == UNKNOWN:  # drawn face down
+                t.drawn_card = UNKNOWN
+                if self.prov is not None:
+                    t.drawn_token = self.prov.tokens[-1] if self.prov.tokens else None
+            else:
+                t.drawn_card = first if first not in (None, UNKNOWN) else (parse_card(written[0]).base if written[0] else None)
         elif reason == "immediate":
             left = t.immediate[1] - n
             t.immediate = (q, left) if left > 0 else None
@@ -266,6 +288,7 @@ class DrawsMixin:
                             expected=f"the {sum(tb.discard.values())} cards of the discard pile", found=f"{len(ev.cards)} cards")
             else:
                 order = [parse_card(c).base for c in ev.cards]
+        self.hidden_reshuffle()
         tb.reshuffle(order)
         t.reshuffled = ev  # the next line must be the draw or refill that found the pile empty
 

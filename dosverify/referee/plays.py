@@ -82,7 +82,10 @@ class PlaysMixin:
                 self.report("turn.steps", "a match after the turn's matching phase ended", ev,
                             expected="matches before the refill, bonus cards and draws", found="match")
                 reported = True
-        if t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported:
+        if (t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported and t.drawn_card == UNKNOWN
+                and len(cards) == 1 and t.matches_after_draw == 0 and cards[0].base not in tb.hands[p]):
+            self.unverify("match.after-draw")  # the drawn card is face down: the choice decides it
+        elif t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported:
             played = parse_card(meant.get(0, ev.cards[0])).base  # the card meant, where a typo was inferred
             if len(cards) != 1 or played != t.drawn_card or t.matches_after_draw >= 1:
                 self.report("match.after-draw", "after the draw only the drawn card may be matched, in one single match "
@@ -125,7 +128,10 @@ class PlaysMixin:
                 tb.pending.append(meant[i])
                 reported = True
                 continue
-            if not tb.remove_from_hand(p, c.base):
+            if tb.remove_from_hand(p, c.base):
+                if tb.from_hidden:
+                    self.hidden_reveal(p, c.base, ev, "cards", i, "match.held")
+            else:
                 unsure = True  # which card was really played is unknown: so is its colour bonus
                 where = tb.where(c.base)
                 self.report("match.held", f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""), ev, "cards", i,
@@ -201,7 +207,10 @@ class PlaysMixin:
                 msg = "the card for the unmatched draw was already placed"
             self.report("bonus.card", f"a card placed that was never earned: {msg}", ev, "card",
                         expected="no place", found=f"place {ev.card}")
-        if not tb.remove_from_hand(p, card.base):
+        if tb.remove_from_hand(p, card.base):
+            if tb.from_hidden:
+                self.hidden_reveal(p, card.base, ev, "card", None, "cards.held")
+        else:
             self.report("cards.held", f"{p} does not hold {card.base}", ev, "card",
                         expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=ev.card)
         self.hand_changed(p)

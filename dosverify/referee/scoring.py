@@ -39,13 +39,24 @@ class ScoringMixin:
             pts += sum(value(b) * n for b, n in hand.items())
         return pts
 
-    def apply_score(self) -> None:
+    def known_points(self) -> tuple[int, int]:
+        """The written cards left in the other hands, and how many `?` are left there."""
+        pts = hidden = 0
+        for q, hand in self.table.hands.items():
+            if q != self.round_winner:
+                hidden += hand.get(UNKNOWN, 0)
+                pts += sum(value(b) * n for b, n in hand.items() if b != UNKNOWN)
+        return pts, hidden
+
+    def apply_score(self, claimed: int | None = None) -> None:
         if self.scored or not self.round_over:
             return
         self.scored = True
         pts = self.round_points()
         if pts is None or self.doubt:
-            pts = self.score_written if self.score_written is not None else (pts or 0)
+            # a hand nobody saw (notation.md, Scores), or hands in doubt after a finding (READINGS): the written score stands
+            written = claimed if claimed is not None else self.score_written
+            pts = written if written is not None else (pts or 0)
         if not self.game_over:  # a round after the game ended is refereed but not scored
             self.totals[self.round_winner] += pts
             if self.totals[self.round_winner] >= self.rs.target:
@@ -72,12 +83,14 @@ class ScoringMixin:
             self.report("score.round", f"{self.round_winner} went out and scores the round, not {s.player}", s, "player",
                         player=s.player, expected=f"score {self.round_winner} {pts if pts is not None else 'N'}",
                         found=f"score {s.player} {s.points}")
-        elif pts is not None and s.points != pts:
+        elif pts is None:
+            self.score_over_choices(s, *self.known_points())
+        elif s.points != pts:
             detail = "; ".join(f"{q}: " + " ".join(sorted(h.elements())) for q, h in self.table.hands.items() if q != self.round_winner and h)
             self.report("score.round", f"the cards left in the other hands are worth {pts}, not {s.points} ({detail})", s, "points",
                         player=s.player, expected=str(pts), found=str(s.points),
                         help="number cards score face value, Wild DOS 20, Wild # 40")
-        self.apply_score()
+        self.apply_score(s.points if s.player == self.round_winner else None)
 
     def check_totals(self, rnd: Round) -> None:
         tt = rnd.totals

@@ -32,6 +32,7 @@ class Table:
     pile: Counter = field(default_factory=Counter)  # what the draw pile holds, as a multiset
     pile_size: int = 0
     pile_order: list[str] | None = None  # known order, top LAST; None when unknown
+    from_hidden: bool = False  # the last card taken out of a hand was an UNKNOWN one (a `?`)
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -133,12 +134,14 @@ class Table:
         """Take a card out of p's hand; a card not held is taken from the unseen cards
         (or an unknown card of the hand) so that the state stays whole. False when not held."""
         hand = self.hands[p]
+        self.from_hidden = False
         if hand.get(base, 0) > 0:
             hand[base] -= 1
             if not hand[base]:
                 del hand[base]
             return True
         if hand.get(UNKNOWN, 0) > 0:  # a card the log never named may be this one
+            self.from_hidden = True
             hand[UNKNOWN] -= 1
             if not hand[UNKNOWN]:
                 del hand[UNKNOWN]

@@ -13,6 +13,7 @@ class TurnState:
     matches_after_draw: int = 0
     drew: bool = False  # the draw after no match was made
     drawn_card: str | None = None
+    drawn_token: object = None  # the drawn card's `?`, when it was drawn face down
     action_done: bool = False  # the card after an unmatched draw was placed, or `pass`
     bonus_earned: int = 0
     bonus_placed: int = 0
