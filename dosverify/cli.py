@@ -194,10 +194,21 @@ def cmd_schema(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    """Every setting is checked (flags and environment) before the server starts: a bad one is
+    a one-line error and exit 2."""
+    from .settings import SettingError, Settings, port
+
+    given = {k: getattr(args, k) for k in ("max_log_bytes", "max_batch_items", "max_batch_bytes", "workers",
+                                           "check_timeout", "max_in_flight", "max_findings")}
+    try:
+        p = port(args.port)
+        Settings.resolve(**given)
+    except SettingError as exc:
+        print(f"dosverify serve: {exc}", file=sys.stderr)
+        return 2
     from .service import serve
 
-    return serve(host=args.host, port=args.port, workers=args.workers, max_log_bytes=args.max_log_bytes,
-                 max_batch_items=args.max_batch_items) or 0
+    return serve(host=args.host, port=p, **given) or 0
 
 
 def _lazy(name: str, argv: list[str]) -> int:
@@ -250,10 +261,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     sv = sub.add_parser("serve", help="run the HTTP conformance service")
     sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=8000)
-    sv.add_argument("--workers", type=int, default=1)
-    sv.add_argument("--max-log-bytes", type=int, default=None, help="largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)")
-    sv.add_argument("--max-batch-items", type=int, default=None, help="most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)")
+    sv.add_argument("--port", default="8000", help="TCP port, 1-65535 (default 8000)")
+    # values are checked by dosverify.settings (one-line errors, exit 2), so they are read as text here
+    for flag, text in (("--workers", "check worker processes (default: the number of cores, or $DOSVERIFY_WORKERS)"),
+                       ("--max-log-bytes", "largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)"),
+                       ("--max-batch-items", "most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)"),
+                       ("--max-batch-bytes", "largest batch body (default 8 MiB, or $DOSVERIFY_MAX_BATCH_BYTES)"),
+                       ("--check-timeout", "seconds one check may take before a 503 (default 10, or "
+                                           "$DOSVERIFY_CHECK_TIMEOUT)"),
+                       ("--max-in-flight", "requests in flight before a 503 (default 64, or $DOSVERIFY_MAX_IN_FLIGHT)"),
+                       ("--max-findings", "findings per report, the rest counted in `truncated` (default 200, or "
+                                          "$DOSVERIFY_MAX_FINDINGS)")):
+        sv.add_argument(flag, default=None, metavar="N", help=text)
     sv.set_defaults(func=cmd_serve)
 
     # commands with many options of their own parse them in their module, imported only when used

@@ -28,10 +28,9 @@ read and a chunked body as soon as it passes the limit, both as 413.
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import json
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
@@ -43,7 +42,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
-from .api import check, convert
+from .pool import CheckPool, CheckTimeout, InFlightLimit, WorkerDied
+from .settings import Settings
 from .events import Log
 from .findings import Finding
 from .report import Report
@@ -54,6 +54,7 @@ DEFAULT_MAX_BATCH_ITEMS = 100
 ENV_MAX_LOG_BYTES = "DOSVERIFY_MAX_LOG_BYTES"
 ENV_MAX_BATCH_ITEMS = "DOSVERIFY_MAX_BATCH_ITEMS"
 SPEC_HEADER = "X-DOS-Spec-Version"
+RETRY_AFTER = 1  # seconds, in the Retry-After of every 503
 BATCH_OVERHEAD = 64 * 1024  # room for the JSON array / multipart framing around the logs
 _BODY_LIMIT_SCOPE_KEY = "starlette.max_body_size"  # starlette.middleware.body_limit.MAX_BODY_SIZE_SCOPE_KEY
 
@@ -100,6 +101,11 @@ class Health(BaseModel):
     spec_version: str
     max_log_bytes: int
     max_batch_items: int
+    max_batch_bytes: int
+    workers: int
+    check_timeout: float
+    max_in_flight: int
+    max_findings: int
 
 
 class BatchResult(BaseModel):
@@ -182,10 +188,10 @@ class RulesetsResult(BaseModel):
 
 class ServiceError(Exception):
     def __init__(self, status: int, error: str, message: str, problems: list[Problem] | None = None,
-                 report: Report | None = None) -> None:
+                 report: Report | None = None, headers: dict | None = None) -> None:
         super().__init__(message)
         self.status, self.error, self.message = status, error, message
-        self.problems, self.report = problems or [], report
+        self.problems, self.report, self.headers = problems or [], report, headers
 
 
 def _loc(in_: str, **kw: Any) -> Location:
@@ -319,18 +325,22 @@ def _schema_problems(report: Report, item: int | None = None) -> list[Problem]:
     return out
 
 
-def _run_check(body: bytes, form: str, name: str, ruleset: str | None) -> Report:
+async def _in_pool(pool: CheckPool, jobs: list[tuple[str, tuple, int]]) -> list:
+    """Run jobs in the worker pool; a check over its budget, or a worker lost, is a 503 with
+    Retry-After (the service is not refusing the log, it ran out of time for it)."""
     try:
-        return check(body, name=name, ruleset=ruleset, form=form)
+        return await pool.run(jobs)
     except SpecError as exc:  # the override was checked first; kept for safety
         raise ServiceError(422, "unknown-ruleset", str(exc),
                            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
-
-
-def _check_and_render(body: bytes, form: str, name: str, ruleset: str | None) -> tuple[Report, bytes]:
-    """Check and serialise on the checker thread: the event loop only moves bytes."""
-    report = _run_check(body, form, name, ruleset)
-    return report, report.to_json_line().encode()
+    except CheckTimeout as exc:
+        raise ServiceError(503, "check-timeout", f"{exc}; the log may be too costly to referee within the budget",
+                           [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
+                                    message=f"the check took more than {exc.budget:g} s")],
+                           headers={"Retry-After": str(RETRY_AFTER)})
+    except WorkerDied as exc:
+        raise ServiceError(503, "worker-lost", str(exc), [Problem(location=_loc("body"), message=str(exc))],
+                           headers={"Retry-After": str(RETRY_AFTER)})
 
 
 def _is_schema_failure(report: Report) -> bool:
@@ -427,19 +437,6 @@ class _Stop(Exception):
 # ---- the app -----------------------------------------------------------------------------
 
 
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        val = int(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a positive integer, not {raw!r}") from None
-    if val < 1:
-        raise ValueError(f"{name} must be a positive integer, not {raw!r}")
-    return val
-
-
 _TEXT_EXAMPLE = """dos 1
 players ann bob
 round 1
@@ -450,24 +447,31 @@ center R3 B10
 """
 
 
-def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None) -> FastAPI:
-    """Build the service. Limits default to the environment (DOSVERIFY_MAX_LOG_BYTES,
-    DOSVERIFY_MAX_BATCH_ITEMS), then to 1 MiB per log and 100 logs per batch.
+def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None, **settings: Any) -> FastAPI:
+    """Build the service. Every setting (see :mod:`dosverify.settings`: ``max_log_bytes``,
+    ``max_batch_items``, ``max_batch_bytes``, ``workers``, ``check_timeout``, ``max_in_flight``,
+    ``max_findings``) given here wins over its environment variable, which wins over its default.
 
-    The check endpoints are ``async def``: they read the body on the event loop (so the body
-    limit applies while it streams in) and run the CPU-bound referee on one checker thread of
-    their own. A check holds the GIL, so more threads would add no parallelism, only a Lark
-    parser each to build on first use; one thread keeps the event loop free to accept
-    connections, answer ``/healthz`` and refuse oversized bodies while a long log is refereed.
-    For throughput run several workers (``dosverify serve --workers N``).
+    The endpoints are ``async def``: they read the body on the event loop (so the body limit
+    applies while it streams in) and send every check to a pool of worker processes
+    (:mod:`dosverify.pool`), started with the first check: checks run in parallel, each within
+    its time budget, and small logs never wait behind large ones. The event loop stays free to
+    accept connections, answer ``/healthz`` and refuse oversized bodies or excess requests.
     """
-    max_log = max_log_bytes if max_log_bytes is not None else _env_int(ENV_MAX_LOG_BYTES, DEFAULT_MAX_LOG_BYTES)
-    max_items = max_batch_items if max_batch_items is not None else _env_int(ENV_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_ITEMS)
-    if max_log < 1 or max_items < 1:
-        raise ValueError("limits must be positive")
-    batch_bytes = max_log * max_items + BATCH_OVERHEAD
+    cfg = Settings.resolve(max_log_bytes=max_log_bytes, max_batch_items=max_batch_items, **settings)
+    max_log, max_items, max_findings = cfg.max_log_bytes, cfg.max_batch_items, cfg.max_findings
+    batch_bytes = min(cfg.max_batch_bytes, max_log * max_items + BATCH_OVERHEAD)
     spec = load_spec()
     ruleset_names = sorted(spec.rulesets)
+    pool_box: dict[str, CheckPool] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        try:
+            yield
+        finally:
+            if "pool" in pool_box:
+                pool_box.pop("pool").close()
 
     app = FastAPI(
         title="dosverify",
@@ -476,24 +480,41 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         description=(
             "POST a game log (the text notation or its JSON form) and get the referee's report: "
             "`legal`, `illegal` or `malformed`, with every finding at its line and column or JSON pointer. "
-            f"Limits: {max_log} bytes per log, {max_items} logs per batch. "
+            f"Limits: {max_log} bytes per log, {max_items} logs and {batch_bytes} bytes per batch, "
+            f"{max_findings} findings per report (the rest counted in `truncated`), {cfg.check_timeout:g} s "
+            f"per check and {cfg.max_in_flight} requests in flight (past either: 503 with Retry-After). "
             f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version)."
         ),
+        lifespan=lifespan,
     )
-    checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dosverify-check")
-    checker.submit(check, b"dos 1\n")  # build the parser and load the spec before the first request
 
-    async def run_in_threadpool(fn, *args):  # noqa: F811 - the checker thread, not Starlette's pool
-        return await asyncio.get_running_loop().run_in_executor(checker, functools.partial(fn, *args))
+    def get_pool() -> CheckPool:
+        if "pool" not in pool_box:
+            pool_box["pool"] = CheckPool(cfg.workers, cfg.check_timeout)
+        return pool_box["pool"]
 
+    async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None) -> list:
+        """(report, truncated, JSON bytes) for each (body, form, name), checked in the pool."""
+        jobs = [("check", (raw, f, nm, ruleset, max_findings), len(raw)) for raw, f, nm in items]
+        return await _in_pool(get_pool(), jobs)
+
+    def busy(limit: int):
+        return _error_response(503, "too-many-requests", f"{limit} requests are in flight, the most this service takes",
+                               [Problem(location=_loc("header", name="retry-after"),
+                                        message=f"retry after {RETRY_AFTER} s")],
+                               headers={"Retry-After": str(RETRY_AFTER)})
+
+    app.state.settings = cfg
+    app.state.pool = get_pool
     app.state.max_log_bytes = max_log
     app.state.max_batch_items = max_items
+    app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=("/v1/check", "/v1/convert"), reject=busy)
     app.add_middleware(SpecVersionHeader)
 
     # -- error handlers: one JSON shape for every error --
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return _error_response(exc.status, exc.error, exc.message, exc.problems, exc.report)
+        return _error_response(exc.status, exc.error, exc.message, exc.problems, exc.report, headers=exc.headers)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -556,7 +577,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         body = await request.body()
         form = _form_of(request, ("text", "json"))
         _check_ruleset(ruleset)
-        report, payload = await run_in_threadpool(_check_and_render, body, form, name, ruleset)
+        [(report, _, payload)] = await check_all([(body, form, name)], ruleset)
         if form == "json" and _is_schema_failure(report):
             raise ServiceError(422, "invalid-log", "the body is not a DOS log in the JSON form",
                                _schema_problems(report), report)
@@ -618,14 +639,11 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                                 message=f"a log may have at most {max_log} bytes")])
                 items.append((raw, f, f"[{i}]"))
 
-        def run_all() -> list[Report]:
-            return [_run_check(raw, f, nm, ruleset) for raw, f, nm in items]
-
-        reports = await run_in_threadpool(run_all)
-        counts = {v: sum(1 for r in reports if r.verdict == v) for v in ("legal", "illegal", "malformed")}
-        result = {"spec_version": spec.version, "count": len(reports), **counts,
-                  "reports": [r.to_dict() for r in reports]}
-        return JSONResponse(result)
+        done = await check_all(items, ruleset)
+        counts = {v: sum(1 for r, _, _ in done if r.verdict == v) for v in ("legal", "illegal", "malformed")}
+        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts}, separators=(",", ":"))
+        payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"
+        return Response(payload, media_type="application/json")
 
     convert_body = {"requestBody": {"required": True, "content": {
         "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
@@ -646,14 +664,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         other = "json" if form == "text" else "text"
         target = to or other
 
-        def run() -> tuple[str | None, list]:
-            out, findings = convert(body, other)
-            if out is not None and target == form:  # the same form: normalise, through the other one
-                out, more = convert(out, form)
-                findings = findings + [f for f in more if f not in findings]
-            return out, findings
-
-        out, findings = await run_in_threadpool(run)
+        [(out, findings)] = await _in_pool(get_pool(), [("convert", (body, form, target), len(body))])
         if out is None:
             errs = [f for f in findings if f.severity == "error"] or findings
             problems = [Problem(location=_loc("body", pointer=f.pointer, line=f.line, column=f.column),
@@ -700,7 +711,9 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness")
     def healthz() -> dict:
         return {"status": "ok", "version": __version__, "spec_version": spec.version,
-                "max_log_bytes": max_log, "max_batch_items": max_items}
+                "max_log_bytes": max_log, "max_batch_items": max_items, "max_batch_bytes": batch_bytes,
+                "workers": cfg.workers, "check_timeout": cfg.check_timeout, "max_in_flight": cfg.max_in_flight,
+                "max_findings": max_findings}
 
     def openapi() -> dict:
         """The OpenAPI document, with the log schema (Log and its events) among the components
@@ -748,30 +761,16 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, max_log_bytes: int | None = None,
-          max_batch_items: int | None = None, log_level: str = "info") -> None:
-    """Run the service with uvicorn, on uvloop and httptools (``uvicorn[standard]``; several
-    workers on the plain asyncio loop suffer a known delayed-ACK stall).
-
-    Limits given here win over the environment (DOSVERIFY_MAX_LOG_BYTES,
-    DOSVERIFY_MAX_BATCH_ITEMS); they reach worker processes through the environment."""
+def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", **given: Any) -> None:
+    """Run the service with uvicorn (uvloop and httptools, ``uvicorn[standard]``): one process
+    that reads requests and a pool of ``workers`` processes that check. Settings given here win
+    over the environment; a setting that cannot be used raises
+    :class:`dosverify.settings.SettingError` before anything starts."""
     import uvicorn
 
-    if max_log_bytes is not None:
-        if max_log_bytes < 1:
-            raise ValueError("max_log_bytes must be positive")
-        os.environ[ENV_MAX_LOG_BYTES] = str(max_log_bytes)
-    if max_batch_items is not None:
-        if max_batch_items < 1:
-            raise ValueError("max_batch_items must be positive")
-        os.environ[ENV_MAX_BATCH_ITEMS] = str(max_batch_items)
-    common = dict(host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
-                  proxy_headers=False, server_header=False)
-    if workers > 1:
-        # worker processes import the app by name and read the limits from the environment
-        uvicorn.run("dosverify.service:app", workers=workers, **common)
-    else:
-        uvicorn.run(create_app(max_log_bytes, max_batch_items), **common)
+    app = create_app(**given)
+    uvicorn.run(app, host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
+                proxy_headers=False, server_header=False)
 
 
 app = create_app()
