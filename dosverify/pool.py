@@ -7,6 +7,8 @@ a time budget, so one slow or huge log never holds up small ones.
   (the referee is pure Python, so the signal lands between bytecodes); should a check be stuck
   in C code past the budget and a grace period, the parent kills the worker and starts a new one.
   Either way the caller gets :class:`CheckTimeout` (the service answers 503 with Retry-After).
+- Queue timeout: a log that waits longer than the budget for a worker gets :class:`CheckBusy`
+  (503 too), so a saturated service answers at once rather than holding connections for ever.
 - Fairness: logs up to ``small_bytes`` go to the small lane, larger ones to the large lane.
   Large logs may occupy at most ``workers - 1`` workers (when there are two or more), so a
   worker is always left for small logs; either lane gets a worker before the other takes a
@@ -38,6 +40,14 @@ class CheckTimeout(Exception):
     def __init__(self, item: int, budget: float) -> None:
         super().__init__(f"the check of log {item} was stopped after its budget of {budget:g} s")
         self.item, self.budget = item, budget
+
+
+class CheckBusy(Exception):
+    """A log waited longer than the queue timeout for a worker: the service is saturated."""
+
+    def __init__(self, item: int, waited: float) -> None:
+        super().__init__(f"log {item} waited more than {waited:g} s for a worker")
+        self.item, self.waited = item, waited
 
 
 class WorkerDied(Exception):
@@ -208,15 +218,20 @@ class _Item:
     index: int
     job: tuple
     future: asyncio.Future
+    expiry: asyncio.TimerHandle | None = None
 
 
 class CheckPool:
     """Worker processes with a fair scheduler. Use :meth:`run` from the event loop."""
 
-    def __init__(self, workers: int, budget: float, small_bytes: int = SMALL_BYTES) -> None:
+    def __init__(self, workers: int, budget: float, small_bytes: int = SMALL_BYTES,
+                 queue_timeout: float | None = None) -> None:
         if workers < 1 or budget <= 0:
             raise ValueError("a pool needs at least one worker and a positive budget")
         self.workers, self.budget, self.small_bytes = workers, budget, small_bytes
+        # a log waits at most this long for a worker (then CheckBusy): a queue that grows
+        # faster than it drains answers at once instead of holding connections for ever
+        self.queue_timeout = budget if queue_timeout is None else queue_timeout
         self._idle = [_Worker(budget) for _ in range(workers)]
         self._all = list(self._idle)
         self._threads = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dosverify-pool")
@@ -242,8 +257,9 @@ class CheckPool:
     async def run(self, jobs: list[tuple[str, tuple, int]]) -> list[Any]:
         """Run the jobs (name, args, size in bytes) of one request; results in order.
 
-        Raises :class:`CheckTimeout` for the first job over its budget, :class:`WorkerDied`
-        when a worker ended mid-job, or the job's own exception."""
+        Raises :class:`CheckTimeout` for the first job over its budget, :class:`CheckBusy` for
+        one that waited past the queue timeout for a worker, :class:`WorkerDied` when a worker
+        ended mid-job, or the job's own exception."""
         if self._closed:
             raise RuntimeError("the check pool is closed")
         loop = asyncio.get_running_loop()
@@ -251,6 +267,7 @@ class CheckPool:
         items = []
         for i, (name, args, size) in enumerate(jobs):
             item = _Item(i, (name, args), loop.create_future())
+            item.expiry = loop.call_later(self.queue_timeout, self._expire, item)
             flow.lanes["small" if size <= self.small_bytes else "large"].append(item)
             items.append(item)
         for lane in ("small", "large"):
@@ -258,23 +275,29 @@ class CheckPool:
                 self._lanes[lane].append(flow)
         self._dispatch()
         try:
-            outcomes = [await item.future for item in items]
+            results = []
+            for item in items:
+                status, value = await item.future
+                if status == "ok":
+                    results.append(value)
+                elif status == "timeout":
+                    raise CheckTimeout(item.index, self.budget)
+                elif status == "busy":
+                    raise CheckBusy(item.index, self.queue_timeout)
+                elif status == "died":
+                    raise WorkerDied(f"the worker checking log {item.index} ended")
+                else:
+                    raise value
+            return results
         except BaseException:
             flow.cancelled = True  # the logs not started yet are dropped
             for lane in ("small", "large"):
                 flow.lanes[lane].clear()
             raise
-        results = []
-        for item, (status, value) in zip(items, outcomes):
-            if status == "ok":
-                results.append(value)
-            elif status == "timeout":
-                raise CheckTimeout(item.index, self.budget)
-            elif status == "died":
-                raise WorkerDied(f"the worker checking log {item.index} ended")
-            else:
-                raise value
-        return results
+        finally:
+            for item in items:
+                if item.expiry is not None:
+                    item.expiry.cancel()
 
     def _next_lane(self) -> str | None:
         small, large = bool(self._lanes["small"]), bool(self._lanes["large"])
@@ -296,12 +319,21 @@ class CheckPool:
             if flow.cancelled or not flow.lanes[lane]:
                 continue
             item = flow.lanes[lane].popleft()
+            if item.future.done():  # expired while it waited
+                if flow.lanes[lane]:
+                    self._lanes[lane].append(flow)
+                continue
+            item.expiry.cancel()
             if flow.lanes[lane]:
                 self._lanes[lane].append(flow)  # its next log waits for the others' turn
             worker = self._idle.pop()
             self._busy[lane] += 1
             fut = loop.run_in_executor(self._threads, worker.call, item.job)
             fut.add_done_callback(lambda f, w=worker, ln=lane, it=item: self._done(f, w, ln, it))
+
+    def _expire(self, item: _Item) -> None:
+        if not item.future.done():
+            item.future.set_result(("busy", None))
 
     def _done(self, fut: asyncio.Future, worker: _Worker, lane: str, item: _Item) -> None:
         self._busy[lane] -= 1

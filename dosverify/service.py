@@ -42,7 +42,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
-from .pool import CheckPool, CheckTimeout, InFlightLimit, WorkerDied
+from .pool import CheckBusy, CheckPool, CheckTimeout, InFlightLimit, WorkerDied
 from .settings import Settings
 from .events import Log
 from .findings import Finding
@@ -337,6 +337,11 @@ async def _in_pool(pool: CheckPool, jobs: list[tuple[str, tuple, int]]) -> list:
         raise ServiceError(503, "check-timeout", f"{exc}; the log may be too costly to referee within the budget",
                            [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
                                     message=f"the check took more than {exc.budget:g} s")],
+                           headers={"Retry-After": str(RETRY_AFTER)})
+    except CheckBusy as exc:
+        raise ServiceError(503, "too-many-requests", f"the service is saturated: {exc}",
+                           [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
+                                    message=f"no worker was free within {exc.waited:g} s")],
                            headers={"Retry-After": str(RETRY_AFTER)})
     except WorkerDied as exc:
         raise ServiceError(503, "worker-lost", str(exc), [Problem(location=_loc("body"), message=str(exc))],

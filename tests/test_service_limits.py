@@ -178,3 +178,29 @@ def test_settings_precedence():
     assert (s.workers, s.max_findings, s.check_timeout, s.max_in_flight) == (3, 9, 10.0, 64)
     with pytest.raises(SettingError):
         Settings.resolve({"DOSVERIFY_MAX_IN_FLIGHT": "-1"})
+
+
+# ---- the pool itself -----------------------------------------------------------------------------
+
+
+def test_pool_queue_timeout_and_order():
+    """One worker busy with a long log: a log queued behind it past the queue timeout is
+    CheckBusy; results of a request come back in its order."""
+    from dosverify.pool import CheckBusy, CheckPool
+
+    async def run():
+        pool = CheckPool(1, budget=30, queue_timeout=0.3)
+        try:
+            await pool.start()
+            job = lambda body: ("check", (body, None, "-", None, None), len(body))  # noqa: E731
+            long = asyncio.create_task(pool.run([job(junk(20_000))]))
+            await asyncio.sleep(0.1)
+            with pytest.raises(CheckBusy):
+                await pool.run([job(EXAMPLE.encode())])
+            await long
+            out = await pool.run([job(junk(3)), job(EXAMPLE.encode()), job(junk(1))])
+            assert [len(r.findings) for r, _, _ in out] == [3, 0, 1]
+        finally:
+            pool.close()
+
+    asyncio.run(run())
