@@ -18,6 +18,16 @@ def _colour(choice: str, stream) -> bool:
 def _read(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read()
+    if "://" in path:  # a URL that fsspec understands (s3://, gcs://, http://, ...), as with --dask
+        try:
+            import fsspec
+        except ImportError:
+            raise OSError(f"reading a URL needs fsspec (pip install 'dosverify[dask]')") from None
+        try:
+            with fsspec.open(path, "rb") as fh:
+                return fh.read()
+        except (ValueError, ImportError) as exc:  # an unknown protocol, a missing driver
+            raise OSError(str(exc)) from None
     with open(path, "rb") as fh:
         return fh.read()
 
@@ -37,43 +47,66 @@ def _expand(paths: list[str]) -> list[str]:
     return out
 
 
-def cmd_check(args) -> int:
+def check_path(path: str, opts, source: str | None = None) -> tuple[str, str, str]:
+    """Check one file as `check` does: (its tally key: a verdict or `unreadable`, what goes to
+    standard output, what goes to standard error). One function for the plain run and for the
+    workers of `--dask`, so that both print the same bytes; `source` is where to read the
+    file named `path` from, when that differs (an absolute path on a worker)."""
     from .api import check
     from .report import render_text, summary_line
+
+    name = "-" if path == "-" else path
+    try:
+        data = _read(source or path)
+    except OSError as exc:
+        return "unreadable", "", f"dosverify: cannot read {path}: {exc.strerror or exc}\n"
+    report = check(data, name=name, ruleset=opts.ruleset)  # the override was checked by the caller
+    if opts.format == "json":
+        return report.verdict, report.to_json_line() + "\n", ""
+    if opts.quiet:
+        return report.verdict, summary_line(report, colour=opts.colour) + "\n", ""
+    return report.verdict, render_text(report, report._text, colour=opts.colour) + "\n", ""
+
+
+def check_status(verdicts) -> int:
+    """The exit status of `check`: 2 when any file is malformed or unreadable, else 1 when any
+    is illegal, else 0."""
+    verdicts = set(verdicts)
+    return 2 if verdicts & {"malformed", "unreadable"} else 1 if "illegal" in verdicts else 0
+
+
+def check_tally(files: list[str], tally: dict[str, int], opts) -> str | None:
+    """The closing line of a run over several files (text formats only)."""
+    if len(files) > 1 and opts.format == "text":
+        return f"{len(files)} files: " + ", ".join(f"{n} {k}" for k, n in tally.items() if n)
+    return None
+
+
+def cmd_check(args) -> int:
     from .spec import load_spec
 
     if args.ruleset is not None and args.ruleset not in load_spec().rulesets:
         print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(load_spec().rulesets))})", file=sys.stderr)
         return 2
-    colour = _colour(args.color, sys.stdout)
-    status = 0
+    args.colour = _colour(args.color, sys.stdout)
+    if args.dask:
+        from .cluster import cmd_check_dask
+
+        return cmd_check_dask(args)
     files = _expand(args.files)
     tally = {"legal": 0, "illegal": 0, "malformed": 0, "unreadable": 0}
     for path in files:
-        name = "-" if path == "-" else path
-        try:
-            data = _read(path)
-        except OSError as exc:
-            print(f"dosverify: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
-            status = 2
-            tally["unreadable"] += 1
-            continue
-        report = check(data, name=name, ruleset=args.ruleset)  # the override was checked above
-        if args.format == "json":
-            sys.stdout.write(report.to_json_line() + "\n")
-        elif args.quiet:
-            sys.stdout.write(summary_line(report, colour=colour) + "\n")
-        else:
-            sys.stdout.write(render_text(report, report._text, colour=colour) + "\n")
-        sys.stdout.flush()
-        tally[report.verdict] += 1
-        if report.verdict == "malformed":
-            status = 2
-        elif report.verdict == "illegal" and status == 0:
-            status = 1
-    if len(files) > 1 and args.format == "text":
-        print(f"{len(files)} files: " + ", ".join(f"{n} {k}" for k, n in tally.items() if n))
-    return status
+        verdict, out, err = check_path(path, args)
+        if err:
+            sys.stderr.write(err)
+        if out:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+        tally[verdict] += 1
+    line = check_tally(files, tally, args)
+    if line:
+        print(line)
+    return check_status(v for v, n in tally.items() if n)
 
 
 def cmd_rules(args) -> int:
@@ -235,6 +268,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--ruleset", help="override the log's ruleset")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
+    c.add_argument("--dask", metavar="ADDRESS", help="referee the logs on a dask.distributed cluster: the scheduler's "
+                   "address (tcp://HOST:8786) or local:N for a local cluster of N worker processes; the workers "
+                   "read the files from a path they share (pip install 'dosverify[dask]')")
+    c.add_argument("--unordered", action="store_true", help="with --dask: print each report as soon as it is "
+                   "ready, not in input order")
     c.set_defaults(func=cmd_check)
 
     r = sub.add_parser("rules", help="list the rules of the specification")
