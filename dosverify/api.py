@@ -35,12 +35,16 @@ def check(
     name: str = "<input>",
     ruleset: str | None = None,
     form: str | None = None,
+    options: dict[str, str] | None = None,
 ) -> Report:
-    """Check one log. A `ruleset` override that does not exist raises SpecError (a misuse,
-    not a verdict); everything wrong with the log itself is a finding in the report."""
+    """Check one log. A `ruleset` override that does not exist, or an `options` override
+    (over the log's own `option` lines) that is unknown, raises SpecError (a misuse, not a
+    verdict); everything wrong with the log itself is a finding in the report."""
     spec = load_spec()
     if ruleset is not None and ruleset not in spec.rulesets:
         spec.ruleset(ruleset)  # raises SpecError with the known names
+    if options:
+        spec.ruleset("official", options)  # raises SpecError naming the unknown option or value
     parsed = parse(source, form)
     findings: list[Finding] = list(parsed.findings)
     log = parsed.log
@@ -52,7 +56,7 @@ def check(
         return report  # the report holds `findings` itself: later appends land in it
     name_rs = ruleset or log.ruleset or "official"
     try:
-        rs = spec.ruleset(name_rs, log.options, log.target)
+        rs = spec.ruleset(name_rs, {**log.options, **(options or {})}, log.target)
     except SpecError as exc:
         if name_rs not in spec.rulesets:  # only the log's own ruleset can be unknown here
             where, ptr = "ruleset", "/ruleset"

@@ -160,12 +160,13 @@ def cmd_explain(args) -> int:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:
         out += ["", "What to do:", wrap(rule.fix)]
-    from .spec import spec_dir
+    from .resources import checkout
 
-    fx = spec_dir().parent / "fixtures" / "rules" / rule.id
-    if fx.is_dir():  # in a source checkout: the logs that keep and break this rule
+    root = checkout()
+    fx = root / "fixtures" / "rules" / rule.id if root else None
+    if fx is not None and fx.is_dir():  # in a source checkout: the logs that keep and break this rule
         logs = sorted(p.name for p in fx.iterdir() if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json"))
-        out += ["", f"Fixtures ({fx.relative_to(spec_dir().parent)}/): " + ", ".join(logs)]
+        out += ["", f"Fixtures ({fx.relative_to(root)}/): " + ", ".join(logs)]
     if rule.sources:
         out += ["", "Sources:"]
         for s in rule.sources:
@@ -241,7 +242,7 @@ def cmd_serve(args) -> int:
         return 2
     from .service import serve
 
-    return serve(host=args.host, port=p, **given) or 0
+    return serve(host=args.host, port=p, access_log=args.access_log, **given) or 0
 
 
 def _lazy(name: str, argv: list[str]) -> int:
@@ -311,6 +312,8 @@ def build_parser() -> argparse.ArgumentParser:
                        ("--max-findings", "findings per report, the rest counted in `truncated` (default 200, or "
                                           "$DOSVERIFY_MAX_FINDINGS)")):
         sv.add_argument(flag, default=None, metavar="N", help=text)
+    sv.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
+                    help="one line a request on standard output (uvicorn's access log; default on)")
     sv.set_defaults(func=cmd_serve)
 
     # commands with many options of their own parse them in their module, imported only when used

@@ -39,11 +39,20 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
-# a source checkout (or editable install), else the copy `pip install .` puts under share/
-DEFAULT_DIR = next((d for d in (ROOT / "fixtures" / "conformance",
-                                Path(sys.prefix) / "share" / "dosverify" / "conformance") if d.is_dir()),
-                   ROOT / "fixtures" / "conformance")
-RULES_DIR = ROOT / "fixtures" / "rules"
+
+
+def _bundled() -> Path:
+    from .resources import data_dir
+
+    try:
+        return data_dir("conformance")
+    except FileNotFoundError:
+        return ROOT / "fixtures" / "conformance"
+
+
+# the checkout's fixtures/conformance (what `build` writes), else the installed package's copy
+DEFAULT_DIR = _bundled()
+RULES_DIR = ROOT / "fixtures" / "rules"  # only in a source checkout: `build` needs it
 RULESETS = ("official", "italian", "bosnian", "strict")
 MUTATION_SEEDS_PER_OPERATOR = 2
 DEFAULT_TIMEOUT = 20.0
@@ -573,7 +582,7 @@ def table(results: list[Result]) -> str:
 def _golden(args) -> int:
     from .golden import main as golden_main
 
-    return golden_main(["--update"] if args.update else [])
+    return golden_main((["--update"] if args.update else []) + (["--dir", str(args.dir)] if args.dir else []))
 
 
 # ---- the command line ---------------------------------------------------------------------------
@@ -612,11 +621,19 @@ def _parser() -> argparse.ArgumentParser:
 
     g = sub.add_parser("golden", help="check the golden playthroughs against a fresh replay; --update rewrites them")
     g.add_argument("--update", action="store_true")
+    g.add_argument("--dir", type=Path, default=None, help="the golden files (default: fixtures/golden/ of the checkout)")
     return p
 
 
 def main_corpus(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.cmd in ("build", "golden"):
+        from .resources import checkout, needs_checkout
+
+        if checkout() is None and (args.cmd == "build" or args.dir is None):
+            print(needs_checkout(f"`corpus {args.cmd}`" if args.cmd == "build" else "`corpus golden` without --dir"),
+                  file=sys.stderr)
+            return 2
     if args.cmd == "build":
         t0 = time.monotonic()
         files = render(generate())

@@ -63,10 +63,16 @@ class Tagged:
         return handler.generate_schema(Annotated[source, Discriminator(self.key)])
 
 
+#: A face-down card: a card the writer of the log did not see (only in `hand` and `draw` lines).
+HIDDEN = "?"
+#: The JSON form's card pattern: a card code or `?` (judged where it stands, as in text).
+CARD_OR_HIDDEN_PATTERN = "^(?:" + CARD_RE.pattern[1:-1] + r"|\?)$"
+
 CardCode = Annotated[
     str,
-    Constrained("A card code: R1, R3..R10 (likewise G, B, Y), R# (Wild #), W2 (Wild DOS); declarations G#=7, W2=R",
-                pattern=CARD_RE.pattern),
+    Constrained("A card code: R1, R3..R10 (likewise G, B, Y), R# (Wild #), W2 (Wild DOS); declarations G#=7, W2=R; "
+                "`?` for a face-down card (allowed only in hand and draw lines)",
+                pattern=CARD_OR_HIDDEN_PATTERN),
 ]
 PlayerName = Annotated[str, Constrained("A player name as in the players line", pattern=PLAYER_PATTERN)]
 Cards = list[CardCode]
@@ -212,6 +218,14 @@ SetupEvent = Annotated[Union[Dealer, Deck, Hand, Center], Tagged("type")]
 
 
 @dataclass(kw_only=True)
+class Show(Located):
+    """`show P C ...`: P turns their hand face up for scoring (after the turn that ended the round)."""
+
+    player: PlayerName
+    cards: SomeCards
+
+
+@dataclass(kw_only=True)
 class Score(Located):
     """`score P N`: P went out and claims N points."""
 
@@ -238,6 +252,7 @@ class Round(Located):
     number: Annotated[int, Constrained(ge=1)]
     setup: list[SetupEvent] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
+    shows: list[Show] = field(default_factory=list)
     score: Optional[Score] = None
     totals: Optional[Totals] = None
 
@@ -284,6 +299,8 @@ def attach_pointers(log: Log) -> Log:
             turn._pointer = tp
             for ei, ev in enumerate(turn.events):
                 ev._pointer = f"{tp}/events/{ei}"
+        for si, sh in enumerate(rnd.shows):
+            sh._pointer = f"{rp}/shows/{si}"
         if rnd.score:
             rnd.score._pointer = f"{rp}/score"
         if rnd.totals:

@@ -130,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--update", action="store_true", help="rewrite the stored playthroughs from a fresh replay")
     p.add_argument("--dir", type=Path, default=GOLDEN_DIR)
     args = p.parse_args(sys.argv[1:] if argv is None else argv)
+    from .resources import checkout, needs_checkout
+
+    if checkout() is None and args.dir == GOLDEN_DIR:  # an install: never write into it
+        print(needs_checkout("`corpus golden` without --dir"), file=sys.stderr)
+        return 2
     if args.update:
         for g in GAMES:
             write(g, args.dir)

@@ -17,9 +17,9 @@ from functools import lru_cache
 from pydantic import TypeAdapter, ValidationError
 
 from .cards import CARD_RE
-from .events import Log, attach_pointers
+from .events import CARD_OR_HIDDEN_PATTERN, Log, attach_pointers
 from .findings import Finding, finding
-from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, Parsed, card_problem
+from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, Parsed, card_problem, face_down_checks
 
 __all__ = ["load_json", "dump_json", "schema", "write_schema", "schema_path", "json_pointer"]
 
@@ -74,13 +74,27 @@ def _message(err: dict) -> str:
     if t == "string_pattern_mismatch":
         v = err.get("input")
         pattern = (err.get("ctx") or {}).get("pattern", "")
-        if pattern == CARD_RE.pattern and isinstance(v, str):
+        if pattern in (CARD_RE.pattern, CARD_OR_HIDDEN_PATTERN) and isinstance(v, str):
             problem = card_problem(v) if CARD_WORD_RE.match(v) else None
             return problem or f"{v!r} is not a card code (R1, R3..R10, R#, W2, with declarations like G#=7 or W2=R)"
         if "A-Za-z0-9_-" in pattern:
             return f"{v!r} is not a player name: ASCII, [A-Za-z][A-Za-z0-9_-]{{0,31}}"
         return f"{msg}: found {v!r}"
     return msg
+
+
+def json_type_name(value: Any) -> str:
+    """A JSON value's type as JSON names it (object, array, string, number, boolean, null), for
+    messages: a client never sees Python's names (dict, list, str)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 def _short(v: Any, n: int = 60) -> str:
@@ -111,7 +125,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
         obj = data
     if not isinstance(obj, dict):
         return Parsed(None, [finding("notation.schema", "a JSON log is one object", pointer="",
-                                     found=type(obj).__name__, expected="an object")], True, text)
+                                     found=json_type_name(obj), expected="an object")], True, text)
     obj = _integral_floats(obj)
     try:
         # strict, in JSON mode: JSON types as the schema says (no `false` for 0, no "3" for 3)
@@ -129,6 +143,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
     if any(f.rule == "notation.players" for f in findings):
         return Parsed(None, findings, True, text)
     attach_pointers(log)
+    findings.extend(face_down_checks(log))
     return Parsed(log, findings, False, text)
 
 

@@ -40,6 +40,7 @@ from .events import (
     Reshuffle,
     Round,
     Score,
+    Show,
     Total,
     Totals,
     Turn,
@@ -51,7 +52,7 @@ __all__ = ["Parsed", "parse", "write", "KEYWORDS", "VALID_CARDS", "card_problem"
 
 KEYWORDS = frozenset(
     "dos round dealer deck hand center turn match with draw refill place pass catch by "
-    "reshuffle score totals winner players ruleset option target".split()
+    "reshuffle show score totals winner players ruleset option target".split()
 )
 
 COLOURS = "RGBY"
@@ -84,14 +85,9 @@ class Parsed:
 
 
 def grammar_path() -> Path:
-    here = Path(__file__).resolve().parent
-    import sys
+    from .resources import data_dir
 
-    # a source checkout (or editable install), else the copy `pip install .` puts under share/
-    for cand in (here.parent / "grammars" / "dos.lark", Path(sys.prefix) / "share" / "dosverify" / "grammars" / "dos.lark"):
-        if cand.is_file():
-            return cand
-    raise FileNotFoundError("the notation grammar (grammars/dos.lark) was not found")
+    return data_dir("grammars") / "dos.lark"
 
 
 def grammar_text() -> str:
@@ -191,11 +187,24 @@ class _Builder(Transformer):
         self.out.append(("bad", line, tok.column, [finding(
             rule, message, line=line, column=tok.column, found=_short(str(tok)), expected=expected, help=help)]))
 
-    def _cards_ok(self, line, toks) -> bool:
+    def _cards_ok(self, line, toks, hidden: str | None = None) -> bool:
+        """Whether every word is a card code; `hidden` names the line when `?` may stand in it."""
         if _VALID_SUPERSET([t.value for t in toks]):
             return True
         for t in toks:
             if t.value not in VALID_CARDS:
+                if t.type == "HIDDEN":
+                    if t.value != "?":
+                        self._bad(line, t, "notation.card", f"`{_short(t)}` is not a card: a face-down card is `?` alone, "
+                                  "without a declaration or a number", expected="`?` or a card code",
+                                  help="write `?` for a card you did not see, or the card's code")
+                        return False
+                    if hidden is None:
+                        self._bad(line, t, "notation.card", "`?` (a face-down card) stands only in `hand` and `draw` lines: "
+                                  "cards in the Center Row, matched, placed, refilled or shown lie face up and are written",
+                                  expected="a card code", help="write the card's code: it was face up")
+                        return False
+                    continue
                 self._bad(line, t, "notation.card", card_problem(str(t)), expected="a card code")
                 return False
         return True
@@ -294,7 +303,7 @@ class _Builder(Transformer):
         k, p = c[0], c[1]
         line = k.line + self.off
         cards = c[2:]
-        if self._name_ok(line, p) and self._cards_ok(line, cards):
+        if self._name_ok(line, p) and self._cards_ok(line, cards, "hand"):
             self.out.append(("setup", line, k.column, _mk(
                 Hand, {"type": "hand", "player": p.value, "cards": [t.value for t in cards]},
                 line, k.column, {"player": p.column, "cards": [t.column for t in cards]})))
@@ -330,7 +339,7 @@ class _Builder(Transformer):
             player, cols = p.value, {"player": p.column}
         else:
             player, cards, cols = None, c[1:], {}
-        if self._cards_ok(line, cards):
+        if self._cards_ok(line, cards, "draw"):
             cols["cards"] = [t.column for t in cards]
             self.out.append(("event", line, k.column, _mk(
                 Draw, {"type": "draw", "player": player, "cards": [t.value for t in cards]}, line, k.column, cols)))
@@ -373,6 +382,19 @@ class _Builder(Transformer):
                 Catch, {"type": "catch", "player": q.value, "by": r.value}, line, k.column, {"player": q.column, "by": r.column})))
 
     # end of a round and of the game
+    def show_line(self, c):
+        k, p = c[0], c[1]
+        line = k.line + self.off
+        cards = c[2:]
+        if not cards:
+            self._bad(line, k, "notation.line", f"`show {p}` names no card: a `show` line writes every card {p} holds",
+                      expected="show P C ...")
+            return
+        if self._name_ok(line, p) and self._cards_ok(line, cards):
+            self.out.append(("show", line, k.column, _mk(
+                Show, {"player": p.value, "cards": [t.value for t in cards]},
+                line, k.column, {"player": p.column, "cards": [t.column for t in cards]})))
+
     def score_line(self, c):
         k, p, n = c
         line = k.line + self.off
@@ -702,6 +724,10 @@ def _fold(text: str, items: list) -> Parsed:
             place(line, col, "nothing may follow the `winner` line", found=what)
             continue
         if kind == "event":
+            if state == "show":
+                place(line, col, f"a `{payload.type}` line after a `show` line of round {rnd.number}: a turn's lines come "
+                                 "before the `show` lines", found=payload.type)
+                continue
             if state == "turns":
                 turn.events.append(payload)
             elif state == "header":
@@ -713,7 +739,29 @@ def _fold(text: str, items: list) -> Parsed:
             else:
                 place(line, col, f"a `{payload.type}` line after the `{state}` line of round {rnd.number}: "
                                  f"a round's turns come before its `score`", found=payload.type)
+        elif kind == "show":
+            if state in ("turns", "show"):
+                prior = next((sh for sh in rnd.shows if sh.player == payload.player), None)
+                if prior is not None:
+                    findings.append(finding("notation.repeated", f"a second `show` line for {payload.player} in round "
+                                            f"{rnd.number} (the first is at line {prior._line})", line=line, column=col,
+                                            found="show", round=rnd.number))
+                    continue
+                rnd.shows.append(payload)
+                state = "show"
+            elif state == "header":
+                place(line, col, "a `show` line before the first `round`", found="show")
+            elif state == "setup":
+                place(line, col, f"a `show` line before the first `turn` of round {rnd.number}: `show` stands between the "
+                                 "turn that ended the round and its `score`", found="show")
+            else:
+                place(line, col, f"a `show` line after the `{state}` line of round {rnd.number}: `show` stands between "
+                                 "the turn that ended the round and its `score`", found="show")
         elif kind == "turn":
+            if state == "show":
+                place(line, col, f"a `turn` after a `show` line of round {rnd.number}: `show` lines come after the turn "
+                                 "that ended the round", found="turn")
+                continue
             if state in ("setup", "turns"):
                 turn = payload
                 rnd.turns.append(turn)
@@ -736,13 +784,13 @@ def _fold(text: str, items: list) -> Parsed:
             if state == "header":
                 first_round_line = line
             num, ncol = payload
-            rnd = _mk(Round, {"number": num, "setup": [], "turns": [], "score": None, "totals": None},
+            rnd = _mk(Round, {"number": num, "setup": [], "turns": [], "shows": [], "score": None, "totals": None},
                       line, col, {"number": ncol})
             rounds.append(rnd)
             turn = None
             state = "setup"
         elif kind == "score":
-            if state in ("setup", "turns"):
+            if state in ("setup", "turns", "show"):
                 rnd.score = payload
                 state = "score"
             elif state == "header":
@@ -751,7 +799,7 @@ def _fold(text: str, items: list) -> Parsed:
                 place(line, col, f"a second `score` line in round {rnd.number}" if state == "score"
                       else f"a `score` line after the `totals` of round {rnd.number}", found="score")
         elif kind == "totals":
-            if state in ("setup", "turns", "score"):
+            if state in ("setup", "turns", "show", "score"):
                 rnd.totals = payload
                 state = "totals"
             elif state == "header":
@@ -812,6 +860,8 @@ def _fold(text: str, items: list) -> Parsed:
         if not players_bad:
             findings.append(finding("notation.players", "the header has no valid `players` line (2 to 4 names)",
                                     line=first_round_line or end_line, column=1, expected="`players P Q ...`"))
+    for rnd in rounds:
+        _no_hidden_with_deck(rnd, findings)
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
     if malformed:
         return Parsed(None, findings, True, text)
@@ -821,6 +871,78 @@ def _fold(text: str, items: list) -> Parsed:
     log._header_at = header_at
     log._end_line = end_line
     return Parsed(log, findings, False, text)
+
+
+def face_down_checks(log: Log) -> list[Finding]:
+    """For the JSON form, whose schema lets `"?"` stand wherever a card does: what the text
+    form's parser reports (a `?` outside `hand` and `draw`, a repeated `show`), each at its
+    pointer; such an event is left out, as the text form skips such a line."""
+    out: list[Finding] = []
+
+    def bad(ev, cards) -> bool:
+        if "?" not in cards:
+            return False
+        if isinstance(ev, Place):
+            ptr = f"{ev._pointer}/card"
+        elif isinstance(ev, Match) and ev.target == "?":
+            ptr = f"{ev._pointer}/target"
+        else:
+            ptr = f"{ev._pointer}/cards/{ev.cards.index('?')}"
+        out.append(finding("notation.card", "`?` (a face-down card) stands only in `hand` and `draw` lines: cards in "
+                           "the Center Row, matched, placed, refilled or shown lie face up and are written",
+                           pointer=ptr, found="?", expected="a card code", help="write the card's code: it was face up"))
+        return True
+
+    for rnd in log.rounds:
+        rnd.setup[:] = [ev for ev in rnd.setup if not (isinstance(ev, (Deck, Center)) and bad(ev, ev.cards))]
+        for turn in rnd.turns:
+            keep = [ev for ev in turn.events if not (
+                isinstance(ev, (Match, Refill, Reshuffle, Place))
+                and bad(ev, [ev.card] if isinstance(ev, Place) else ([ev.target] + ev.cards) if isinstance(ev, Match)
+                        else ev.cards))]
+            if len(keep) != len(turn.events):
+                turn.events[:] = keep
+                turn._damaged = True
+        seen: dict = {}
+        shows = []
+        for sh in rnd.shows:
+            if bad(sh, sh.cards):
+                continue
+            if sh.player in seen:
+                out.append(finding("notation.repeated", f"a second `show` for {sh.player} in round {rnd.number}",
+                                   pointer=sh._pointer, found="show", round=rnd.number))
+                continue
+            seen[sh.player] = sh
+            shows.append(sh)
+        rnd.shows[:] = shows
+        _no_hidden_with_deck(rnd, out)
+    return out
+
+
+def _no_hidden_with_deck(rnd: Round, findings: list) -> None:
+    """A round with a `deck` line has no `?`: its deal and draws are known. Such a line is
+    reported at its first `?` and skipped, like any line that is not a sentence."""
+    if not any(isinstance(ev, Deck) for ev in rnd.setup):
+        return
+
+    def bad(ev) -> bool:
+        if "?" not in ev.cards:
+            return False
+        i = ev.cards.index("?")
+        cols = ev._cols.get("cards") if ev._cols else None
+        col = cols[i] if isinstance(cols, list) and i < len(cols) else ev._column
+        ptr = f"{ev._pointer}/cards/{i}" if ev._pointer is not None else None
+        findings.append(finding("notation.card", "`?` in a round with a `deck` line: the deck makes every dealt and "
+                                "drawn card known, so none is face down", line=ev._line, column=col, pointer=ptr,
+                                found="?", expected="a card code (or a bare `draw`)", round=rnd.number))
+        return True
+
+    rnd.setup[:] = [ev for ev in rnd.setup if not (isinstance(ev, Hand) and bad(ev))]
+    for turn in rnd.turns:
+        keep = [ev for ev in turn.events if not (isinstance(ev, Draw) and bad(ev))]
+        if len(keep) != len(turn.events):
+            turn.events[:] = keep
+            turn._damaged = True
 
 
 # ---- write --------------------------------------------------------------------------------
@@ -875,6 +997,7 @@ def write(log: Log) -> str:
         for turn in rnd.turns:
             out.append(f"turn {turn.player}")
             out.extend("  " + _event_line(ev) for ev in turn.events)
+        out.extend("show " + " ".join([sh.player] + list(sh.cards)) for sh in rnd.shows)
         if rnd.score is not None:
             out.append(f"score {rnd.score.player} {rnd.score.points}")
         if rnd.totals is not None:

@@ -66,16 +66,28 @@ def cap_findings(report, max_findings: int | None) -> int:
     return cut
 
 
-def check_job(body: bytes, form: str | None, name: str, ruleset: str | None, max_findings: int | None):
-    """Check one log and render it: returns (report, truncated, the JSON bytes of the report).
+def check_job(body: bytes, form: str | None, name: str, ruleset: str | None, max_findings: int | None,
+              render: str = "json"):
+    """Check one log and render it: returns (report, truncated, the rendered report as bytes:
+    its JSON, or with ``render="text"`` the compiler-style text `dosverify check` prints).
 
-    A capped report carries ``truncated`` (the findings left out) after ``findings``."""
+    A capped JSON report carries ``truncated`` (the findings left out) after ``findings``; a
+    capped text report ends with a line that says how many were left out."""
     import json
 
     from .api import check
 
     report = check(body, name=name, ruleset=ruleset, form=form)
-    report._text = None  # the decoded log is not sent back to the service
+    text, report._text = report._text, None  # the decoded log is not sent back to the service
+    if render == "text":
+        from .report import render_text, summary_line
+
+        summary = summary_line(report)  # the counts of every finding, before the cap
+        cut = cap_findings(report, max_findings)
+        out = render_text(report, text)
+        if cut:
+            out = out.rsplit("\n", 1)[0] + f"\n({cut} more finding(s) not shown: the first {max_findings} are)\n" + summary
+        return report, cut, (out + "\n").encode()
     cut = cap_findings(report, max_findings)
     if not cut:
         return report, 0, report.to_json_line().encode()
@@ -96,7 +108,12 @@ def convert_job(body: bytes, form: str, target: str):
     return out, findings
 
 
-JOBS = {"check": check_job, "convert": convert_job}
+def call_job(fn, args: tuple):
+    """Any module-level function (pickled by reference), e.g. the web page's replay."""
+    return fn(*args)
+
+
+JOBS = {"check": check_job, "convert": convert_job, "call": call_job}
 
 
 class _Budget(BaseException):

@@ -17,9 +17,14 @@ Endpoints (all answers are JSON unless said otherwise; every response carries th
 - ``GET /v1/rules``, ``GET /v1/rules/{id}``, ``GET /v1/rulesets``: the specification.
 - ``GET /healthz``; ``/openapi.json`` and ``/docs``.
 
-Errors share one body, :class:`ErrorBody`: a status, a stable ``error`` code, a message and the
-``problems``, each with its ``location`` (``in`` body/query/path/header, and a JSON pointer,
-line and column or byte offset where known). Body limits are enforced while the body is read by
+A log that cannot be read, in either form, is a verdict (200, ``malformed``); errors are only
+for requests that are not a log request at all, and share one body, :class:`ErrorBody`: RFC 9457
+problem details (``application/problem+json``: type, title, status, detail, instance) with a
+stable ``error`` code and the ``problems``, each with its ``location`` (``in``
+body/query/path/header, and a JSON pointer, line and column or byte offset where known).
+``Accept: text/plain`` asks /v1/check for the compiler-style text report and /v1/convert for
+the bare log; a trailing slash is ignored and HEAD works wherever GET does
+(:class:`HttpConventions`). Body limits are enforced while the body is read by
 Starlette's ``RequestBodyLimitMiddleware``, through FastAPI's per-route ``max_body_size``
 (FastAPI >= 0.164 / Starlette >= 1.6): a large ``Content-Length`` is refused before any byte is
 read and a chunked body as soon as it passes the limit, both as 413.
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import os
 from typing import Any, Literal
@@ -45,6 +51,7 @@ from . import __version__
 from .pool import CheckBusy, CheckPool, CheckTimeout, InFlightLimit, WorkerDied
 from .settings import Settings
 from .events import Log
+from .jsonform import json_type_name
 from .findings import Finding
 from .report import Report
 from .spec import SpecError, load_spec
@@ -57,6 +64,31 @@ SPEC_HEADER = "X-DOS-Spec-Version"
 RETRY_AFTER = 1  # seconds, in the Retry-After of every 503
 BATCH_OVERHEAD = 64 * 1024  # room for the JSON array / multipart framing around the logs
 _BODY_LIMIT_SCOPE_KEY = "starlette.max_body_size"  # starlette.middleware.body_limit.MAX_BODY_SIZE_SCOPE_KEY
+
+# ---- the kinds of problem (RFC 9457 `type`s): code -> (title, what it means) ---------------
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_TYPES: dict[str, tuple[str, str]] = {
+    "bad-request": ("Bad request", "The request cannot be read (for example a multipart body without a boundary)."),
+    "unsupported-media-type": ("Unsupported media type", "The body's Content-Type is not one the endpoint takes: "
+                               "text/plain (UTF-8) or application/json for one log, application/json or "
+                               "multipart/form-data for a batch."),
+    "content-too-large": ("Content too large", "The body, or one log of a batch, is over the size limit "
+                          "(`GET /healthz` names it)."),
+    "too-many-items": ("Too many logs", "A batch holds more logs than the limit (`GET /healthz` names it)."),
+    "invalid-batch": ("Not a batch of logs", "The body of a batch is not a JSON array of logs."),
+    "invalid-log": ("Log cannot be converted", "The log sent to /v1/convert cannot be read; "
+                    "/v1/check answers such a log with a `malformed` report instead."),
+    "unknown-ruleset": ("Unknown ruleset", "The `ruleset` parameter names no ruleset of the specification "
+                        "(`GET /v1/rulesets` lists them)."),
+    "unknown-option": ("Unknown option", "An `option` parameter names no option of the specification, or a "
+                       "value the option does not take (`GET /v1/rulesets` lists them)."),
+    "invalid-parameter": ("Invalid parameter", "A query or path parameter is not valid."),
+    "not-found": ("Not found", "No endpoint or rule has this path."),
+    "method-not-allowed": ("Method not allowed", "The endpoint does not take this HTTP method."),
+    "internal-error": ("Internal error", "A bug in dosverify: please report it with the request."),
+}
+
 
 # ---- response models ---------------------------------------------------------------------
 
@@ -82,16 +114,18 @@ class Problem(BaseModel):
 
 
 class ErrorBody(BaseModel):
-    """The body of every answer that is not 2xx."""
+    """The body of every answer that is not 2xx: RFC 9457 problem details
+    (``application/problem+json``), with the service's own members beside the standard ones."""
 
     model_config = ConfigDict(extra="forbid")
-    status: int
-    error: str = Field(description="a stable code: unsupported-media-type, content-too-large, invalid-log, "
-                                   "invalid-parameter, unknown-ruleset, too-many-items, not-found, "
-                                   "method-not-allowed, bad-request, internal-error")
-    message: str
-    problems: list[Problem] = Field(default_factory=list)
-    report: Report | None = Field(default=None, description="the malformed report, when a JSON log fails the schema")
+    type: str = Field(description="a URI reference naming the kind of problem: `/problems/CODE`, a page that "
+                                  "explains it")
+    title: str = Field(description="a short summary of the kind of problem, the same for every occurrence")
+    status: int = Field(description="the HTTP status code")
+    detail: str = Field(description="what went wrong with this request")
+    instance: str | None = Field(default=None, description="the path of the request that failed")
+    error: str = Field(description="the stable code at the end of `type`: " + ", ".join(PROBLEM_TYPES))
+    problems: list[Problem] = Field(default_factory=list, description="each problem with its location")
     spec_version: str
 
 
@@ -188,22 +222,28 @@ class RulesetsResult(BaseModel):
 
 class ServiceError(Exception):
     def __init__(self, status: int, error: str, message: str, problems: list[Problem] | None = None,
-                 report: Report | None = None, headers: dict | None = None) -> None:
+                 headers: dict | None = None) -> None:
         super().__init__(message)
         self.status, self.error, self.message = status, error, message
-        self.problems, self.report, self.headers = problems or [], report, headers
+        self.problems, self.headers = problems or [], headers
 
 
 def _loc(in_: str, **kw: Any) -> Location:
     return Location(**{"in": in_}, **kw)
 
 
+def problem_body(status: int, error: str, detail: str, problems: list[Problem] | None = None,
+                 instance: str | None = None, spec_version: str | None = None) -> ErrorBody:
+    title = PROBLEM_TYPES.get(error, (error.replace("-", " ").capitalize(), ""))[0]
+    return ErrorBody(type=f"/problems/{error}", title=title, status=status, detail=detail, instance=instance,
+                     error=error, problems=problems or [], spec_version=spec_version or load_spec().version)
+
+
 def _error_response(status: int, error: str, message: str, problems: list[Problem] | None = None,
-                    report: Report | None = None, headers: dict | None = None) -> JSONResponse:
-    body = ErrorBody(status=status, error=error, message=message, problems=problems or [], report=report,
-                     spec_version=load_spec().version)
+                    headers: dict | None = None, instance: str | None = None) -> JSONResponse:
+    body = problem_body(status, error, message, problems, instance)
     return JSONResponse(body.model_dump(mode="json", by_alias=True, exclude_none=False), status_code=status,
-                        headers=headers)
+                        headers=headers, media_type=PROBLEM_MEDIA_TYPE)
 
 
 _HTTP_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "content-too-large",
@@ -243,11 +283,10 @@ class SpecVersionHeader:
                     rewriting = True
                     limit = scope.get(_BODY_LIMIT_SCOPE_KEY)
                     msg = f"the body is over the limit of {limit} bytes" if limit is not None else "the body is too large"
-                    body = ErrorBody(status=413, error="content-too-large", message=msg,
-                                     problems=[Problem(location=_loc("body"), message=msg)],
-                                     spec_version=self.value.decode()).model_dump_json(by_alias=True).encode()
+                    body = problem_body(413, "content-too-large", msg, [Problem(location=_loc("body"), message=msg)],
+                                        scope.get("path"), self.value.decode()).model_dump_json(by_alias=True).encode()
                     headers = [(k, v) for k, v in headers if k.lower() not in (b"content-type", b"content-length")]
-                    headers += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                    headers += [(b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode()),
                                 (name, self.value)]
                     await send({**message, "headers": headers})
                     await send({"type": "http.response.body", "body": body, "more_body": False})
@@ -259,6 +298,36 @@ class SpecVersionHeader:
             await send(message)
 
         await self.app(scope, receive, send_with_header)
+
+
+class HttpConventions:
+    """What clients expect of any HTTP service, before routing: a trailing slash names the same
+    resource (`/v1/rules/` is `/v1/rules`, no 307 redirect), and `HEAD` works wherever `GET`
+    does (answered as a GET with the body left out, headers and Content-Length kept)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        path = scope.get("path", "/")
+        if len(path) > 1 and path.endswith("/"):
+            stripped = path.rstrip("/") or "/"
+            scope = {**scope, "path": stripped, "raw_path": stripped.encode("utf-8", "surrogateescape")}
+        if scope.get("method") != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if not message.get("more_body", False):
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_headers_only)
 
 
 # ---- reading bodies ----------------------------------------------------------------------
@@ -311,23 +380,11 @@ def _check_ruleset(ruleset: str | None) -> None:
                            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
 
 
-def _schema_problems(report: Report, item: int | None = None) -> list[Problem]:
-    """The 422 problems of a JSON log that is not the log schema (or not JSON, or not UTF-8)."""
-    out = []
-    for f in report.findings:
-        if f.rule in ("notation.schema", "notation.encoding"):
-            offset = None
-            if f.rule == "notation.encoding" and f.found is not None and f.found.isdigit():
-                offset = int(f.found)
-            out.append(Problem(location=_loc("body", pointer=f.pointer, item=item, line=f.line, column=f.column,
-                                             offset=offset),
-                               message=f.message, rule=f.rule))
-    return out
-
-
 async def _in_pool(pool: CheckPool, jobs: list[tuple[str, tuple, int]]) -> list:
-    """Run jobs in the worker pool; a check over its budget, or a worker lost, is a 503 with
-    Retry-After (the service is not refusing the log, it ran out of time for it)."""
+    """Run jobs in the worker pool (:mod:`dosverify.pool`). A check past its time budget, a log
+    that waited past it for a worker, or a worker lost is a 503 with Retry-After: the log was
+    not judged, so no verdict is given."""
+    retry = {"Retry-After": str(RETRY_AFTER)}
     try:
         return await pool.run(jobs)
     except SpecError as exc:  # the override was checked first; kept for safety
@@ -336,20 +393,69 @@ async def _in_pool(pool: CheckPool, jobs: list[tuple[str, tuple, int]]) -> list:
     except CheckTimeout as exc:
         raise ServiceError(503, "check-timeout", f"{exc}; the log may be too costly to referee within the budget",
                            [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
-                                    message=f"the check took more than {exc.budget:g} s")],
-                           headers={"Retry-After": str(RETRY_AFTER)})
+                                    message=f"the check took more than {exc.budget:g} s")], headers=retry)
     except CheckBusy as exc:
         raise ServiceError(503, "too-many-requests", f"the service is saturated: {exc}",
                            [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
-                                    message=f"no worker was free within {exc.waited:g} s")],
-                           headers={"Retry-After": str(RETRY_AFTER)})
+                                    message=f"no worker was free within {exc.waited:g} s")], headers=retry)
     except WorkerDied as exc:
         raise ServiceError(503, "worker-lost", str(exc), [Problem(location=_loc("body"), message=str(exc))],
-                           headers={"Retry-After": str(RETRY_AFTER)})
+                           headers=retry)
 
 
-def _is_schema_failure(report: Report) -> bool:
-    return report.verdict == "malformed" and any(f.rule in ("notation.schema", "notation.encoding") for f in report.findings)
+# ---- content negotiation and batch items ----------------------------------------------------
+
+
+def _accept_q(accept: str, media: str) -> float:
+    """The quality the Accept header gives `media` (its most specific matching range), 0 if none."""
+    major = media.split("/")[0]
+    best, best_rank = 0.0, -1
+    for part in accept.split(","):
+        fields = [f.strip() for f in part.split(";")]
+        rng = fields[0].lower()
+        q = 1.0
+        for f in fields[1:]:
+            if f.lower().startswith("q="):
+                try:
+                    q = float(f[2:])
+                except ValueError:
+                    q = 0.0
+        rank = 2 if rng == media else 1 if rng == f"{major}/*" else 0 if rng == "*/*" else -1
+        if rank > best_rank:
+            best, best_rank = q, rank
+    return best if best_rank >= 0 else 0.0
+
+
+def prefers_text(request: Request) -> bool:
+    """Whether the client asks for `text/plain` over JSON (`Accept: text/plain`, as curl users
+    write it); no Accept header, `*/*` or a tie keeps JSON."""
+    accept = request.headers.get("accept", "")
+    if not accept:
+        return False
+    return _accept_q(accept, "text/plain") > max(_accept_q(accept, "application/json"),
+                                                 _accept_q(accept, PROBLEM_MEDIA_TYPE))
+
+
+_TEXT_REPORT_RESPONSE = {"description": "The report (JSON), or with `Accept: text/plain` the compiler-style text "
+                                        "report `dosverify check` prints",
+                         "content": {"text/plain": {"schema": {"type": "string"}}}}
+
+
+_NAMED_KEYS = {"name", "log"}
+
+
+def _batch_item(item: Any, i: int) -> tuple[str, Any]:
+    """(name, log) of a batch item: `{"name": ..., "log": ...}` names its log; any other item is
+    the log itself, named `[i]`. (A JSON log always has `players`, so it is never read as a
+    named item.)"""
+    if isinstance(item, dict) and "log" in item and set(item) <= _NAMED_KEYS:
+        name = item.get("name")
+        if name is not None and not isinstance(name, str):
+            raise ServiceError(422, "invalid-batch", f"item {i}'s name is not a string",
+                               [Problem(location=_loc("body", pointer=f"/{i}/name", item=i),
+                                        message=f"expected a string, found {json_type_name(name)}")])
+        return (name if name else f"[{i}]"), item["log"]
+    return f"[{i}]", item
 
 
 class _Part:
@@ -488,20 +594,27 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             f"Limits: {max_log} bytes per log, {max_items} logs and {batch_bytes} bytes per batch, "
             f"{max_findings} findings per report (the rest counted in `truncated`), {cfg.check_timeout:g} s "
             f"per check and {cfg.max_in_flight} requests in flight (past either: 503 with Retry-After). "
-            f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version)."
+            f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version). "
+            "Errors are RFC 9457 problem details (`application/problem+json`). The organiser's web page is at `/`."
         ),
+        docs_url=None, redoc_url=None,  # served from the package's own assets by dosverify.webui
         lifespan=lifespan,
     )
-
     def get_pool() -> CheckPool:
         if "pool" not in pool_box:
             pool_box["pool"] = CheckPool(cfg.workers, cfg.check_timeout)
         return pool_box["pool"]
 
-    async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None) -> list:
-        """(report, truncated, JSON bytes) for each (body, form, name), checked in the pool."""
-        jobs = [("check", (raw, f, nm, ruleset, max_findings), len(raw)) for raw, f, nm in items]
+    async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json") -> list:
+        """(report, truncated, rendered bytes) for each (body, form, name), checked in the pool."""
+        jobs = [("check", (raw, f, nm, ruleset, max_findings, render), len(raw)) for raw, f, nm in items]
         return await _in_pool(get_pool(), jobs)
+
+    async def run_in_pool(fn, *args):
+        """``fn(*args)`` in the pool (``fn`` a module-level function), for the web page's work."""
+        size = len(args[0]) if args and isinstance(args[0], (bytes, bytearray)) else 0
+        [out] = await _in_pool(get_pool(), [("call", (fn, args), size)])
+        return out
 
     def busy(limit: int):
         return _error_response(503, "too-many-requests", f"{limit} requests are in flight, the most this service takes",
@@ -513,13 +626,17 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     app.state.pool = get_pool
     app.state.max_log_bytes = max_log
     app.state.max_batch_items = max_items
-    app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=("/v1/check", "/v1/convert"), reject=busy)
+    app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=("/v1/check", "/v1/convert", "/v1/replay"),
+                       reject=busy)
     app.add_middleware(SpecVersionHeader)
+    app.add_middleware(HttpConventions)  # added last: the outermost, it sees the request first
+    app.router.redirect_slashes = False
 
     # -- error handlers: one JSON shape for every error --
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return _error_response(exc.status, exc.error, exc.message, exc.problems, exc.report, headers=exc.headers)
+        return _error_response(exc.status, exc.error, exc.message, exc.problems, headers=exc.headers,
+                               instance=request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -538,7 +655,8 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         else:
             msg = str(exc.detail)
             problems = [Problem(location=_loc("body"), message=str(exc.detail))]
-        return _error_response(status, code, msg, problems, headers=getattr(exc, "headers", None))
+        return _error_response(status, code, msg, problems, headers=getattr(exc, "headers", None),
+                               instance=request.url.path)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -552,17 +670,19 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             else:
                 location = _loc(where, name=str(rest[0]) if rest else None)
             problems.append(Problem(location=location, message=str(err.get("msg", "invalid"))))
-        return _error_response(422, "invalid-parameter", "the request's parameters are not valid", problems)
+        return _error_response(422, "invalid-parameter", "the request's parameters are not valid", problems,
+                               instance=request.url.path)
 
     @app.exception_handler(Exception)
     async def _internal_error(request: Request, exc: Exception) -> JSONResponse:  # a bug of ours
-        return _error_response(500, "internal-error", f"internal error: {type(exc).__name__}",
-                               [Problem(location=_loc("body"), message="this is a bug in dosverify; please report it")])
+        return _error_response(500, "internal-error", "the service failed on this request (a bug in dosverify)",
+                               [Problem(location=_loc("body"), message="this is a bug in dosverify; please report it")],
+                               instance=request.url.path)
 
     errors = {413: {"model": ErrorBody, "description": "A body (or one log) over the size limit, or too many logs"},
               415: {"model": ErrorBody, "description": "An unsupported Content-Type"},
-              422: {"model": ErrorBody, "description": "A JSON log that is not the log schema, an unknown ruleset "
-                                                        "or an invalid parameter"},
+              422: {"model": ErrorBody, "description": "An unknown ruleset, an invalid parameter, or a batch body "
+                                                        "that is not an array of logs"},
               400: {"model": ErrorBody, "description": "A body that cannot be read (a broken multipart body)"}}
 
     ruleset_q = Query(None, description="overrides the log's ruleset", json_schema_extra={"enum": ruleset_names})
@@ -573,25 +693,25 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
         "application/json": {"schema": log_ref}}}}
 
-    @app.post("/v1/check", response_model=Report, responses=errors, max_body_size=max_log,
-              openapi_extra=check_body, tags=["check"], summary="Check one log")
-    async def check_one(request: Request, ruleset: str | None = ruleset_q, name: str = name_q) -> JSONResponse:
+    @app.post("/v1/check", response_model=Report, responses={**errors, 200: _TEXT_REPORT_RESPONSE},
+              max_body_size=max_log, openapi_extra=check_body, tags=["check"], summary="Check one log",
+              operation_id="checkLog")
+    async def check_one(request: Request, ruleset: str | None = ruleset_q, name: str = name_q) -> Response:
         """Referee one log. The answer is the report `dosverify check --format json` prints for
-        the same log: status 200 whatever the verdict. A JSON log that is not the log schema is a
-        422 whose problems carry the JSON pointers (the malformed report is included)."""
+        the same log: status 200 whatever the verdict, `malformed` for a log that cannot be read
+        in either form. With `Accept: text/plain`, the compiler-style text report instead."""
         body = await request.body()
         form = _form_of(request, ("text", "json"))
         _check_ruleset(ruleset)
-        [(report, _, payload)] = await check_all([(body, form, name)], ruleset)
-        if form == "json" and _is_schema_failure(report):
-            raise ServiceError(422, "invalid-log", "the body is not a DOS log in the JSON form",
-                               _schema_problems(report), report)
-        return Response(payload, media_type="application/json")
+        as_text = prefers_text(request)
+        [(report, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json")
+        return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
 
     batch_body = {"requestBody": {"required": True, "content": {
         "application/json": {"schema": {"type": "array", "maxItems": max_items,
                                         "items": {"anyOf": [
                                             {"type": "string", "description": "a text log"}, log_ref,
+                                            {"$ref": "#/components/schemas/NamedLog"},
                                             {"description": "anything else is refereed as a JSON log: "
                                                             "its report says why it is malformed"}]}}},
         "multipart/form-data": {"schema": {"type": "object", "additionalProperties": False, "properties": {
@@ -600,13 +720,14 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                      "too, in the order sent)"}}}}}}}
 
     @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
-              openapi_extra=batch_body, tags=["check"], summary="Check several logs")
+              openapi_extra=batch_body, tags=["check"], summary="Check several logs", operation_id="checkBatch")
     async def check_batch(request: Request, ruleset: str | None = ruleset_q) -> JSONResponse:
         """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
-        (objects), or a multipart upload with one log per part (a part's Content-Type, else its
-        first character, tells text from JSON). One report per log, in order; a log that cannot
-        be read gets a malformed report and never spoils the others. Reports are named
-        `[i]` (JSON array) or by the part's file name."""
+        (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
+        multipart upload with one log per part (a part's Content-Type, else its first character,
+        tells text from JSON). One report per log, in order; a log that cannot be read gets a
+        malformed report and never spoils the others. Reports are named by the item's `name`,
+        else `[i]` (JSON array), or by the part's file name."""
         form = _form_of(request, ("json", "multipart"))
         _check_ruleset(ruleset)
         items: list[tuple[bytes, str | None, str]] = []  # (bytes, form, name)
@@ -623,17 +744,18 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
                 loc = _loc("body", line=getattr(exc, "lineno", None), column=getattr(exc, "colno", None),
                            offset=getattr(exc, "pos", None) if isinstance(exc, json.JSONDecodeError) else exc.start)
-                raise ServiceError(422, "invalid-log", "the body is not a JSON array of logs",
+                raise ServiceError(422, "invalid-batch", "the body is not a JSON array of logs",
                                    [Problem(location=loc, message=str(exc))])
             if not isinstance(data, list):
-                raise ServiceError(422, "invalid-log", "the body is not a JSON array of logs",
+                raise ServiceError(422, "invalid-batch", "the body is not a JSON array of logs",
                                    [Problem(location=_loc("body", pointer=""),
-                                            message=f"expected an array, found {type(data).__name__}")])
+                                            message=f"expected an array, found {json_type_name(data)}")])
             if len(data) > max_items:
                 raise ServiceError(413, "too-many-items", f"a batch holds at most {max_items} logs, this one {len(data)}",
                                    [Problem(location=_loc("body", pointer=f"/{max_items}", item=max_items),
                                             message=f"items from {max_items} on are beyond the limit")])
             for i, item in enumerate(data):
+                item_name, item = _batch_item(item, i)
                 if isinstance(item, str):
                     raw, f = item.encode("utf-8", "surrogatepass"), "text"
                 else:  # an object is a JSON log; anything else fails the log schema in its report
@@ -642,7 +764,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                     raise ServiceError(413, "content-too-large", f"item {i} is over the limit of {max_log} bytes per log",
                                        [Problem(location=_loc("body", pointer=f"/{i}", item=i),
                                                 message=f"a log may have at most {max_log} bytes")])
-                items.append((raw, f, f"[{i}]"))
+                items.append((raw, f, item_name))
 
         done = await check_all(items, ruleset)
         counts = {v: sum(1 for r, _, _ in done if r.verdict == v) for v in ("legal", "illegal", "malformed")}
@@ -654,16 +776,21 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
         "application/json": {"schema": log_ref}}}}
 
-    @app.post("/v1/convert", response_model=ConvertResult, responses=errors, max_body_size=max_log,
-              openapi_extra=convert_body, tags=["convert"], summary="Convert text to JSON and back")
+    @app.post("/v1/convert", response_model=ConvertResult, max_body_size=max_log,
+              responses={**errors, 200: {"description": "The converted log and the warnings met; with "
+                                                        "`Accept: text/plain`, the converted log itself",
+                                         "content": {"text/plain": {"schema": {"type": "string"}}}}},
+              openapi_extra=convert_body, tags=["convert"], summary="Convert text to JSON and back",
+              operation_id="convertLog")
     async def convert_log(request: Request,
                           to: Literal["json", "text"] | None = Query(None, description="the target form; by default "
                                                                       "the other one than the body's; the body's own "
-                                                                      "form normalises it")) -> JSONResponse:
+                                                                      "form normalises it")) -> Response:
         """`text/plain` in, the JSON form out (`log` is an object); `application/json` in, the
         text notation out (`log` is a string). `to` the body's own form normalises it (through
         the other form). Comments and spacing are not kept (they are not part of the JSON form).
-        A log that cannot be read is a 422 with the findings as problems."""
+        With `Accept: text/plain` the answer is the converted log itself (the notation, or the
+        JSON form's text). A log that cannot be read is a 422 with the findings as problems."""
         body = await request.body()
         form = _form_of(request, ("text", "json"))
         other = "json" if form == "text" else "text"
@@ -677,19 +804,25 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             if not problems:
                 problems = [Problem(location=_loc("body"), message="the log cannot be read")]
             raise ServiceError(422, "invalid-log", f"the body is not a readable {form} log", problems)
+        if prefers_text(request):
+            return Response(out if out.endswith("\n") else out + "\n", media_type="text/plain; charset=utf-8")
         log: Any = json.loads(out) if target == "json" else out
         return JSONResponse({"to": target, "log": log, "findings": [f.to_dict() for f in findings]})
+
+    _install_web(app, run_in_pool, max_log, errors, ruleset_q, name_q, check_body)
 
     def _sources() -> dict:
         return {k: dict(v) for k, v in spec.sources.items()}
 
-    @app.get("/v1/rules", response_model=RulesResult, tags=["specification"], summary="Every rule")
+    @app.get("/v1/rules", response_model=RulesResult, tags=["specification"], summary="Every rule",
+             operation_id="listRules")
     def rules() -> dict:
         """Every rule of the specification, with its text, kind, severity and sources."""
         return {"spec_version": spec.version, "sources": _sources(), "kinds": dict(spec.kinds),
                 "rules": [r.to_dict() for r in spec.rules.values()]}
 
     @app.get("/v1/rules/{rule_id}", response_model=RuleInfo, tags=["specification"], summary="One rule",
+             operation_id="getRule",
              responses={404: {"model": ErrorBody, "description": "No rule has this id"},
                         422: {"model": ErrorBody, "description": "An invalid parameter"}})
     def rule(rule_id: str) -> dict:
@@ -700,7 +833,8 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                         message="see GET /v1/rules for the rule ids")])
         return spec.rules[rule_id].to_dict()
 
-    @app.get("/v1/rulesets", response_model=RulesetsResult, tags=["specification"], summary="Rulesets and options")
+    @app.get("/v1/rulesets", response_model=RulesetsResult, tags=["specification"], summary="Rulesets and options",
+             operation_id="listRulesets")
     def rulesets() -> dict:
         """The named rulesets (each a set of option values and a target) and the options a log
         may set with `option KEY VALUE`, each value with its source."""
@@ -713,7 +847,19 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         return {"spec_version": spec.version, "sources": _sources(), "rulesets": out,
                 "options": {k: dict(v) for k, v in spec.options.items()}}
 
-    @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness")
+    @app.get("/problems/{code}", include_in_schema=False)
+    def problem_type(code: str) -> Response:
+        """The page a problem's `type` names: what the kind of problem means."""
+        if code not in PROBLEM_TYPES:
+            raise ServiceError(404, "not-found", f"no problem type `{code}`",
+                               [Problem(location=_loc("path", name="code"), message="see the error codes in /docs")])
+        title, text = PROBLEM_TYPES[code]
+        page = (f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>"
+                f"<h1>{html.escape(title)}</h1><p>{html.escape(text)}</p><p>Code: <code>{code}</code>. "
+                f"The API is described at <a href=\"/docs\">/docs</a>.</p></html>")
+        return Response(page, media_type="text/html; charset=utf-8")
+
+    @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness", operation_id="getHealth")
     def healthz() -> dict:
         return {"status": "ok", "version": __version__, "spec_version": spec.version,
                 "max_log_bytes": max_log, "max_batch_items": max_items, "max_batch_bytes": batch_bytes,
@@ -753,12 +899,21 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                     require_tags(v)
 
         require_tags(comps)
+        comps["NamedLog"] = {
+            "type": "object", "title": "NamedLog", "additionalProperties": False, "required": ["log"],
+            "description": "a batch item that names its log: the name comes back as the report's `file`",
+            "properties": {"name": {"type": "string", "description": "the log's name in its report"},
+                           "log": {"anyOf": [{"type": "string", "description": "a text log"},
+                                             {"$ref": "#/components/schemas/Log"}]}}}
         header = {SPEC_HEADER: {"description": "the version of the rules specification",
                                 "schema": {"type": "string"}}}
         for path in doc.get("paths", {}).values():
             for op in path.values():
-                for resp in op.get("responses", {}).values():
+                for code, resp in op.get("responses", {}).items():
                     resp.setdefault("headers", {}).update(header)
+                    content = resp.get("content", {})
+                    if code[:1] in "45" and "application/json" in content:  # errors are RFC 9457 problems
+                        content[PROBLEM_MEDIA_TYPE] = content.pop("application/json")
         app.openapi_schema = doc
         return doc
 
@@ -766,16 +921,25 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     return app
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", **given: Any) -> None:
+def _install_web(app: FastAPI, run, max_log: int, errors: dict, ruleset_q, name_q, log_body: dict) -> None:
+    """The organiser's page, the offline /docs and /redoc, and POST /v1/replay (dosverify.webui)."""
+    from .webui import install
+
+    install(app, run=run, max_log=max_log, errors=errors, ruleset_q=ruleset_q, name_q=name_q, log_body=log_body)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", access_log: bool = True,
+          **given: Any) -> None:
     """Run the service with uvicorn (uvloop and httptools, ``uvicorn[standard]``): one process
     that reads requests and a pool of ``workers`` processes that check. Settings given here win
     over the environment; a setting that cannot be used raises
-    :class:`dosverify.settings.SettingError` before anything starts."""
+    :class:`dosverify.settings.SettingError` before anything starts. The access log is
+    uvicorn's, one line a request on standard output (``access_log=False`` turns it off)."""
     import uvicorn
 
     app = create_app(**given)
     uvicorn.run(app, host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
-                proxy_headers=False, server_header=False)
+                proxy_headers=False, server_header=False, access_log=access_log)
 
 
 app = create_app()

@@ -14,17 +14,10 @@ from pathlib import Path
 
 
 def spec_dir() -> Path:
-    env = os.environ.get("DOSVERIFY_SPEC")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve().parent
-    import sys
+    """The specification's folder: `$DOSVERIFY_SPEC`, else the package's copy (see resources.py)."""
+    from .resources import data_dir
 
-    # a source checkout (or editable install), else the copy `pip install .` puts under share/
-    for cand in (here.parent / "spec", Path(sys.prefix) / "share" / "dosverify" / "spec"):
-        if cand.is_dir():
-            return cand
-    raise FileNotFoundError("the rules specification (spec/) was not found")
+    return data_dir("spec")
 
 
 def load_toml(name: str) -> dict:

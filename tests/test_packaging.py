@@ -1,5 +1,5 @@
 """A built wheel carries what the package reads at run time: the spec, the grammar and the
-conformance corpus (under share/dosverify, where dosverify looks outside a checkout)."""
+conformance corpus (inside the package, as dosverify/_data/, read through importlib.resources)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr.decode()[-2000:]
     wheel = next(tmp_path.glob("dosverify-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    data = next(n.split("/")[0] for n in names if ".data/" in n)
-    share = f"{data}/data/share/dosverify"
+    share = "dosverify/_data"
+    assert not any(".data/" in n for n in names)  # nothing outside the package (no share/)
     for rel in ("spec/spec.toml", "spec/deck.toml", "spec/options.toml", "spec/log.schema.json",
                 "spec/rules/03-matching.toml", "spec/rulesets/official.toml", "grammars/dos.lark",
                 "conformance/README.txt"):
@@ -29,3 +29,7 @@ def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
     rules = {p.name for p in (ROOT / "spec" / "rules").glob("*.toml")}
     assert rules == {n.rsplit("/", 1)[1] for n in names if n.startswith(f"{share}/spec/rules/")}
     assert "dosverify/referee/__init__.py" in names and "dosverify/cli.py" in names
+    # the web page and the vendored docs assets: `dosverify serve` works offline when installed
+    static = {p.relative_to(ROOT).as_posix() for p in (ROOT / "dosverify" / "static").rglob("*") if p.is_file()}
+    assert "dosverify/static/index.html" in static and "dosverify/static/vendor/redoc/LICENSE" in static
+    assert static <= names, sorted(static - names)

@@ -43,18 +43,22 @@ def example_json() -> str:
     return out
 
 
-def cli_report(source, name="-", ruleset=None) -> dict:
-    """What `dosverify check --format json` prints for this log, parsed."""
+def cli_report(source, name="-", ruleset=None, form=None) -> dict:
+    """What `dosverify check --format json` prints for this log, parsed (`form` as the
+    Content-Type says, else sniffed like the CLI)."""
     data = source.encode() if isinstance(source, str) else source
-    return json.loads(api.check(data, name=name, ruleset=ruleset).to_json_line())
+    return json.loads(api.check(data, name=name, ruleset=ruleset, form=form).to_json_line())
 
 
 def assert_error(resp, status: int, error: str, where: str) -> dict:
+    """An RFC 9457 problem: its media type, the standard members and the service's own."""
     assert resp.status_code == status, resp.text
-    assert resp.headers["content-type"].startswith("application/json")
+    assert resp.headers["content-type"] == "application/problem+json"
     assert resp.headers[SPEC_HEADER] == SPEC_VERSION
     body = resp.json()
-    assert body["status"] == status and body["error"] == error and body["message"]
+    assert body["status"] == status and body["error"] == error and body["detail"] and body["title"]
+    assert body["type"] == f"/problems/{error}"
+    assert body["instance"] == resp.request.url.path
     assert body["spec_version"] == SPEC_VERSION
     assert body["problems"], body
     assert all(p["location"]["in"] == where for p in body["problems"]), body
@@ -88,7 +92,8 @@ def test_openapi_has_every_model(client):
     for code in ("200", "413", "415", "422"):
         assert code in check["responses"]
         assert SPEC_HEADER in check["responses"][code]["headers"]
-    assert check["responses"]["422"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorBody")
+    assert check["responses"]["422"]["content"]["application/problem+json"]["schema"]["$ref"].endswith("/ErrorBody")
+    assert set(check["responses"]["200"]["content"]) == {"application/json", "text/plain"}
 
 
 def test_docs_page(client):
@@ -159,30 +164,45 @@ def test_check_unknown_ruleset_422(client):
     r = client.post("/v1/check", params={"ruleset": "klondike"}, content=EXAMPLE.encode(), headers=TEXT)
     body = assert_error(r, 422, "unknown-ruleset", "query")
     assert body["problems"][0]["location"]["name"] == "ruleset"
-    assert "klondike" in body["message"] and "official" in body["message"]
+    assert "klondike" in body["detail"] and "official" in body["detail"]
 
 
-def test_check_json_not_the_schema_422_with_pointers(client, example_json):
+def test_check_json_not_the_schema_is_200_malformed_with_pointers(client, example_json):
+    # a log that cannot be read is a verdict in both forms, not an HTTP error
     log = json.loads(example_json)
     log["players"] = ["ann"]  # too few
     log["rounds"][0]["turns"][0]["events"][0]["cards"] = ["R2"]  # not a card
     log["colour"] = "blue"  # not a field
     r = client.post("/v1/check", json=log)
-    body = assert_error(r, 422, "invalid-log", "body")
-    pointers = {p["location"]["pointer"] for p in body["problems"]}
+    assert r.status_code == 200, r.text
+    report = r.json()
+    assert report["verdict"] == "malformed"
+    pointers = {f["pointer"] for f in report["findings"]}
     assert "/players" in pointers
     assert "/colour" in pointers
     assert any(p and p.startswith("/rounds/0/turns/0/events/0") for p in pointers), pointers
-    assert all(p["rule"] == "notation.schema" for p in body["problems"])
-    assert body["report"]["verdict"] == "malformed"  # the report the CLI would print
-    assert body["report"] == cli_report(json.dumps(log))
+    assert all(f["rule"] == "notation.schema" for f in report["findings"])
+    assert report == cli_report(json.dumps(log))  # the report the CLI would print
 
 
-@pytest.mark.parametrize("payload", [b"{\"players\": [", b"[1, 2]", b"\"a string\"", b"{}"])
-def test_check_json_unreadable_422(client, payload):
+@pytest.mark.parametrize("payload", [b"{\"players\": [", b"[1, 2]", b"\"a string\"", b"{}", b"\xff{}"])
+def test_check_malformed_json_answers_like_malformed_text(client, payload):
     r = client.post("/v1/check", content=payload, headers={"content-type": "application/json"})
-    body = assert_error(r, 422, "invalid-log", "body")
-    assert body["report"]["verdict"] == "malformed"
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == "application/json"
+    assert r.json()["verdict"] == "malformed" and r.json()["findings"]
+    assert r.json() == cli_report(payload, form="json")
+
+
+def test_messages_name_json_types_not_python_types(client):
+    r = client.post("/v1/check/batch", json={"players": ["a", "b"]})
+    body = assert_error(r, 422, "invalid-batch", "body")
+    assert body["problems"][0]["message"] == "expected an array, found object"
+    r = client.post("/v1/check", json=[1, 2])
+    assert r.json()["findings"][0]["found"] == "array"
+    for text in (r.text, json.dumps(body)):
+        for word in ("dict", "list", "NoneType", "str"):
+            assert f"found {word}" not in text and f"`{word}`" not in text
 
 
 @pytest.mark.parametrize("ctype", [None, "text/csv", "application/xml", "text/plain; charset=latin-1",
@@ -198,7 +218,7 @@ def test_check_body_too_large_content_length_413(small):
     big = (EXAMPLE + "#" * 3000 + "\n").encode()
     r = small.post("/v1/check", content=big, headers=TEXT)
     body = assert_error(r, 413, "content-too-large", "body")
-    assert "2000" in body["message"]
+    assert "2000" in body["detail"]
 
 
 def test_check_body_too_large_chunked_413(small):
@@ -325,10 +345,10 @@ def test_batch_body_too_large_413(small):
 def test_batch_415_and_422(client):
     assert_error(client.post("/v1/check/batch", content=EXAMPLE.encode(), headers=TEXT), 415,
                  "unsupported-media-type", "header")
-    body = assert_error(client.post("/v1/check/batch", json={"players": ["a", "b"]}), 422, "invalid-log", "body")
+    body = assert_error(client.post("/v1/check/batch", json={"players": ["a", "b"]}), 422, "invalid-batch", "body")
     assert body["problems"][0]["location"]["pointer"] == ""
     body = assert_error(client.post("/v1/check/batch", content=b"[\"dos 1\",", headers={"content-type": "application/json"}),
-                        422, "invalid-log", "body")
+                        422, "invalid-batch", "body")
     assert body["problems"][0]["location"]["offset"] == 9
     r = client.post("/v1/check/batch", content=b"--XyZ\r\nbroken", headers={"content-type": "multipart/form-data"})
     assert_error(r, 400, "bad-request", "header")
@@ -442,3 +462,4 @@ def test_internal_error_is_json(monkeypatch):
     r = c.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)
     assert r.status_code == 500
     assert r.json()["error"] == "internal-error"
+    assert "RuntimeError" not in r.text and "boom" not in r.text

@@ -143,3 +143,22 @@ def test_live_several_workers_read_limits_from_the_environment():
         assert r.status_code == 200 and r.json()["verdict"] == "malformed"
     finally:
         stop(proc)
+
+
+@pytest.mark.parametrize("flag, logged", [((), True), (("--no-access-log",), False)])
+def test_access_log_one_line_per_request_switchable_off(flag, logged):
+    proc, base = start(*flag)
+    try:
+        httpx.get(base + "/v1/rules/match.double", timeout=10)
+        httpx.post(base + "/v1/check", content=EXAMPLE.encode(), headers={"content-type": "text/plain"}, timeout=30)
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0].decode(errors="replace")
+    lines = out.splitlines()
+    rule_lines = [ln for ln in lines if '"GET /v1/rules/match.double HTTP/1.1" 200' in ln]
+    check_lines = [ln for ln in lines if '"POST /v1/check HTTP/1.1" 200' in ln]
+    if logged:
+        assert len(rule_lines) == 1 and len(check_lines) == 1, out
+        assert "127.0.0.1" in rule_lines[0]
+    else:
+        assert not rule_lines and not check_lines and "HTTP/1.1" not in out, out

@@ -1,0 +1,428 @@
+// The organiser's page: plain JavaScript over the public API (POST /v1/replay,
+// GET /v1/rules/{id}, GET /v1/rulesets). Nothing is loaded from anywhere but this server.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const state = {
+  games: [],          // {name, bytes, json, result}
+  sortKey: null, sortDir: 1,
+  current: null,      // the game in the single view
+  step: 0,            // the replay's state index
+  rules: new Map(),   // rule id -> promise of the rule
+  pending: [],        // files chosen or dropped, not yet checked
+};
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+function say(msg) { $("#status").textContent = msg; }
+
+// ---- the ruleset and options chooser ----------------------------------------------------
+
+async function loadRulesets() {
+  try {
+    const r = await fetch("/v1/rulesets");
+    const data = await r.json();
+    for (const rs of data.rulesets) {
+      $("#ruleset").append(el("option", {value: rs.name}, `${rs.name}: ${rs.title}`));
+    }
+    const list = $("#option-list");
+    for (const [key, opt] of Object.entries(data.options)) {
+      const id = `opt-${key}`;
+      const sel = el("select", {id, "data-option": key},
+        el("option", {value: ""}, "as the ruleset says"),
+        Object.keys(opt.values).map((v) => el("option", {value: v, title: opt.values[v]}, v)));
+      list.append(el("div", {class: "opt"}, el("label", {for: id, title: opt.text}, key), sel));
+    }
+  } catch (e) {
+    say("Could not load the rulesets: " + e);
+  }
+}
+
+function queryFor(name) {
+  const q = new URLSearchParams({name});
+  if ($("#ruleset").value) q.set("ruleset", $("#ruleset").value);
+  for (const sel of document.querySelectorAll("[data-option]")) {
+    if (sel.value) q.append("option", `${sel.dataset.option}=${sel.value}`);
+  }
+  return q;
+}
+
+// ---- checking ---------------------------------------------------------------------------
+
+function looksJson(bytes) {
+  for (const b of bytes) {
+    if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf) continue;
+    return b === 0x7b; // {
+  }
+  return false;
+}
+
+async function replayOne(game) {
+  const r = await fetch("/v1/replay?" + queryFor(game.name), {
+    method: "POST",
+    headers: {"Content-Type": game.json ? "application/json" : "text/plain; charset=utf-8"},
+    body: game.bytes,
+  });
+  const body = await r.json();
+  if (!r.ok) throw new Error(`${body.title}: ${body.detail}`);
+  return body;
+}
+
+async function checkAll(inputs) {
+  state.games = inputs.map(({name, bytes}) => ({name, bytes, json: looksJson(bytes), result: null, error: null}));
+  say(`Checking ${inputs.length} log(s)…`);
+  let next = 0, done = 0;
+  async function worker() {
+    while (next < state.games.length) {
+      const g = state.games[next++];
+      try { g.result = await replayOne(g); } catch (e) { g.error = String(e.message || e); }
+      done++;
+      say(`Checked ${done} of ${state.games.length} log(s)…`);
+    }
+  }
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  const failed = state.games.filter((g) => g.error);
+  if (failed.length) {
+    say(`${failed.length} request(s) refused: ${failed[0].name}: ${failed[0].error}`);
+    state.games = state.games.filter((g) => !g.error);
+  } else {
+    const n = state.games.length;
+    const legal = state.games.filter((g) => g.result.report.verdict === "legal").length;
+    say(`Checked ${n} log(s): ${legal} legal, ${n - legal} not.`);
+  }
+  if (state.games.length === 1) {
+    $("#many").hidden = true;
+    openGame(0, false);
+  } else if (state.games.length > 1) {
+    $("#single").hidden = true;
+    renderMany();
+    $("#many").hidden = false;
+    $("#many-h").focus();
+  }
+}
+
+async function submit(ev) {
+  ev.preventDefault();
+  let inputs;
+  if (state.pending.length) {
+    inputs = await Promise.all(state.pending.map(async (f) => ({name: f.name, bytes: new Uint8Array(await f.arrayBuffer())})));
+  } else if ($("#log-text").value.trim()) {
+    inputs = [{name: "pasted log", bytes: new TextEncoder().encode($("#log-text").value)}];
+  } else {
+    say("Paste a log, or drop or choose log files, first.");
+    return;
+  }
+  await checkAll(inputs);
+}
+
+function choose(files) {
+  state.pending = Array.from(files).sort((a, b) => a.name.localeCompare(b.name, undefined, {numeric: true}));
+  $("#chosen").textContent = state.pending.length
+    ? `${state.pending.length} file(s) chosen: ${state.pending.map((f) => f.name).slice(0, 5).join(", ")}${state.pending.length > 5 ? ", …" : ""}`
+    : "";
+}
+
+// ---- the many-logs view -----------------------------------------------------------------
+
+function row(g) {
+  const rep = g.result.report;
+  return {
+    name: g.name, verdict: rep.verdict, rounds: rep.rounds, turns: rep.turns, ruleset: rep.ruleset || "",
+    players: g.result.players.join(" "),
+    errors: rep.findings.filter((f) => f.severity === "error").length,
+    warnings: rep.findings.filter((f) => f.severity === "warning").length,
+  };
+}
+
+function shownGames() {
+  const text = $("#filter").value.trim().toLowerCase();
+  const verdict = $("#verdict-filter").value;
+  let list = state.games.map((g, i) => ({g, i, r: row(g)}))
+    .filter(({r}) => (!verdict || r.verdict === verdict) &&
+                     (!text || r.name.toLowerCase().includes(text) || r.players.toLowerCase().includes(text)));
+  if (state.sortKey) {
+    const k = state.sortKey, d = state.sortDir;
+    list.sort((a, b) => {
+      const x = a.r[k], y = b.r[k];
+      const c = typeof x === "number" ? x - y : String(x).localeCompare(String(y), undefined, {numeric: true});
+      return c * d || a.i - b.i;
+    });
+  }
+  return list;
+}
+
+function renderMany() {
+  const tbody = $("#games tbody");
+  tbody.replaceChildren();
+  const list = shownGames();
+  for (const {g, i, r} of list) {
+    tbody.append(el("tr", {"data-verdict": r.verdict},
+      el("th", {scope: "row"}, el("button", {type: "button", class: "link", onclick: () => openGame(i, true)}, r.name)),
+      el("td", {}, el("span", {class: `badge v-${r.verdict}`}, r.verdict)),
+      el("td", {class: "num"}, r.rounds), el("td", {}, r.players),
+      el("td", {class: "num"}, r.errors), el("td", {class: "num"}, r.warnings)));
+  }
+  $("#many-h").textContent = `Games (${list.length} of ${state.games.length} shown)`;
+  for (const th of document.querySelectorAll("#games th[aria-sort]")) {
+    const k = th.querySelector("button").dataset.key;
+    th.setAttribute("aria-sort", k === state.sortKey ? (state.sortDir > 0 ? "ascending" : "descending") : "none");
+  }
+  const totals = new Map();
+  for (const {g} of list) {
+    for (const p of g.result.players) {
+      const t = totals.get(p) || {games: 0, points: 0, errors: 0, warnings: 0};
+      t.games++;
+      t.points += g.result.totals[p] || 0;
+      for (const f of g.result.report.findings) {
+        if (f.player === p) t[f.severity === "error" ? "errors" : "warnings"]++;
+      }
+      totals.set(p, t);
+    }
+  }
+  const tb = $("#player-totals tbody");
+  tb.replaceChildren();
+  for (const [p, t] of [...totals].sort((a, b) => a[0].localeCompare(b[0]))) {
+    tb.append(el("tr", {}, el("th", {scope: "row"}, p), el("td", {class: "num"}, t.games),
+      el("td", {class: "num"}, t.points), el("td", {class: "num"}, t.errors), el("td", {class: "num"}, t.warnings)));
+  }
+}
+
+function sortBy(key) {
+  if (state.sortKey === key) state.sortDir = -state.sortDir;
+  else { state.sortKey = key; state.sortDir = ["errors", "warnings", "rounds"].includes(key) ? -1 : 1; }
+  renderMany();
+}
+
+function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], {type}));
+  const a = el("a", {href: url, download: name});
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function csvCell(v) {
+  const s = String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function downloadCsv() {
+  const cols = ["name", "verdict", "ruleset", "rounds", "turns", "players", "errors", "warnings"];
+  const lines = [[...cols, "totals"].join(",")];
+  for (const {g, r} of shownGames()) {
+    const totals = g.result.players.map((p) => `${p} ${g.result.totals[p] || 0}`).join("; ");
+    lines.push([...cols.map((c) => csvCell(r[c])), csvCell(totals)].join(","));
+  }
+  download("dosverify-results.csv", "text/csv", lines.join("\n") + "\n");
+}
+
+function downloadJson() {
+  const out = shownGames().map(({g}) => ({name: g.name, players: g.result.players, totals: g.result.totals,
+                                          report: g.result.report}));
+  download("dosverify-results.json", "application/json", JSON.stringify(out, null, 2) + "\n");
+}
+
+// ---- the single-log view ----------------------------------------------------------------
+
+function logText(g) {
+  const text = new TextDecoder("utf-8", {fatal: false}).decode(g.bytes);
+  return text.replace(/\r\n?/g, "\n");
+}
+
+function openGame(i, fromList) {
+  const g = state.games[i];
+  state.current = g;
+  const rep = g.result.report;
+  $("#back-btn").hidden = !fromList && state.games.length < 2;
+  $("#single-h").textContent = g.name;
+  const errors = rep.findings.filter((f) => f.severity === "error").length;
+  const warnings = rep.findings.length - errors;
+  const v = $("#verdict");
+  v.className = `verdict v-${rep.verdict}`;
+  v.textContent = `${rep.verdict}: ${errors} error(s), ${warnings} warning(s); ${rep.rounds} round(s), ${rep.turns} turn(s)` +
+    (rep.ruleset ? `; ruleset ${rep.ruleset}` : "") + ` (spec ${rep.spec_version})`;
+
+  // the log, numbered, each finding's line marked with its kinds
+  const byLine = new Map();
+  rep.findings.forEach((f, k) => { if (f.line) (byLine.get(f.line) || byLine.set(f.line, []).get(f.line)).push(k); });
+  const lines = logText(g).split("\n");
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  const box = $("#log-lines");
+  box.replaceChildren();
+  lines.forEach((text, n) => {
+    const ln = n + 1, fs = byLine.get(ln) || [];
+    const sev = fs.some((k) => rep.findings[k].severity === "error") ? "error" : fs.length ? "warning" : null;
+    box.append(el("div", {id: `L${ln}`, class: `line${sev ? " finding " + sev : ""}`, "data-line": ln, tabindex: "-1"},
+      el("span", {class: "ln", "aria-hidden": "true"}, ln),
+      el("code", {}, text || " "),
+      fs.length ? el("span", {class: "kinds"}, [...new Set(fs.map((k) => rep.findings[k].kind))].map((kind) =>
+        el("span", {class: `kind ${sev}`}, kind))) : null));
+  });
+
+  // the findings, each linking to its line
+  const ol = $("#findings");
+  ol.replaceChildren();
+  if (!rep.findings.length) ol.append(el("li", {class: "muted"}, "No findings: every rule was kept."));
+  rep.findings.forEach((f, k) => {
+    const where = f.line ? `line ${f.line}${f.column ? ":" + f.column : ""}` : (f.pointer !== null ? `at ${f.pointer || "/"}` : "");
+    const details = el("div", {class: "rule", hidden: true});
+    const stateIdx = g.result.states.findIndex((s) => s.findings.includes(k));
+    ol.append(el("li", {class: `finding-item ${f.severity}`, "data-finding": k},
+      el("button", {type: "button", class: "link goto", onclick: () => gotoFinding(k)},
+        `${f.severity}[${f.kind}] ${where}`),
+      el("p", {}, f.message),
+      f.expected ? el("p", {class: "muted"}, `expected: ${f.expected}`) : null,
+      f.found ? el("p", {class: "muted"}, `found: ${f.found}`) : null,
+      el("div", {class: "row small"},
+        el("button", {type: "button", class: "secondary", "aria-expanded": "false",
+                      onclick: (e) => toggleRule(e.currentTarget, details, f.rule)}, `rule ${f.rule}`),
+        stateIdx >= 0 ? el("button", {type: "button", class: "secondary", onclick: () => { showStep(stateIdx); $("#replay").scrollIntoView(); }},
+          "show the turn in the replay") : null),
+      details));
+  });
+
+  // the replay
+  const jump = $("#jump");
+  jump.replaceChildren(...g.result.states.map((s, j) =>
+    el("option", {value: j}, `round ${s.round}, turn ${s.turn} (${s.player})${s.findings.length ? " ⚠" : ""}`)));
+  $("#replay").hidden = !g.result.states.length;
+  showStep(0);
+  $("#single").hidden = false;
+  $("#many").hidden = true;
+  $("#single-h").setAttribute("tabindex", "-1");
+  $("#single-h").focus();
+}
+
+function gotoFinding(k) {
+  const f = state.current.result.report.findings[k];
+  for (const e of document.querySelectorAll(".line.current")) e.classList.remove("current");
+  if (!f.line) return;
+  const line = document.getElementById(`L${f.line}`);
+  if (!line) return;
+  line.classList.add("current");
+  line.scrollIntoView({block: "center"});
+  line.focus({preventScroll: true});
+  history.replaceState(null, "", `#L${f.line}`);
+}
+
+function rule(id) {
+  if (!state.rules.has(id)) {
+    state.rules.set(id, fetch(`/v1/rules/${encodeURIComponent(id)}`).then((r) => r.ok ? r.json() : null));
+  }
+  return state.rules.get(id);
+}
+
+async function toggleRule(btn, box, id) {
+  const open = btn.getAttribute("aria-expanded") === "true";
+  btn.setAttribute("aria-expanded", String(!open));
+  box.hidden = open;
+  if (open || box.childElementCount) return;
+  const r = await rule(id);
+  if (!r) { box.append(el("p", {}, `No rule ${id}.`)); return; }
+  box.append(el("h4", {}, r.title), el("p", {}, r.text),
+    r.why ? el("p", {class: "muted"}, `Why: ${r.why}`) : null,
+    r.fix ? el("p", {}, `Fix: ${r.fix}`) : null,
+    el("p", {class: "muted"}, "Sources:"),
+    el("ul", {}, r.sources.map((s) => el("li", {}, `${s.ref} (${s.file}): ${s.part}`))));
+}
+
+// ---- the replay -------------------------------------------------------------------------
+
+const COLOURS = {R: "red", G: "green", B: "blue", Y: "yellow", W: "wild"};
+
+function card(code) {
+  if (!/^[RGBYW]/.test(code)) return el("span", {class: "card back", title: "a card not shown", "aria-label": "a face-down card"}, "");
+  return el("span", {class: `card c-${code[0]}`, "aria-label": `${COLOURS[code[0]]} ${code.slice(1)}`}, code);
+}
+
+function showStep(j) {
+  const g = state.current;
+  const states = g.result.states;
+  if (!states.length) { $("#table-view").replaceChildren(); return; }
+  j = Math.max(0, Math.min(states.length - 1, j));
+  state.step = j;
+  const s = states[j];
+  $("#jump").value = String(j);
+  $("#prev-btn").disabled = $("#first-btn").disabled = j === 0;
+  $("#next-btn").disabled = $("#last-btn").disabled = j === states.length - 1;
+  for (const e of document.querySelectorAll(".line.turn")) e.classList.remove("turn");
+  if (s.line) for (let n = s.line; n <= (s.end_line || s.line); n++) document.getElementById(`L${n}`)?.classList.add("turn");
+  const findings = s.findings.map((k) => g.result.report.findings[k]);
+  const dosText = {called: "called DOS", owed: "DOS not called", caught: "caught"};
+  $("#table-view").replaceChildren(
+    el("p", {class: "where", id: "where"}, `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
+      (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${states.length})`),
+    el("div", {class: "center-row"}, el("h4", {id: "center-h"}, "Center Row"),
+      el("div", {class: "cards", id: "center", "aria-labelledby": "center-h"}, s.center.map(card))),
+    el("p", {class: "piles"}, `Draw pile: `, el("strong", {id: "draw-pile"}, s.draw_pile),
+      ` cards; discard pile: `, el("strong", {id: "discard-pile"}, s.discard_pile), " cards"),
+    el("div", {class: "scroll"}, el("table", {class: "seats"},
+      el("caption", {}, "The players after the turn"),
+      el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "DOS", "Total"].map((h) => el("th", {scope: "col"}, h)))),
+      el("tbody", {}, g.result.players.map((p) => {
+        const seat = s.seats[p];
+        return el("tr", {class: p === s.player ? "on-turn" : null},
+          el("th", {scope: "row"}, p), el("td", {}, el("div", {class: "cards"}, seat.hand.map(card))),
+          el("td", {class: "num"}, seat.cards),
+          el("td", {class: seat.dos ? `dos-${seat.dos}` : null}, seat.dos ? dosText[seat.dos] : "–"),
+          el("td", {class: "num"}, seat.total));
+      })))),
+    el("div", {class: "turn-findings"}, el("h4", {}, "This turn's findings"),
+      findings.length ? el("ul", {}, findings.map((f) => el("li", {class: f.severity},
+        `line ${f.line ?? "?"}: ${f.severity}[${f.kind}] ${f.message}`))) : el("p", {class: "muted"}, "none")));
+}
+
+// ---- wiring -----------------------------------------------------------------------------
+
+document.addEventListener("DOMContentLoaded", () => {
+  loadRulesets();
+  $("#check-form").addEventListener("submit", submit);
+  $("#files").addEventListener("change", (e) => choose(e.target.files));
+  $("#clear-btn").addEventListener("click", () => {
+    $("#log-text").value = ""; $("#files").value = ""; choose([]); say("");
+    $("#single").hidden = $("#many").hidden = true;
+  });
+  const drop = $("#drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    if (e.dataTransfer && e.dataTransfer.files.length) {
+      choose(e.dataTransfer.files);
+      $("#check-form").requestSubmit();
+    }
+  });
+  for (const b of document.querySelectorAll("#games th button")) b.addEventListener("click", () => sortBy(b.dataset.key));
+  $("#filter").addEventListener("input", renderMany);
+  $("#verdict-filter").addEventListener("change", renderMany);
+  $("#dl-csv").addEventListener("click", downloadCsv);
+  $("#dl-json").addEventListener("click", downloadJson);
+  $("#back-btn").addEventListener("click", () => { $("#single").hidden = true; renderMany(); $("#many").hidden = false; });
+  $("#first-btn").addEventListener("click", () => showStep(0));
+  $("#prev-btn").addEventListener("click", () => showStep(state.step - 1));
+  $("#next-btn").addEventListener("click", () => showStep(state.step + 1));
+  $("#last-btn").addEventListener("click", () => showStep(Infinity));
+  $("#jump").addEventListener("change", (e) => showStep(Number(e.target.value)));
+  document.addEventListener("keydown", (e) => {
+    if ($("#single").hidden || !state.current || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest("input, textarea, select")) return;
+    const moves = {ArrowRight: state.step + 1, ArrowLeft: state.step - 1, Home: 0, End: Infinity};
+    if (e.key in moves) { e.preventDefault(); showStep(moves[e.key]); }
+  });
+});
