@@ -8,7 +8,8 @@ Starts ``python -m dosverify serve`` on a free 127.0.0.1 port (its default setti
 1. unloaded: small legal logs one at a time (``--unloaded`` requests): the latency baseline;
 2. mix: ``--concurrency`` clients for ``--duration`` s sending small legal logs (55%), illegal
    logs (25%) and batches of 50 small logs (20%);
-3. mix + junk: the same, with 10% of the requests 1 MiB junk logs (random words and bytes).
+3. mix + junk: the same, with 10% of the requests 1 MiB junk logs (random words and bytes;
+   half of them start as a log does, `dos 1` and a players line, so every line is a finding).
 
 Reported: requests/s per phase; p50/p99 latency of the small legal checks in each phase and
 the ratio of phase 3's p99 to the unloaded p99 (target <= 5); responses by status (5xx other
@@ -62,8 +63,8 @@ def workload(seed: int) -> dict[str, list[bytes]]:
         illegal.append("".join(lines).encode())
     words = ["turn", "match", "with", "+", "draw", "R3", "W2", "G#=7", "refill", "place", "dos", "\x00", "é", "{", "]"]
     junk = []
-    for _ in range(4):
-        out, size = [], 0
+    for k in range(4):  # half of them pass for a log's first lines: every line after is a finding
+        out, size = (["dos 1\n", "players ann bob\n"], 21) if k % 2 else ([], 0)
         while size < (1 << 20) - 200:
             line = " ".join(rng.choice(words) for _ in range(rng.randrange(1, 12))) + "\n"
             out.append(line)
