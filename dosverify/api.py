@@ -11,11 +11,12 @@ from .spec import SpecError, load_spec
 
 
 def sniff_json(source: str | bytes | dict | list) -> bool:
-    """A log is in the JSON form when its first non-blank character is `{`."""
+    """A log is in the JSON form when its first non-blank character is `{` (or `[`: JSON, if not
+    a log, which the JSON reader says; no line of the notation starts with either)."""
     if isinstance(source, (dict, list)):
         return True
     head = source[:256].lstrip() if isinstance(source, str) else source[:256].lstrip(b" \t\r\n\xef\xbb\xbf")
-    return head[:1] in ("{", b"{")
+    return head[:1] in ("{", b"{", "[", b"[")
 
 
 def parse(source: str | bytes | dict, form: str | None = None):
@@ -64,7 +65,13 @@ def check(
             key = next(k for k, v in log.options.items() if k not in spec.options or v not in spec.options[k]["values"])
             where, ptr = f"option:{key}", f"/options/{key}"
         line, col = log._header_at.get(where, (None, None))
-        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr))
+        found = name_rs if where == "ruleset" else None
+        if line and parsed.text and where == "ruleset":  # point at the value, not the keyword
+            src = parsed.text.splitlines()[line - 1] if line <= parsed.text.count("\n") + 1 else ""
+            at = src.find(name_rs, (col or 1) - 1 + len("ruleset"))
+            col = at + 1 if at >= 0 else col
+        findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr,
+                                found=found))
         return report
     from .referee import Referee
 

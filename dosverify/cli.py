@@ -8,9 +8,14 @@ import sys
 
 
 def _colour(choice: str, stream) -> bool:
-    if choice == "always":
+    """--color first, then NO_COLOR, FORCE_COLOR (CI logs that render colour), TERM=dumb, a terminal."""
+    if choice in ("always", "never"):
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR", "0") not in ("", "0"):
         return True
-    if choice == "never" or os.environ.get("NO_COLOR"):
+    if os.environ.get("TERM") == "dumb":
         return False
     return hasattr(stream, "isatty") and stream.isatty()
 
@@ -22,7 +27,7 @@ def _read(path: str) -> bytes:
         try:
             import fsspec
         except ImportError:
-            raise OSError(f"reading a URL needs fsspec (pip install 'dosverify[dask]')") from None
+            raise OSError("reading a URL needs fsspec (pip install 'dosverify[dask]')") from None
         try:
             with fsspec.open(path, "rb") as fh:
                 return fh.read()
@@ -32,81 +37,166 @@ def _read(path: str) -> bytes:
         return fh.read()
 
 
-def _expand(paths: list[str]) -> list[str]:
-    """A directory stands for every log under it (`*.log`, and `*.json` but expected-findings files), sorted."""
-    from pathlib import Path
-
-    out: list[str] = []
-    for path in paths:
-        p = Path(path)
-        if path != "-" and p.is_dir():
-            out.extend(str(f) for f in sorted(p.rglob("*"))
-                       if f.is_file() and (f.suffix == ".log" or (f.suffix == ".json" and not f.name.endswith(".expected.json"))))
-        else:
-            out.append(path)
-    return out
+def _select(tokens: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
+    """`--select a,b --select c` as one tuple."""
+    return tuple(t.strip() for arg in tokens or () for t in arg.split(",") if t.strip())
 
 
-def check_path(path: str, opts, source: str | None = None) -> tuple[str, str, str]:
-    """Check one file as `check` does: (its tally key: a verdict or `unreadable`, what goes to
-    standard output, what goes to standard error). One function for the plain run and for the
-    workers of `--dask`, so that both print the same bytes; `source` is where to read the
-    file named `path` from, when that differs (an absolute path on a worker)."""
-    from .api import check
-    from .report import render_text, summary_line
-
-    name = "-" if path == "-" else path
-    try:
-        data = _read(source or path)
-    except OSError as exc:
-        return "unreadable", "", f"dosverify: cannot read {path}: {exc.strerror or exc}\n"
-    report = check(data, name=name, ruleset=opts.ruleset)  # the override was checked by the caller
-    if opts.format == "json":
-        return report.verdict, report.to_json_line() + "\n", ""
-    if opts.quiet:
-        return report.verdict, summary_line(report, colour=opts.colour) + "\n", ""
-    return report.verdict, render_text(report, report._text, colour=opts.colour) + "\n", ""
+def _matches(f, tokens: tuple[str, ...]) -> bool:
+    return any(f.rule == t or f.kind == t or f.rule.startswith(t + ".") for t in tokens)
 
 
-def check_status(verdicts) -> int:
-    """The exit status of `check`: 2 when any file is malformed or unreadable, else 1 when any
-    is illegal, else 0."""
-    verdicts = set(verdicts)
-    return 2 if verdicts & {"malformed", "unreadable"} else 1 if "illegal" in verdicts else 0
+def _bad_tokens(tokens: tuple[str, ...], spec) -> str | None:
+    import difflib
 
-
-def check_tally(files: list[str], tally: dict[str, int], opts) -> str | None:
-    """The closing line of a run over several files (text formats only)."""
-    if len(files) > 1 and opts.format == "text":
-        return f"{len(files)} files: " + ", ".join(f"{n} {k}" for k, n in tally.items() if n)
+    names = list(spec.rules) + list(spec.kinds) + sorted({r.split(".")[0] for r in spec.rules})
+    for t in tokens:
+        if t not in names:
+            near = difflib.get_close_matches(t, names, n=3, cutoff=0.6)
+            return f"no rule or kind `{t}`" + (f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them")
     return None
 
 
+def _apply_policy(report, args) -> None:
+    """--select/--ignore keep some findings; --warnings-as-errors raises warnings to errors. A
+    malformed log stays malformed: it could not be refereed, whatever is selected."""
+    import dataclasses
+
+    from .report import verdict_of
+
+    fs = report.findings
+    if args.select:
+        fs = [f for f in fs if _matches(f, args.select)]
+    if args.ignore:
+        fs = [f for f in fs if not _matches(f, args.ignore)]
+    if args.warnings_as_errors:
+        fs = [dataclasses.replace(f, severity="error") if f.severity == "warning" else f for f in fs]
+    if fs is not report.findings:
+        report.findings = fs
+        if report.verdict != "malformed":
+            report.verdict = verdict_of(fs, False)
+
+
+def judge_path(path: str, policy, source: str | None = None):
+    """Read and check one file as `check` does, its policy applied (--select, --ignore,
+    --warnings-as-errors, --ruleset): (report, None), or (None, why it cannot be read). One
+    function for the plain run and for the workers of `--dask`, so both print the same bytes;
+    `source` is where to read the file named `path` from (an absolute path, on a worker)."""
+    from .api import check
+
+    try:
+        data = _read(source or path)
+    except OSError as exc:
+        return None, (exc.strerror or str(exc)).lower() if exc.strerror else str(exc)
+    report = check(data, name=path, ruleset=policy.ruleset)  # the override was checked by the caller
+    _apply_policy(report, policy)
+    return report, None
+
+
+def _judged(items, args):
+    """(input, report, why unreadable) for each input, checked here, one after the other."""
+    for item in items:
+        if item.empty or item.problem:
+            yield item, None, item.problem
+        else:
+            yield (item, *judge_path(item.path, args))
+
+
 def cmd_check(args) -> int:
+    from .formats import FORMATS, Tally, make
+    from .inputs import discover
     from .spec import load_spec
 
-    if args.ruleset is not None and args.ruleset not in load_spec().rulesets:
-        print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(load_spec().rulesets))})", file=sys.stderr)
-        return 2
-    args.colour = _colour(args.color, sys.stdout)
-    if args.dask:
-        from .cluster import cmd_check_dask
+    from . import config
+    from pathlib import Path
 
-        return cmd_check_dask(args)
-    files = _expand(args.files)
-    tally = {"legal": 0, "illegal": 0, "malformed": 0, "unreadable": 0}
-    for path in files:
-        verdict, out, err = check_path(path, args)
-        if err:
-            sys.stderr.write(err)
-        if out:
-            sys.stdout.write(out)
-            sys.stdout.flush()
-        tally[verdict] += 1
-    line = check_tally(files, tally, args)
-    if line:
-        print(line)
-    return check_status(v for v, n in tally.items() if n)
+    try:
+        config.apply(args, Path.cwd())
+    except config.ConfigError as exc:
+        print(f"dosverify: {exc}", file=sys.stderr)
+        return 2
+    args.format = args.format or "text"
+    if args.format not in FORMATS:
+        print(f"dosverify: unknown format `{args.format}` in the settings (known: {', '.join(FORMATS)})", file=sys.stderr)
+        return 2
+    args.max_errors = 50 if args.max_errors is None else args.max_errors
+    spec = load_spec()
+    if args.ruleset is not None and args.ruleset not in spec.rulesets:
+        print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}; "
+              "`dosverify rulesets` describes them)", file=sys.stderr)
+        return 2
+    args.select, args.ignore = _select(args.select), _select(args.ignore)
+    bad = _bad_tokens(args.select + args.ignore, spec)
+    if bad:
+        print(f"dosverify: {bad}", file=sys.stderr)
+        return 2
+    if args.max_errors < 0:
+        print("dosverify: --max-errors takes a count (0 for no limit)", file=sys.stderr)
+        return 2
+    try:
+        stream = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    except OSError as exc:
+        print(f"dosverify: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    colour = not args.output and _colour(args.color, sys.stdout)
+    out = make(args.format, stream, colour=colour, quiet=args.quiet, limit=args.max_errors)
+    tally = Tally()
+    status = 0
+    cluster = None
+    try:
+        if args.dask:  # the same inputs, refereed on a Dask cluster, in the same order
+            from .cluster import Cluster, ClusterError, inputs
+
+            try:
+                files = inputs(args.files)
+                cluster = Cluster(args.dask)
+            except ClusterError as exc:
+                print(f"dosverify: {exc}", file=sys.stderr)
+                return 2
+            judged = cluster.judged(discover(files, _select(args.include), _select(args.exclude)), args,
+                                    unordered=args.unordered)
+        else:
+            judged = _judged(discover(args.files, _select(args.include), _select(args.exclude)), args)
+        for item, report, unreadable in judged:
+            if item.empty:
+                print(f"dosverify: no logs found in {item.path}", file=sys.stderr)
+                status = 2
+                continue
+            if report is None:
+                out.unreadable(item.path, unreadable, spec.version)
+                tally.verdicts["unreadable"] += 1
+                status = 2
+                continue
+            out.report(report)
+            tally.add(report)
+            if args.exit_zero:
+                continue
+            if report.verdict == "malformed":
+                status = 2
+            elif report.verdict == "illegal":
+                status = max(status, 1)
+        out.close(tally)
+    finally:
+        if cluster is not None:
+            cluster.close()
+        if args.output:
+            stream.close()
+    if args.statistics:
+        _statistics(tally, sys.stdout if args.format == "text" and not args.output else sys.stderr)
+    return status
+
+
+def _statistics(tally, stream) -> None:
+    """Findings counted by rule and by kind, most frequent first, as a table."""
+    from .report import plural
+
+    for title, counts in (("rule", tally.by_rule), ("kind", tally.by_kind)):
+        rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        width = max([len(title)] + [len(k) for k in counts])
+        stream.write(f"\n{'count':>6}  {title}\n{'-' * 6}  {'-' * width}\n")
+        for k, n in rows:
+            stream.write(f"{n:>6}  {k}\n")
+        stream.write(f"{'':>6}  {plural(sum(counts.values()), 'finding')} in all\n")
 
 
 def cmd_rules(args) -> int:
@@ -135,9 +225,21 @@ def cmd_explain(args) -> int:
     from .spec import load_spec
 
     spec = load_spec()
+    if args.rule in spec.kinds:  # a finding kind: the rules that report it
+        rules = [r for r in spec.rules.values() if r.kind == args.rule]
+        if args.format == "json":
+            import json
+
+            print(json.dumps({"kind": args.rule, "text": spec.kinds[args.rule], "rules": [r.to_dict() for r in rules]},
+                             ensure_ascii=False, indent=2))
+            return 0
+        print(f"{args.rule}: {spec.kinds[args.rule]}\n\nRules of this kind (`dosverify explain RULE` for one):")
+        for r in rules:
+            print(f"  {r.id:<20} {r.severity:<8} {r.title}")
+        return 0
     rule = spec.rules.get(args.rule)
     if rule is None:
-        near = difflib.get_close_matches(args.rule, list(spec.rules), n=3, cutoff=0.5)
+        near = difflib.get_close_matches(args.rule, list(spec.rules) + list(spec.kinds), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them"
         print(f"dosverify: no rule `{args.rule}`{hint}", file=sys.stderr)
         return 2
@@ -202,8 +304,12 @@ def cmd_convert(args) -> int:
     except OSError as exc:
         print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    to = args.to or ("text" if sniff_json(data) else "json")
-    out, findings = convert(data, to)
+    form = "json" if sniff_json(data) else "text"
+    to = args.to or ("text" if form == "json" else "json")  # --to is the output's form; the input's is sniffed
+    out, findings = convert(data, "json" if form == "text" else "text")
+    if out is not None and to == form:  # the same form: normalise it, through the other one
+        out, more = convert(out, form)
+        findings = findings + [f for f in more if f not in findings]
     if out is None:
         for f in findings:
             where = f"{args.file}:{f.line}:{f.column}" if f.line else f"{args.file} at {f.pointer or '/'}"
@@ -255,17 +361,32 @@ def _lazy(name: str, argv: list[str]) -> int:
     return main_corpus(argv)
 
 
+class _Version(argparse.Action):
+    """`--version`: the package's version and the specification's (read only when asked)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from . import __version__
+        from .spec import load_spec
+
+        print(f"dosverify {__version__} (rules specification {load_spec().version}, notation 1)")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .formats import FORMATS
 
     p = argparse.ArgumentParser(prog="dosverify", description="Referee DOS game logs against the rules specification.")
-    p.add_argument("--version", action="version", version=f"dosverify {__version__}")
+    p.add_argument("--version", action=_Version, nargs=0, help="the version and the rules specification's version")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
     c = sub.add_parser("check", help="check game logs (text or JSON); exit 0 legal, 1 illegal, 2 malformed or misuse")
-    c.add_argument("files", nargs="+", metavar="FILE", help="log files (text or JSON), directories of them; - for standard input")
-    c.add_argument("--format", choices=["text", "json"], default="text", help="text (like a compiler) or JSON Lines")
+    c.add_argument("files", nargs="+", metavar="FILE", help="log files (text or JSON), folders of them "
+                   "(*.log, *.dos, *.txt, *.json in any case); - for standard input")
+    c.add_argument("--format", choices=FORMATS, default=None,
+                   help="text (like a compiler), json (JSON Lines), sarif, junit, github (Actions annotations), "
+                        "gitlab (Code Quality)")
+    c.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     c.add_argument("--ruleset", help="override the log's ruleset")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
@@ -274,14 +395,28 @@ def build_parser() -> argparse.ArgumentParser:
                    "read the files from a path they share (pip install 'dosverify[dask]')")
     c.add_argument("--unordered", action="store_true", help="with --dask: print each report as soon as it is "
                    "ready, not in input order")
+    c.add_argument("--max-errors", type=int, default=None, metavar="N",
+                   help="show at most N findings per file, then how many more (default 50; 0 for no limit)")
+    c.add_argument("--include", action="append", metavar="GLOB", help="in folders, also check files matching GLOB")
+    c.add_argument("--exclude", action="append", metavar="GLOB", help="in folders, skip files and folders matching GLOB")
+    c.add_argument("--select", action="append", metavar="RULE|KIND",
+                   help="report only these rules (an id, a section such as `match`, or a finding kind); comma-separated")
+    c.add_argument("--ignore", action="append", metavar="RULE|KIND", help="do not report these rules or kinds")
+    c.add_argument("--warnings-as-errors", action="store_true", help="a warning makes the log illegal")
+    c.add_argument("--exit-zero", action="store_true", help="exit 0 even when a log is illegal or malformed "
+                   "(2 still for misuse and unreadable files)")
+    c.add_argument("--statistics", action="store_true", help="after the reports, the findings counted by rule and by kind")
+    c.add_argument("--config", metavar="FILE", help="settings from FILE (default: dosverify.toml or [tool.dosverify] "
+                   "in pyproject.toml, the first found from the working folder upward)")
+    c.add_argument("--isolated", action="store_true", help="read no settings file")
     c.set_defaults(func=cmd_check)
 
     r = sub.add_parser("rules", help="list the rules of the specification")
     r.add_argument("--format", choices=["text", "json"], default="text")
     r.set_defaults(func=cmd_rules)
 
-    e = sub.add_parser("explain", help="print one rule with its text, reasons and sources")
-    e.add_argument("rule", metavar="RULE")
+    e = sub.add_parser("explain", help="print one rule with its text, reasons and sources, or the rules of a finding kind")
+    e.add_argument("rule", metavar="RULE|KIND")
     e.add_argument("--format", choices=["text", "json"], default="text")
     e.set_defaults(func=cmd_explain)
 
@@ -291,7 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("convert", help="convert a log between the text notation and the JSON form")
     v.add_argument("file", metavar="FILE")
-    v.add_argument("--to", choices=["json", "text"], help="default: the other form")
+    v.add_argument("--to", choices=["json", "text"], help="the output's form (default: the other one than the "
+                   "input's; the input's own form normalises it)")
     v.add_argument("-o", "--output")
     v.set_defaults(func=cmd_convert)
 

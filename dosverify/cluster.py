@@ -4,7 +4,8 @@ distributed cluster and print exactly what the plain `check` prints, in input or
 
 The client only lists the files (it expands directories and globs, local or fsspec URLs); the
 workers read them from a path they share (an NFS mount at the same place on every machine, or a
-URL that fsspec understands) and send back the rendered report of each, in chunks of
+URL that fsspec understands) and send back the report of each (its policy applied: the client
+renders it, exactly as the plain `check` does), in chunks of
 :data:`CHUNK` files. At most :data:`WINDOW` chunks per worker thread are in flight, so neither
 the client nor the scheduler ever holds the archive or all its reports.
 """
@@ -15,7 +16,6 @@ import argparse
 import glob
 import logging
 import os
-import sys
 from collections import deque
 
 CHUNK = 16  # files per task: enough to make the scheduler's per-task cost small
@@ -28,9 +28,9 @@ def _is_url(path: str) -> bool:
 
 
 def expand(paths: list[str]) -> list[str]:
-    """Files, directories of logs (as the plain `check` expands them) and globs (`games/*.log`,
-    `s3://bucket/**/*.log`), in the order given, each glob's matches sorted."""
-    from .cli import _expand
+    """Globs (`'games/*.log'`, `s3://bucket/**/*.log`) as the files they match, sorted, and a
+    folder URL as the logs under it; local files and folders are left to `check`'s own discovery."""
+    from .inputs import is_log_name
 
     out: list[str] = []
     for path in paths:
@@ -42,112 +42,113 @@ def expand(paths: list[str]) -> list[str]:
             if glob.has_magic(path):
                 out.extend(f"{proto}://{p}" for p in sorted(fs.glob(path)))
             elif fs.isdir(path):
-                out.extend(f"{proto}://{p}" for p in sorted(fs.find(path))
-                           if p.endswith(".log") or (p.endswith(".json") and not p.endswith(".expected.json")))
+                out.extend(f"{proto}://{p}" for p in sorted(fs.find(path)) if is_log_name(p.rsplit("/", 1)[-1]))
             else:
                 out.append(path)
         elif glob.has_magic(path) and not os.path.exists(path):
-            out.extend(_expand(sorted(glob.glob(path, recursive=True))))
+            out.extend(sorted(glob.glob(path, recursive=True)))
         else:
-            out.extend(_expand([path]))
+            out.append(path)
     return out
 
 
-def check_chunk(pairs: list[tuple[str, str]], opts: argparse.Namespace) -> list[tuple[str, str, str]]:
-    """On a worker: (tally key, stdout, stderr) for each (name, where to read it)."""
-    from .cli import check_path
-
-    return [check_path(name, opts, source) for name, source in pairs]
+class ClusterError(Exception):
+    """The cluster cannot be used (a bad address, no Dask): a one-line message for the CLI."""
 
 
-def _client(address: str):
-    from distributed import Client, LocalCluster
+def judge_chunk(pairs: list[tuple[str, str]], policy: argparse.Namespace) -> list[tuple]:
+    """On a worker: (report, why unreadable) for each (name, where to read it)."""
+    from .cli import judge_path
 
-    if address.startswith("local:"):
-        raw = address[len("local:"):]
-        if not raw.isdigit() or int(raw) < 1:
-            raise ValueError(f"--dask local:N needs a number of workers N >= 1, not {raw!r}")
-        cluster = LocalCluster(n_workers=int(raw), threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=logging.ERROR)
-        return Client(cluster), cluster
-    return Client(address, timeout=CONNECT_TIMEOUT), None
+    return [judge_path(name, policy, source) for name, source in pairs]
 
 
-def run(files: list[str], opts: argparse.Namespace, client, unordered: bool = False):
-    """Yield (tally key, stdout, stderr) for every file, in input order unless `unordered`."""
-    from distributed import as_completed
-
-    pairs = [(f, f if _is_url(f) else os.path.abspath(f)) for f in files]
-    chunks = [pairs[i:i + CHUNK] for i in range(0, len(pairs), CHUNK)]
-    threads = max(1, sum(client.nthreads().values()))
-    window = WINDOW * threads
-    todo = iter(chunks)
-
-    def submit():
-        chunk = next(todo, None)
-        return None if chunk is None else client.submit(check_chunk, chunk, opts, pure=False)
-
-    if unordered:
-        first = [f for f in (submit() for _ in range(window)) if f is not None]
-        pending = as_completed(first)
-        for fut in pending:
-            nxt = submit()
-            if nxt is not None:
-                pending.add(nxt)
-            yield from fut.result()
-            fut.release()
-        return
-    queue = deque(f for f in (submit() for _ in range(window)) if f is not None)
-    while queue:
-        fut = queue.popleft()
-        result = fut.result()
-        fut.release()
-        nxt = submit()
-        if nxt is not None:
-            queue.append(nxt)
-        yield from result
-
-
-def cmd_check_dask(args) -> int:
-    """The `check --dask` command (the ruleset override was checked by the caller)."""
-    from .cli import check_status, check_tally
-
+def inputs(paths: list[str]) -> list[str]:
+    """The command line's paths for `--dask`, globs and folder URLs expanded (see :func:`expand`)."""
+    if "-" in paths:
+        raise ClusterError("--dask reads files on the workers; standard input (-) cannot be sent")
     try:
-        import distributed  # noqa: F401
-    except ImportError:
-        print("dosverify: --dask needs dask.distributed: pip install 'dosverify[dask]'", file=sys.stderr)
-        return 2
-    if "-" in args.files:
-        print("dosverify: --dask reads files on the workers; standard input (-) cannot be sent", file=sys.stderr)
-        return 2
-    try:
-        files = expand(args.files)
+        return expand(paths)
     except (OSError, ValueError, ImportError) as exc:
-        print(f"dosverify: cannot list the files: {exc}", file=sys.stderr)
-        return 2
-    opts = argparse.Namespace(format=args.format, quiet=args.quiet, colour=args.colour, ruleset=args.ruleset)
-    try:
-        client, cluster = _client(args.dask)
-    except ValueError as exc:
-        print(f"dosverify: {exc}", file=sys.stderr)
-        return 2
-    except (OSError, TimeoutError) as exc:
-        print(f"dosverify: cannot reach the Dask scheduler {args.dask}: {exc}", file=sys.stderr)
-        return 2
-    tally = {"legal": 0, "illegal": 0, "malformed": 0, "unreadable": 0}
-    try:
-        for verdict, out, err in run(files, opts, client, unordered=args.unordered):
-            if err:
-                sys.stderr.write(err)
-            if out:
-                sys.stdout.write(out)
-                sys.stdout.flush()
-            tally[verdict] += 1
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-    line = check_tally(files, tally, opts)
-    if line:
-        print(line)
-    return check_status(v for v, n in tally.items() if n)
+        raise ClusterError(f"cannot list the files: {exc}") from None
+
+
+class Cluster:
+    """A Dask client for `check --dask`: ``local:N`` starts a LocalCluster of N processes."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ClusterError("--dask needs dask.distributed: pip install 'dosverify[dask]'") from None
+        self.local = None
+        if address.startswith("local:"):
+            raw = address[len("local:"):]
+            if not raw.isdigit() or int(raw) < 1:
+                raise ClusterError(f"--dask local:N needs a number of workers N >= 1, not {raw!r}")
+            self.local = LocalCluster(n_workers=int(raw), threads_per_worker=1, processes=True,
+                                      dashboard_address=None, silence_logs=logging.ERROR)
+            self.client = Client(self.local)
+        else:
+            try:
+                self.client = Client(address, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise ClusterError(f"cannot reach the Dask scheduler {address}: {exc}") from None
+
+    def close(self) -> None:
+        self.client.close()
+        if self.local is not None:
+            self.local.close()
+
+    def judged(self, items, args, unordered: bool = False):
+        """(input, report, why unreadable) for each input, like the plain run's, in input order
+        unless ``unordered``. Inputs that need no reading (an empty folder, a broken link) pass
+        straight through."""
+        from distributed import as_completed
+
+        policy = argparse.Namespace(ruleset=args.ruleset, select=args.select, ignore=args.ignore,
+                                    warnings_as_errors=args.warnings_as_errors)
+        items = list(items)  # names only: the client never reads a log
+        work = [it for it in items if not (it.empty or it.problem)]
+        chunks = [work[i:i + CHUNK] for i in range(0, len(work), CHUNK)]
+        window = WINDOW * max(1, sum(self.client.nthreads().values()))
+        todo = iter(chunks)
+
+        def submit():
+            chunk = next(todo, None)
+            if chunk is None:
+                return None
+            pairs = [(it.path, it.path if _is_url(it.path) else os.path.abspath(it.path)) for it in chunk]
+            fut = self.client.submit(judge_chunk, pairs, policy, pure=False)
+            fut.chunk = chunk
+            return fut
+
+        if unordered:
+            for it in items:
+                if it.empty or it.problem:
+                    yield it, None, it.problem
+            pending = as_completed([f for f in (submit() for _ in range(window)) if f is not None])
+            for fut in pending:
+                nxt = submit()
+                if nxt is not None:
+                    pending.add(nxt)
+                for it, (report, why) in zip(fut.chunk, fut.result()):
+                    yield it, report, why
+                fut.release()
+            return
+        queue = deque(f for f in (submit() for _ in range(window)) if f is not None)
+        done: dict[int, tuple] = {}
+        for it in items:
+            if it.empty or it.problem:
+                yield it, None, it.problem
+                continue
+            if id(it) not in done:
+                fut = queue.popleft()
+                for c_it, res in zip(fut.chunk, fut.result()):
+                    done[id(c_it)] = res
+                fut.release()
+                nxt = submit()
+                if nxt is not None:
+                    queue.append(nxt)
+            report, why = done.pop(id(it))
+            yield it, report, why

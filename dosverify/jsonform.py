@@ -106,6 +106,11 @@ def load_json(data: str | bytes | dict) -> Parsed:
     """Read a log in the JSON form. Never raises: every problem is a finding."""
     text = None
     if isinstance(data, (bytes, bytearray)):
+        from .notation import utf16_problem
+
+        if utf16_problem(bytes(data[:4])):
+            return Parsed(None, [finding("notation.encoding", utf16_problem(bytes(data[:4])), line=1, column=1,
+                                         found="UTF-16", expected="UTF-8 text")], True, None)
         try:
             data = bytes(data).decode("utf-8-sig")
         except UnicodeDecodeError as e:

@@ -568,7 +568,7 @@ def _top_unseen(ln: Line, after: Line | None) -> str | None:
 
 
 def op_extra_dcm_draw(text: str, rng: random.Random) -> Mutation | None:
-    """One card more than the Double Color Matches owe: "made to draw without one" (spec/READINGS.md R10)."""
+    """One card more than the Double Color Matches owe: a draw with no reason (notation.md, draw-order; READINGS R10)."""
     a = analyse(text)
     cands = []
     for t in a.turns:
@@ -584,7 +584,7 @@ def op_extra_dcm_draw(text: str, rng: random.Random) -> Mutation | None:
         return None
     t, last, card = pick
     new = f"draw {last.player} {card}"
-    return Mutation("extra_dcm_draw", insert_after(text, last.no, new), "missed-bonus", "bonus.draw", last.no + 1, new)
+    return Mutation("extra_dcm_draw", insert_after(text, last.no, new), "draw-order", "draw.reason", last.no + 1, new)
 
 
 # ---- the order of the end of a turn (V7)

@@ -575,9 +575,19 @@ def tok_type(exc) -> str | None:
 # ---- parse --------------------------------------------------------------------------------
 
 
+def utf16_problem(data: bytes) -> str | None:
+    """A log saved as UTF-16 (Windows editors do): named as such, with what to do."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(data) >= 4 and (data[1] == data[3] == 0 or data[0] == data[2] == 0)):
+        return "the log is UTF-16 text, not UTF-8: save it as UTF-8 (in most editors: Save As, encoding UTF-8)"
+    return None
+
+
 def _decode(source: str | bytes) -> tuple[str | None, Finding | None]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
+        utf16 = utf16_problem(data[:4])
+        if utf16:
+            return None, finding("notation.encoding", utf16, line=1, column=1, found="UTF-16", expected="UTF-8 text")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:

@@ -64,8 +64,9 @@ def _caret_width(src: str, col: int, found: str | None = None) -> int:
     return max(1, len(word))
 
 
-def render_text(report: Report, text: str | None, *, colour: bool = False) -> str:
-    """Render like rustc: header, `--> file:line:col`, the line with a caret, then help."""
+def render_text(report: Report, text: str | None, *, colour: bool = False, limit: int | None = None) -> str:
+    """Render like rustc: header, `--> file:line:col`, the line with a caret, then help.
+    With `limit`, only the first `limit` findings, then how many more there are."""
 
     def c(name: str, s: str) -> str:
         return f"{_COLOURS[name]}{s}{_COLOURS['reset']}" if colour else s
@@ -73,7 +74,8 @@ def render_text(report: Report, text: str | None, *, colour: bool = False) -> st
     lines = text.splitlines() if text else []
     doc = _json_doc(text) if any(f.line is None and f.pointer for f in report.findings) else None
     out: list[str] = []
-    for f in report.findings:
+    shown = report.findings if not limit else report.findings[:limit]
+    for f in shown:
         out.append(f"{c(f.severity, f'{f.severity}[{f.kind}]')}{c('bold', f': {f.message}')}  ({f.rule})")
         where = report.file
         if f.line is not None:
@@ -119,6 +121,8 @@ def render_text(report: Report, text: str | None, *, colour: bool = False) -> st
                 out.append(f"{pad} {c('blue', '=')} see line {r.line}: {rel}")
         out.append(f"{pad} {c('blue', '=')} rule: `dosverify explain {f.rule}`")
         out.append("")
+    if len(shown) < len(report.findings):
+        out.append(f"{more_line(len(report.findings) - len(shown))} (`--max-errors 0` shows all)\n")
     out.append(summary_line(report, colour=colour))
     return "\n".join(out)
 
@@ -149,12 +153,21 @@ def _at_pointer(doc, pointer: str) -> str | None:
     return shown if len(shown) <= 200 else shown[:197] + "..."
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 error`, `2 errors`: the count with the word in the right number."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def more_line(n: int) -> str:
+    return f"{plural(n, 'more finding')} not shown"
+
+
 def summary_line(report: Report, *, colour: bool = False) -> str:
     mark = {"legal": "green", "illegal": "error", "malformed": "error"}[report.verdict]
     verdict = f"{_COLOURS[mark]}{report.verdict}{_COLOURS['reset']}" if colour else report.verdict
     if report.verdict == "malformed":
-        return f"{report.file}: {verdict}: {report.errors} error(s); not refereed (spec {report.spec_version})"
+        return f"{report.file}: {verdict}: {plural(report.errors, 'error')}; not refereed (spec {report.spec_version})"
     return (
-        f"{report.file}: {verdict}: {report.errors} error(s), {report.warnings} warning(s); "
-        f"{report.rounds} round(s), {report.turns} turn(s); ruleset {report.ruleset} (spec {report.spec_version})"
+        f"{report.file}: {verdict}: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}; "
+        f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}; ruleset {report.ruleset} (spec {report.spec_version})"
     )

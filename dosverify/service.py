@@ -14,8 +14,10 @@ Endpoints (all answers are JSON unless said otherwise; every response carries th
 - ``POST /v1/check/batch``: a JSON array (each item a text log as a string or a JSON log as an
   object) or ``multipart/form-data`` (every part is one log); one report per log, in order.
 - ``POST /v1/convert``: text to JSON (``text/plain`` body) or JSON to text (``application/json``).
+- ``POST /v1/replay``: one log's report and the table after every turn (:mod:`dosverify.webui`).
 - ``GET /v1/rules``, ``GET /v1/rules/{id}``, ``GET /v1/rulesets``: the specification.
-- ``GET /healthz``; ``/openapi.json`` and ``/docs``.
+- ``GET /healthz``; ``/openapi.json``, ``/docs`` and ``/redoc`` (assets from the package).
+- ``GET /``: the organiser's web page (:mod:`dosverify.webui`).
 
 A log that cannot be read, in either form, is a verdict (200, ``malformed``); errors are only
 for requests that are not a log request at all, and share one body, :class:`ErrorBody`: RFC 9457

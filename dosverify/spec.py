@@ -95,7 +95,13 @@ class Spec:
         """Resolve a named ruleset plus `option` overrides; raise SpecError when unknown."""
         if name not in self.rulesets:
             known = ", ".join(sorted(self.rulesets))
-            raise SpecError(f"unknown ruleset `{name}` (known: {known})")
+            near = [r for r in self.rulesets if r.lower() == str(name).lower()]
+            if not near:
+                import difflib
+
+                near = difflib.get_close_matches(str(name).lower(), list(self.rulesets), n=1)
+            hint = f"; did you mean `{near[0]}`?" if near else ""
+            raise SpecError(f"unknown ruleset `{name}`{hint} (known: {known}; `dosverify rulesets` describes them)")
         base = self.rulesets[name]
         opts = dict(base.get("options", {}))
         for key, val in (options or {}).items():

@@ -21,6 +21,10 @@ from .replay import ReplayResult, replay
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 PAGE_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+# Swagger UI and ReDoc start from an inline script and style themselves inline; ReDoc runs a worker from a blob
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+            "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; "
+            "base-uri 'none'; frame-ancestors 'none'")
 
 
 def install(app: FastAPI, *, run: Callable, max_log: int, errors: dict, ruleset_q: Any, name_q: Any,
@@ -48,17 +52,17 @@ def install(app: FastAPI, *, run: Callable, max_log: int, errors: dict, ruleset_
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
-        return get_swagger_ui_html(openapi_url="/openapi.json", title=f"{app.title}: API",
+        return _csp(get_swagger_ui_html(openapi_url="/openapi.json", title=f"{app.title}: API",
                                    swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
                                    swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
                                    swagger_favicon_url="/static/favicon.svg",
-                                   swagger_ui_parameters={"validatorUrl": None})
+                                   swagger_ui_parameters={"validatorUrl": None}))
 
     @app.get("/redoc", include_in_schema=False)
     def redoc() -> HTMLResponse:
-        return get_redoc_html(openapi_url="/openapi.json", title=f"{app.title}: API",
+        return _csp(get_redoc_html(openapi_url="/openapi.json", title=f"{app.title}: API",
                               redoc_js_url="/static/vendor/redoc/redoc.standalone.js",
-                              redoc_favicon_url="/static/favicon.svg", with_google_fonts=False)
+                              redoc_favicon_url="/static/favicon.svg", with_google_fonts=False))
 
     @app.post("/v1/replay", response_model=ReplayResult, responses=errors, max_body_size=max_log,
               openapi_extra=log_body, tags=["check"], summary="Replay one log, turn by turn",
@@ -74,6 +78,11 @@ def install(app: FastAPI, *, run: Callable, max_log: int, errors: dict, ruleset_
         options = parse_options(option)
         result = await run(_replay, body, form, name, ruleset, options)
         return JSONResponse(result)
+
+
+def _csp(page: HTMLResponse) -> HTMLResponse:
+    page.headers["Content-Security-Policy"] = DOCS_CSP
+    return page
 
 
 def _replay(body: bytes, form: str, name: str, ruleset: str | None, options: dict) -> dict:

@@ -26,7 +26,7 @@ EXPECTED = {
     "drop_bonus": ("missed-bonus", "bonus.card"),
     "extra_bonus": ("missed-bonus", "bonus.card"),
     "drop_dcm_draw": ("missed-bonus", "bonus.draw"),
-    "extra_dcm_draw": ("missed-bonus", "bonus.draw"),
+    "extra_dcm_draw": ("draw-order", "draw.reason"),
     "swap_refill_bonus": ("draw-order", "turn.steps"),
     "swap_bonus_penalty": ("draw-order", "turn.steps"),
     "swap_penalty_dcm": ("draw-order", "turn.steps"),

@@ -33,3 +33,14 @@ def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
     static = {p.relative_to(ROOT).as_posix() for p in (ROOT / "dosverify" / "static").rglob("*") if p.is_file()}
     assert "dosverify/static/index.html" in static and "dosverify/static/vendor/redoc/LICENSE" in static
     assert static <= names, sorted(static - names)
+
+
+def test_every_subpackage_is_listed_for_the_build():
+    """`packages` in pyproject.toml is an explicit list (the data packages are mapped by package-dir):
+    a new subpackage left out of it works from a checkout and breaks every install."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts) for p in (root / "dosverify").rglob("__init__.py")}
+    assert found <= listed, f"subpackages missing from [tool.setuptools] packages: {sorted(found - listed)}"

@@ -103,8 +103,8 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def run(self) -> list[Finding]:
         log = self.log
-        for rnd in log.rounds:
-            self.play_round(rnd)
+        for i, rnd in enumerate(log.rounds):
+            self.play_round(rnd, log.rounds[i + 1] if i + 1 < len(log.rounds) else None)
         self.end_round(None)
         if log.winner is not None:
             w = log.winner
@@ -118,7 +118,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                                 player=w.player, expected=self.game_winner, found=w.player)
         return self.findings
 
-    def play_round(self, rnd: Round) -> None:
+    def play_round(self, rnd: Round, next_round: Round | None = None) -> None:
         prev_no, prev_dealer, prev_winner = self.round_no, self.dealer, self.round_winner
         self.end_round(rnd)
         self.t = None
@@ -144,7 +144,8 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.setup(rnd, prev_no, prev_dealer, prev_winner)
         for turn in rnd.turns:
             self.play_turn(turn, rnd)
-        self.close_turn(rnd.score or rnd.totals)
+        # a step missing from the last turn is reported at the first event line after it (notation.md)
+        self.close_turn(rnd.score or rnd.totals or next_round)
         if rnd.score is not None:
             self.check_score(rnd)
         if rnd.totals is not None:

@@ -72,10 +72,10 @@ class DrawsMixin:
                 self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({why})", ev,
                             "player" if ev.player else None, player=q, expected="no draw",
                             found=f"draw {q} {' '.join(ev.cards)}".strip())
-            else:  # another player drawing in this turn: a Double Color Match draw that was never earned
+            else:  # another player drawing in this turn: a draw with no reason (notation.md, draw-order; READINGS R10)
                 why = (f"{t.player} made {t.dcm} Double Color Match(es) and {q} drew for them already" if t.dcm
                        else f"{t.player} made no Double Color Match this turn")
-                self.report("bonus.draw", f"{q} draws {n} card(s) without a reason: {why}", ev, "player", player=q,
+                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes: {why}", ev, "player", player=q,
                             expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
@@ -97,20 +97,23 @@ class DrawsMixin:
                            f"draw {earlier[0]} first", f"draw {q}")
             self.arrive(("dcm", q), ev)
         extra_reported = False
+        taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
-                self.report("bonus.draw" if reason == "dcm" else "draw.reason",
-                            f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
+                self.report("draw.reason", f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
                             expected=f"{owed} card(s)", found=f"{n} cards")
             got = self.draw_from_pile(w, ev, i, "draw")
+            taken.append(got)
             if got is None:
                 continue
             tb.hands[q][got] += 1
         self.hand_changed(q)
         if reason == "no-match":
             t.drew = True
-            t.drawn_card = parse_card(written[0]).base if written[0] else None
+            # the card taken from the pile, not the word written: a bare `draw` from a known deck is its top card
+            first = taken[0] if taken else None
+            t.drawn_card = first if first not in (None, UNKNOWN) else (parse_card(written[0]).base if written[0] else None)
         elif reason == "immediate":
             left = t.immediate[1] - n
             t.immediate = (q, left) if left > 0 else None
@@ -137,6 +140,7 @@ class DrawsMixin:
         t.step = max(t.step, 2)
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
         extra_reported = False
+        taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
             if t.refilled >= t.refill_owed + t.refill_maybe and not extra_reported:
                 extra_reported = True

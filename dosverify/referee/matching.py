@@ -1,7 +1,11 @@
 """The arithmetic of a match (digest section 3 and 4), as pure functions.
 
 An undeclared wild is read as the declaration most favourable to the player
-on turn (notation.md, Declarations): a free number or a free colour.
+on turn (notation.md, Declarations): a free number or a free colour. The colour
+of a match is one colour shared by the Center Row card and every card put on it:
+an undeclared Wild DOS may take any one colour, but two fixed colours that differ
+never match (digest section 4). Numbers and colours are independent (a Wild # has
+a fixed colour, a Wild DOS a fixed number), so each is judged on its own.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ class MatchJudgement:
     expected: str | None = None
     colour: bool = False  # a colour match (single or double)
     double: bool = False
+    total: tuple[int, int] | None = None  # the least and greatest number the hand card(s) can make
 
 
 def _number(c: Card) -> int | None:
@@ -35,23 +40,25 @@ def _strip(c: Card) -> Card:
     return c._replace(code=c.base, number=None, decl=None)
 
 
+def _total(cards: list[Card]) -> tuple[int, int]:
+    """The least and greatest sum of the cards' numbers (a free Wild # is any of 1..10)."""
+    fixed = sum(n for c in cards if (n := _number(c)) is not None)
+    free = sum(1 for c in cards if _number(c) is None)
+    return fixed + free, fixed + 10 * free
+
+
 def _numbers_fit(target: Card, cards: list[Card]) -> bool:
+    lo, hi = _total(cards)
     tn = _number(target)
-    if len(cards) == 1:
-        cn = _number(cards[0])
-        return tn is None or cn is None or tn == cn
-    a, b = (_number(x) for x in cards)
-    free = [x is None for x in (a, b)]
-    fixed = sum(x for x in (a, b) if x is not None)
-    lo = fixed + sum(free)  # each free Wild # is at least 1
-    hi = fixed + 10 * sum(free)
     if tn is None:  # a Wild # in the Center Row takes a number 1..10
         return lo <= 10
     return lo <= tn <= hi
 
 
-def _colour_fits(want: str | None, have: str | None) -> bool:
-    return want is None or have is None or want == have
+def _one_colour(cards: list[Card]) -> bool:
+    """Whether one colour can be shared by all the cards: the fixed colours (None is an
+    undeclared Wild DOS, free to take any) are all the same."""
+    return len({c.colour for c in cards if c.colour is not None}) <= 1
 
 
 def judge(target: Card, cards: list[Card]) -> MatchJudgement:
@@ -59,30 +66,31 @@ def judge(target: Card, cards: list[Card]) -> MatchJudgement:
 
     `colour` is filled in even for a match that fails, so that the referee can tell what
     bonus the player meant to claim."""
-    tc = target.colour
-    colour = all(_colour_fits(tc, c.colour) for c in cards)
+    colour = _one_colour([target, *cards])
     if len(cards) > 2:
         return MatchJudgement(False, "match.two-cards", f"{len(cards)} cards on one Center Row card; one or two are allowed",
                               "one card of the same number, or two cards that add up to it", colour=colour)
+    total = _total(cards)
     if not _numbers_fit(target, cards):
         plain = _numbers_fit(_strip(target), [_strip(c) for c in cards])
         tn = target.number
         if plain:  # the numbers would fit but for a written declaration
             return MatchJudgement(False, "wild.declaration", "the declared value of a wild card does not make this match",
                                   f"declarations that make the numbers {'add up to' if len(cards) == 2 else 'equal'} {tn if tn is not None else 'the Center Row card'}",
-                                  colour=colour, double=len(cards) == 2)
+                                  colour=colour, double=len(cards) == 2, total=total)
         if len(cards) == 1:
             c = cards[0]
             return MatchJudgement(False, "match.single", f"{c.code} does not match {target.code}: a single match needs the same number",
-                                  f"a card numbered {tn}" if tn is not None else "a card of the declared number", colour=colour)
+                                  f"a card numbered {tn}" if tn is not None else "a card of the declared number", colour=colour, total=total)
         a, b = cards
+        lo, hi = total
         if target.number is None:
             return MatchJudgement(False, "match.double", f"{a.code} + {b.code} cannot cover the Wild # {target.code}: the sum must be at most 10",
-                                  "two cards adding up to at most 10", colour=colour, double=True)
-        have = (a.number or 0) + (b.number or 0)
+                                  "two cards adding up to at most 10", colour=colour, double=True, total=total)
+        have = str(lo) if lo == hi else f"{lo} or more"  # a free Wild # fails only by being at least 1
         return MatchJudgement(False, "match.double", f"{a.code} + {b.code} = {have}, not {tn}",
-                              f"two cards adding up to {tn}", colour=colour, double=True)
-    return MatchJudgement(True, colour=colour, double=len(cards) == 2)
+                              f"two cards adding up to {tn}", colour=colour, double=True, total=total)
+    return MatchJudgement(True, colour=colour, double=len(cards) == 2, total=total)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -107,6 +107,8 @@ class PlaysMixin:
             if self.rs.opt("no-match-after-draw") == "pass":
                 self.report("place.no-match", "under this ruleset a player who still cannot match keeps the card and passes "
                             "(no-match-after-draw=pass)", ev, expected="pass", found=f"place {ev.card}")
+            else:
+                self.arrive("no-match", ev)  # a DOS penalty drawn before it came too early (V7, turn.steps)
             t.action_done = True
         else:
             if t.matches and t.bonus_earned:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ..findings import Position
 
-ORDINAL = {2: "the refill", 3: "the bonus cards", 4: "the DOS penalty draws", 5: "the Double Color Match draws"}
+ORDINAL = {2: "the refill", 3: "the bonus cards", "no-match": "the card placed for no match", 4: "the DOS penalty draws",
+           5: "the Double Color Match draws"}
 
 
 class StepsMixin:
@@ -35,12 +36,20 @@ class StepsMixin:
             missing = 2
         elif n > 3 and t.bonus_owed() > 0 and self.table.hand_size(t.player) > 0:
             missing = 3
+        elif n > 3 and self.no_match_place_owed():
+            missing = "no-match"  # the card placed for no match is step 3 too (V7)
         elif n > 4 and t.penalty_owed > 0:
             missing = 4
         if missing and not t.order_reported and t.early is None:
             # too early, or is the earlier step missing altogether? That is certain only when it comes
             t.early = (ev, missing, f"{what} before {ORDINAL[missing]}", f"{ORDINAL[missing]} first", what)
         t.step = max(t.step, n)
+
+    def no_match_place_owed(self) -> bool:
+        """The player drew, still made no match and has not yet placed the card that V1 asks for."""
+        t = self.t
+        return (t.drew and t.matches == 0 and not t.action_done and self.rs.opt("no-match-after-draw") == "place"
+                and self.table.hand_size(t.player) > 0)
 
     def arrive(self, key, ev) -> None:
         """A step arrives: if an event came before it too early, report that now, at the early event."""

@@ -129,6 +129,32 @@ async function submit(ev) {
   await checkAll(inputs);
 }
 
+// Logs in a folder: *.log, *.dos, *.txt and *.json, but the expected-findings files beside
+// fixtures (*.expected.json), as `dosverify check DIR` takes them.
+function isLog(name) {
+  return /\.(log|dos|txt|json)$/i.test(name) && !/\.expected\.json$/i.test(name);
+}
+
+async function filesOfDrop(dt) {
+  const entries = Array.from(dt.items || []).map((it) => it.webkitGetAsEntry && it.webkitGetAsEntry()).filter(Boolean);
+  if (!entries.some((e) => e.isDirectory)) return Array.from(dt.files);
+  const out = [];
+  async function walk(entry) {
+    if (entry.isFile) {
+      if (isLog(entry.name)) out.push(await new Promise((ok, bad) => entry.file(ok, bad)));
+    } else if (entry.isDirectory) {
+      const reader = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((ok, bad) => reader.readEntries(ok, bad));
+        if (!batch.length) break;
+        for (const e of batch) await walk(e);
+      }
+    }
+  }
+  for (const e of entries) await walk(e);
+  return out;
+}
+
 function choose(files) {
   state.pending = Array.from(files).sort((a, b) => a.name.localeCompare(b.name, undefined, {numeric: true}));
   $("#chosen").textContent = state.pending.length
@@ -244,6 +270,50 @@ function logText(g) {
   return text.replace(/\r\n?/g, "\n");
 }
 
+// A JSON log is shown pretty-printed (one event a line), with the line of every JSON pointer,
+// so that its findings (which carry pointers, not lines) are marked like a text log's.
+function prettyJson(value) {
+  const lines = [], at = new Map();
+  const esc = (k) => String(k).replace(/~/g, "~0").replace(/\//g, "~1");
+  function emit(v, ptr, indent, prefix, suffix) {
+    const start = lines.length + 1;
+    const flat = JSON.stringify(v);
+    if (v === null || typeof v !== "object" || indent.length + prefix.length + flat.length <= 90) {
+      lines.push(indent + prefix + flat + suffix);
+    } else {
+      const isArr = Array.isArray(v);
+      const entries = isArr ? v.map((x, i) => [i, x]) : Object.entries(v);
+      lines.push(indent + prefix + (isArr ? "[" : "{"));
+      entries.forEach(([k, x], n) => emit(x, `${ptr}/${esc(k)}`, indent + "  ", isArr ? "" : JSON.stringify(k) + ": ",
+                                          n < entries.length - 1 ? "," : ""));
+      lines.push(indent + (isArr ? "]" : "}") + suffix);
+    }
+    at.set(ptr, [start, lines.length]);
+  }
+  emit(value, "", "", "", "");
+  return {lines, at};
+}
+
+function display(g) {
+  const text = logText(g);
+  if (g.json) {
+    try {
+      const {lines, at} = prettyJson(JSON.parse(text));
+      const range = (ptr) => {
+        if (ptr === null || ptr === undefined) return null;
+        for (let q = ptr; ; q = q.slice(0, q.lastIndexOf("/"))) {
+          if (at.has(q)) return at.get(q);
+          if (!q) return null;
+        }
+      };
+      return {lines, pretty: true, lineOf: (f) => (range(f.pointer) || [null])[0], rangeOf: (s) => range(s.pointer)};
+    } catch (e) { /* not JSON: shown as it is, with the lines its findings name */ }
+  }
+  const lines = text.split("\n");
+  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  return {lines, pretty: false, lineOf: (f) => f.line, rangeOf: (s) => (s.line ? [s.line, s.end_line || s.line] : null)};
+}
+
 function openGame(i, fromList) {
   const g = state.games[i];
   state.current = g;
@@ -258,10 +328,14 @@ function openGame(i, fromList) {
     (rep.ruleset ? `; ruleset ${rep.ruleset}` : "") + ` (spec ${rep.spec_version})`;
 
   // the log, numbered, each finding's line marked with its kinds
+  const view = g.view = display(g);
   const byLine = new Map();
-  rep.findings.forEach((f, k) => { if (f.line) (byLine.get(f.line) || byLine.set(f.line, []).get(f.line)).push(k); });
-  const lines = logText(g).split("\n");
-  if (lines.length && lines[lines.length - 1] === "") lines.pop();
+  rep.findings.forEach((f, k) => {
+    const ln = view.lineOf(f);
+    if (ln) (byLine.get(ln) || byLine.set(ln, []).get(ln)).push(k);
+  });
+  const lines = view.lines;
+  $("#log-h").textContent = view.pretty ? "The log (JSON, laid out one event a line)" : "The log";
   const box = $("#log-lines");
   box.replaceChildren();
   lines.forEach((text, n) => {
@@ -279,7 +353,9 @@ function openGame(i, fromList) {
   ol.replaceChildren();
   if (!rep.findings.length) ol.append(el("li", {class: "muted"}, "No findings: every rule was kept."));
   rep.findings.forEach((f, k) => {
-    const where = f.line ? `line ${f.line}${f.column ? ":" + f.column : ""}` : (f.pointer !== null ? `at ${f.pointer || "/"}` : "");
+    const shown = view.lineOf(f);
+    const where = f.line ? `line ${f.line}${f.column ? ":" + f.column : ""}`
+      : f.pointer !== null ? `at ${f.pointer || "/"}${shown ? ` (line ${shown})` : ""}` : "";
     const details = el("div", {class: "rule", hidden: true});
     const stateIdx = g.result.states.findIndex((s) => s.findings.includes(k));
     ol.append(el("li", {class: `finding-item ${f.severity}`, "data-finding": k},
@@ -311,13 +387,14 @@ function openGame(i, fromList) {
 function gotoFinding(k) {
   const f = state.current.result.report.findings[k];
   for (const e of document.querySelectorAll(".line.current")) e.classList.remove("current");
-  if (!f.line) return;
-  const line = document.getElementById(`L${f.line}`);
+  const ln = state.current.view.lineOf(f);
+  if (!ln) return;
+  const line = document.getElementById(`L${ln}`);
   if (!line) return;
   line.classList.add("current");
   line.scrollIntoView({block: "center"});
   line.focus({preventScroll: true});
-  history.replaceState(null, "", `#L${f.line}`);
+  history.replaceState(null, "", `#L${ln}`);
 }
 
 function rule(id) {
@@ -353,7 +430,7 @@ function card(code) {
 function showStep(j) {
   const g = state.current;
   const states = g.result.states;
-  if (!states.length) { $("#table-view").replaceChildren(); return; }
+  if (!states.length) { $("#table-view").replaceChildren(); $("#where").textContent = ""; return; }
   j = Math.max(0, Math.min(states.length - 1, j));
   state.step = j;
   const s = states[j];
@@ -361,19 +438,21 @@ function showStep(j) {
   $("#prev-btn").disabled = $("#first-btn").disabled = j === 0;
   $("#next-btn").disabled = $("#last-btn").disabled = j === states.length - 1;
   for (const e of document.querySelectorAll(".line.turn")) e.classList.remove("turn");
-  if (s.line) for (let n = s.line; n <= (s.end_line || s.line); n++) document.getElementById(`L${n}`)?.classList.add("turn");
+  const range = g.view.rangeOf(s);
+  if (range) for (let n = range[0]; n <= range[1]; n++) document.getElementById(`L${n}`)?.classList.add("turn");
   const findings = s.findings.map((k) => g.result.report.findings[k]);
   const dosText = {called: "called DOS", owed: "DOS not called", caught: "caught"};
+  $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
+    (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${states.length})`;
   $("#table-view").replaceChildren(
-    el("p", {class: "where", id: "where"}, `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
-      (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${states.length})`),
     el("div", {class: "center-row"}, el("h4", {id: "center-h"}, "Center Row"),
       el("div", {class: "cards", id: "center", "aria-labelledby": "center-h"}, s.center.map(card))),
     el("p", {class: "piles"}, `Draw pile: `, el("strong", {id: "draw-pile"}, s.draw_pile),
       ` cards; discard pile: `, el("strong", {id: "discard-pile"}, s.discard_pile), " cards"),
     el("div", {class: "scroll"}, el("table", {class: "seats"},
       el("caption", {}, "The players after the turn"),
-      el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "DOS", "Total"].map((h) => el("th", {scope: "col"}, h)))),
+      el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "DOS", "Total"].map((h) =>
+        el("th", {scope: "col", class: h === "Cards" || h === "Total" ? "num" : null}, h)))),
       el("tbody", {}, g.result.players.map((p) => {
         const seat = s.seats[p];
         return el("tr", {class: p === s.player ? "on-turn" : null},
@@ -384,7 +463,8 @@ function showStep(j) {
       })))),
     el("div", {class: "turn-findings"}, el("h4", {}, "This turn's findings"),
       findings.length ? el("ul", {}, findings.map((f) => el("li", {class: f.severity},
-        `line ${f.line ?? "?"}: ${f.severity}[${f.kind}] ${f.message}`))) : el("p", {class: "muted"}, "none")));
+        `${f.line ? "line " + f.line : "at " + (f.pointer || "/")}: ${f.severity}[${f.kind}] ${f.message}`))) :
+        el("p", {class: "muted"}, "none")));
 }
 
 // ---- wiring -----------------------------------------------------------------------------
@@ -393,18 +473,21 @@ document.addEventListener("DOMContentLoaded", () => {
   loadRulesets();
   $("#check-form").addEventListener("submit", submit);
   $("#files").addEventListener("change", (e) => choose(e.target.files));
+  $("#folder").addEventListener("change", (e) => choose(Array.from(e.target.files).filter((f) => isLog(f.name))));
   $("#clear-btn").addEventListener("click", () => {
-    $("#log-text").value = ""; $("#files").value = ""; choose([]); say("");
+    $("#log-text").value = ""; $("#files").value = ""; $("#folder").value = ""; choose([]); say("");
     $("#single").hidden = $("#many").hidden = true;
   });
   const drop = $("#drop");
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-  drop.addEventListener("drop", (e) => {
+  drop.addEventListener("drop", async (e) => {
     e.preventDefault();
     drop.classList.remove("over");
-    if (e.dataTransfer && e.dataTransfer.files.length) {
-      choose(e.dataTransfer.files);
+    if (!e.dataTransfer) return;
+    const files = await filesOfDrop(e.dataTransfer);
+    if (files.length) {
+      choose(files);
       $("#check-form").requestSubmit();
     }
   });

@@ -1,0 +1,84 @@
+"""SARIF 2.1.0 (the OASIS standard GitHub code scanning and IDEs read): one run, the rules'
+metadata from ``spec/`` (id, title, text, fix, sources, kind), one result per finding shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import __version__
+from ..report import Report, more_line
+from ..spec import load_spec
+from . import Output, Tally
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _uri(path: str) -> dict:
+    p = Path(path)
+    if path == "-":
+        return {"uri": "stdin"}
+    if p.is_absolute():
+        return {"uri": p.as_uri()}
+    return {"uri": p.as_posix(), "uriBaseId": "%SRCROOT%"}
+
+
+def _rule(r) -> dict:
+    return {
+        "id": r.id,
+        "name": "".join(w.capitalize() for w in r.id.replace("-", ".").split(".")),
+        "shortDescription": {"text": r.title},
+        "fullDescription": {"text": r.text},
+        "help": {"text": (r.fix + "\n\n" if r.fix else "") + f"`dosverify explain {r.id}` prints the rule with its sources."},
+        "defaultConfiguration": {"level": "error" if r.severity == "error" else "warning"},
+        "properties": {"kind": r.kind, "section": r.section, "variant": r.variant or None, "tags": [r.kind],
+                       "sources": [f"{s.ref} {s.file}: {s.part}" for s in r.sources]},
+    }
+
+
+class SarifOutput(Output):
+    def __init__(self, stream, **kw) -> None:
+        super().__init__(stream, **kw)
+        self.spec = load_spec()
+        self.index = {rid: i for i, rid in enumerate(self.spec.rules)}
+        self.results: list[dict] = []
+        self.notes: list[dict] = []
+
+    def report(self, report: Report) -> None:
+        shown = self.shown(report)
+        for f in shown:
+            loc: dict = {"artifactLocation": _uri(report.file)}
+            if f.line is not None:
+                loc["region"] = {"startLine": f.line, "startColumn": f.column or 1}
+            res = {"ruleId": f.rule, "ruleIndex": self.index[f.rule], "level": "error" if f.severity == "error" else "warning",
+                   "message": {"text": f.message + (f" (expected: {f.expected})" if f.expected else "")},
+                   "locations": [{"physicalLocation": loc}],
+                   "properties": {"kind": f.kind, "verdict": report.verdict, "round": f.round, "turn": f.turn,
+                                  "player": f.player, "pointer": f.pointer, "found": f.found}}
+            self.results.append(res)
+        if len(shown) < len(report.findings):
+            self.notes.append({"level": "note", "message": {"text": f"{report.file}: {more_line(len(report.findings) - len(shown))}"},
+                               "locations": [{"physicalLocation": {"artifactLocation": _uri(report.file)}}]})
+
+    def unreadable(self, path: str, message: str, spec_version: str) -> None:
+        self.notes.append({"level": "error", "message": {"text": f"cannot read {path}: {message}"},
+                           "locations": [{"physicalLocation": {"artifactLocation": _uri(path)}}]})
+
+    def close(self, tally: Tally) -> None:
+        doc = {
+            "$schema": SCHEMA,
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": {
+                    "name": "dosverify", "version": __version__, "semanticVersion": __version__,
+                    "informationUri": "https://pypi.org/project/dosverify/",
+                    "properties": {"spec_version": self.spec.version},
+                    "rules": [_rule(r) for r in self.spec.rules.values()],
+                }},
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+                "invocations": [{"executionSuccessful": tally.verdicts["unreadable"] == 0,
+                                 "toolExecutionNotifications": self.notes}],
+                "results": self.results,
+            }],
+        }
+        self.stream.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,46 @@
+"""The two formats written as each file finishes: compiler-style text, and JSON Lines."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..report import Report, render_text, summary_line
+from . import Output, Tally
+
+
+class TextOutput(Output):
+    def report(self, report: Report) -> None:
+        if self.quiet:
+            self.stream.write(summary_line(report, colour=self.colour) + "\n")
+        else:
+            self.stream.write(render_text(report, report._text, colour=self.colour, limit=self.limit) + "\n")
+        self.stream.flush()
+
+    def unreadable(self, path: str, message: str, spec_version: str) -> None:
+        print(f"dosverify: cannot read {path}: {message}", file=sys.stderr)
+
+    def close(self, tally: Tally) -> None:
+        if tally.files > 1:
+            self.stream.write(f"{tally.files} files: " + ", ".join(f"{n} {k}" for k, n in tally.verdicts.items() if n) + "\n")
+
+
+class JsonLinesOutput(Output):
+    """One report a line; `not_shown` counts the findings past --max-errors, `error` says why a
+    file could not be read (then the verdict is `malformed` and there are no findings)."""
+
+    def report(self, report: Report) -> None:
+        d = report.to_dict()
+        shown = self.shown(report)
+        if len(shown) < len(report.findings):
+            d["findings"] = d["findings"][:len(shown)]
+        d["not_shown"] = len(report.findings) - len(shown)
+        d["error"] = None
+        self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
+        self.stream.flush()
+
+    def unreadable(self, path: str, message: str, spec_version: str) -> None:
+        d = Report(file=path, verdict="malformed", ruleset=None, spec_version=spec_version).to_dict()
+        d.update(not_shown=0, error=f"cannot read {path}: {message}")
+        self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
+        self.stream.flush()
