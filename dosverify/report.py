@@ -23,6 +23,7 @@ class Report:
     target: Optional[int] = None
     spec_version: str
     findings: list[Finding] = field(default_factory=list)
+    truncated: int = 0  # findings left out after a cap (`check --max-errors`, the service's --max-findings)
     rounds: int = 0
     turns: int = 0
     lines: int = 0
@@ -39,6 +40,13 @@ class Report:
     @property
     def warnings(self) -> int:
         return sum(1 for f in self.findings if f.severity == "warning")
+
+    def cap(self, limit: int | None) -> int:
+        """Keep the first `limit` findings (in line order; None or 0: all) and count the rest in `truncated`."""
+        if limit and len(self.findings) > limit:
+            self.truncated += len(self.findings) - limit
+            del self.findings[limit:]
+        return self.truncated
 
     def to_json_line(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)

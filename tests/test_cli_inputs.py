@@ -79,7 +79,7 @@ def test_json_lines_has_one_line_per_input_missing_ones_included(tmp_path: Path)
     assert [Path(d["file"]).name for d in lines] == ["such.log", "link.log", "ok.log"]
     assert [d["verdict"] for d in lines] == ["malformed", "malformed", "legal"]
     assert "no such file" in lines[0]["error"] and "broken symbolic link" in lines[1]["error"]
-    assert lines[2]["error"] is None and lines[2]["not_shown"] == 0
+    assert "error" not in lines[2] and lines[2]["truncated"] == 0
 
 
 def test_a_file_starting_with_a_bracket_is_read_as_json() -> None:
@@ -99,13 +99,13 @@ def test_max_errors_bounds_the_output(tmp_path: Path) -> None:
     junk = _junk(tmp_path, 300)
     every = json.loads(run("check", "--format", "json", "--max-errors", "0", str(junk)).stdout)
     total = len(every["findings"])
-    assert total > 60 and every["not_shown"] == 0
+    assert total > 60 and every["truncated"] == 0
     r = run("check", "--color", "never", str(junk))
     assert r.returncode == 1
     assert r.stdout.count("error[") == 50
     assert f"{total - 50} more findings not shown" in r.stdout
     d = json.loads(run("check", "--format", "json", "--max-errors", "3", str(junk)).stdout)
-    assert len(d["findings"]) == 3 and d["not_shown"] == total - 3
+    assert len(d["findings"]) == 3 and d["truncated"] == total - 3
     assert "1 more finding not shown" in run("check", "--max-errors", str(total - 1), str(junk)).stdout
     assert run("check", "--max-errors", "-1", str(junk)).returncode == 2
 

@@ -137,7 +137,7 @@ def test_settings_file_found_upward_and_overridden(tmp_path: Path) -> None:
     d = json.loads(run("check", "--format", "json", "--isolated", str(MANY), cwd=sub).stdout)
     assert any(f["kind"] == "illegal-match" for f in d["findings"]) and len(d["findings"]) > 1
     d = json.loads(run("check", "--format", "json", "--max-errors", "0", str(MANY), cwd=sub).stdout)
-    assert len(d["findings"]) > 1 and d["not_shown"] == 0  # the command line wins
+    assert len(d["findings"]) > 1 and d["truncated"] == 0  # the command line wins
     (sub / "dosverify.toml").write_text('select = ["mis-scored"]\n')  # nearer, and dosverify.toml first
     d = json.loads(run("check", "--format", "json", str(MANY), cwd=sub).stdout)
     assert {f["kind"] for f in d["findings"]} == {"mis-scored"}

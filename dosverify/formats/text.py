@@ -26,21 +26,20 @@ class TextOutput(Output):
 
 
 class JsonLinesOutput(Output):
-    """One report a line; `not_shown` counts the findings past --max-errors, `error` says why a
-    file could not be read (then the verdict is `malformed` and there are no findings)."""
+    """One report a line, as the service answers it; `truncated` counts the findings past --max-errors.
+    A file that cannot be read gets a `malformed` line with no findings and an `error` saying why."""
 
     def report(self, report: Report) -> None:
         d = report.to_dict()
         shown = self.shown(report)
         if len(shown) < len(report.findings):
             d["findings"] = d["findings"][:len(shown)]
-        d["not_shown"] = len(report.findings) - len(shown)
-        d["error"] = None
+            d["truncated"] += len(report.findings) - len(shown)
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.stream.flush()
 
     def unreadable(self, path: str, message: str, spec_version: str) -> None:
         d = Report(file=path, verdict="malformed", ruleset=None, spec_version=spec_version).to_dict()
-        d.update(not_shown=0, error=f"cannot read {path}: {message}")
+        d["error"] = f"cannot read {path}: {message}"
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.stream.flush()

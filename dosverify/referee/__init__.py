@@ -7,7 +7,7 @@ does not report the consequences of a problem already reported.
 
 from __future__ import annotations
 
-from ..events import Draw, Log, Round, Turn
+from ..events import Draw, Log, Refill, Reshuffle, Round, Turn
 from ..findings import Finding, Position, finding
 from ..spec import Ruleset
 from .calls import CallsMixin
@@ -204,11 +204,22 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def event(self, ev) -> None:
         t = self.t
+        if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
+            self.unneeded_reshuffle()
+        t.reshuffled = None
         if t.immediate and not (isinstance(ev, Draw) and (ev.player or t.player) == t.immediate[0]):
-            q, n = t.immediate
-            self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
-                        ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
-            t.immediate = None
+            if isinstance(ev, Reshuffle):
+                pass  # a reshuffle the notation requires never breaks "at once"
+            elif not self.refill_possible():
+                # V5: both piles are empty (this turn's matches are not discarded yet): nothing more is drawn,
+                # and the cards drawn for the penalty, if any, are all in
+                t.drawing.discard(t.immediate[0])
+                t.immediate = None
+            else:
+                q, n = t.immediate
+                self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
+                            ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
+                t.immediate = None
         self._handlers[ev.type](self, ev)
 
     def _seats_from_left(self, p: str) -> list[str]:

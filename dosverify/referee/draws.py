@@ -17,13 +17,13 @@ class DrawsMixin:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
         tb = self.table
         if tb.pile_size <= 0:
-            if sum(tb.discard.values()) == 0 and not (self.t and self.t.discarded is False and tb.pending):
+            # this turn's matched cards are not in the discard pile before step 1 of the end of the turn (V5);
+            # the callers of an end-of-turn step have run it (flush) already
+            if sum(tb.discard.values()) == 0:
                 if written is not None:
                     self.report("cards.unseen", f"{what} {written}, but the draw pile and the discard pile are both empty",
                                 ev, "cards", index, expected="no card (nothing can be drawn)", found=written)
                 return None
-            if self.t is not None:
-                self.flush()
             self.report("reshuffle.when", f"the draw pile is empty: the discard pile must be turned over (`reshuffle`) before this {what}",
                         ev, "cards", index if written is not None else None, expected="a `reshuffle` line first", found=f"`{what}`")
             tb.reshuffle(None)
@@ -155,8 +155,11 @@ class DrawsMixin:
             t.refilled += 1
 
     def on_reshuffle(self, ev: Reshuffle) -> None:
-        tb = self.table
-        self.flush()
+        t, tb = self.t, self.table
+        if not t.immediate:
+            # the reshuffle is for an end-of-turn draw or refill: step 1 has discarded this turn's matches.
+            # Before an at-once penalty (mid-turn) they are still on the table (V5)
+            self.flush()
         if tb.pile_size > 0:
             self.report("reshuffle.when", f"the draw pile still holds {tb.pile_size} card(s): the discard pile is turned over "
                         "only when a draw or refill finds the pile empty", ev, expected="no reshuffle", found="reshuffle")
@@ -176,3 +179,12 @@ class DrawsMixin:
             else:
                 order = [parse_card(c).base for c in ev.cards]
         tb.reshuffle(order)
+        t.reshuffled = ev  # the next line must be the draw or refill that found the pile empty
+
+    def unneeded_reshuffle(self) -> None:
+        """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""
+        ev = self.t.reshuffled
+        self.t.reshuffled = None
+        self.report("reshuffle.when", "a reshuffle that no draw or refill needed: the discard pile is turned over only when "
+                    "a draw or refill finds the draw pile empty, right before it", ev,
+                    expected="`reshuffle` right before the draw or refill that needs it", found="reshuffle")

@@ -80,6 +80,8 @@ class StepsMixin:
         ptr = closing._pointer if closing is not None else None
         kw = dict(line=line, pointer=ptr, related_to=t.turn)
         p = t.player
+        if t.reshuffled is not None:
+            self.unneeded_reshuffle()
         can_draw = self.refill_possible()  # V5: with both piles empty nothing is drawn, and nothing is owed
         if t.immediate and can_draw:
             q, n = t.immediate
@@ -102,6 +104,7 @@ class StepsMixin:
         if owed_bonus > 0:
             self.report("bonus.card", f"{p} earned {t.bonus_earned} colour bonus(es) and placed {t.bonus_placed} card(s)",
                         expected=f"{owed_bonus} more `place C` line(s)", found="no bonus card", **kw)
+        can_draw = self.refill_possible()  # after step 1 this turn's matched cards are in the discard pile
         if t.penalty_owed > 0 and can_draw:
             self.report("dos.penalty", f"{p} was caught and never drew the {t.penalty_owed} penalty card(s)",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)

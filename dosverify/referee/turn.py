@@ -32,6 +32,7 @@ class TurnState:
     refill_owed: int = 0
     refilled: int = 0
     refill_maybe: int = 0  # refills allowed but not owed (after a late, reported match)
+    reshuffled: object = None  # a `reshuffle` line that the next line must need (a draw or refill)
     order_reported: bool = False
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
