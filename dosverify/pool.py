@@ -58,12 +58,10 @@ class WorkerDied(Exception):
 
 
 def cap_findings(report, max_findings: int | None) -> int:
-    """Keep the first ``max_findings`` findings (in line order) and return how many were cut."""
-    if max_findings is None or len(report.findings) <= max_findings:
-        return 0
-    cut = len(report.findings) - max_findings
-    del report.findings[max_findings:]
-    return cut
+    """Keep the first ``max_findings`` findings (in line order); return how many were cut (the
+    report counts them in ``truncated``)."""
+    before = report.truncated
+    return report.cap(max_findings) - before
 
 
 def check_job(body: bytes, form: str | None, name: str, ruleset: str | None, max_findings: int | None,
@@ -71,29 +69,19 @@ def check_job(body: bytes, form: str | None, name: str, ruleset: str | None, max
     """Check one log and render it: returns (report, truncated, the rendered report as bytes:
     its JSON, or with ``render="text"`` the compiler-style text `dosverify check` prints).
 
-    A capped JSON report carries ``truncated`` (the findings left out) after ``findings``; a
-    capped text report ends with a line that says how many were left out."""
-    import json
-
+    A capped report counts the findings left out in ``truncated``; a capped text report says
+    how many more there are, as the CLI's ``--max-errors`` does."""
     from .api import check
 
     report = check(body, name=name, ruleset=ruleset, form=form)
     text, report._text = report._text, None  # the decoded log is not sent back to the service
-    if render == "text":
-        from .report import render_text, summary_line
+    if render == "text":  # as `dosverify check --max-errors N` prints it: the summary counts every finding
+        from .report import render_text
 
-        summary = summary_line(report)  # the counts of every finding, before the cap
-        cut = cap_findings(report, max_findings)
-        out = render_text(report, text)
-        if cut:
-            out = out.rsplit("\n", 1)[0] + f"\n({cut} more finding(s) not shown: the first {max_findings} are)\n" + summary
-        return report, cut, (out + "\n").encode()
+        cut = max(0, len(report.findings) - max_findings) if max_findings else 0
+        return report, cut, (render_text(report, text, limit=max_findings) + "\n").encode()
     cut = cap_findings(report, max_findings)
-    if not cut:
-        return report, 0, report.to_json_line().encode()
-    data = report.to_dict()
-    data["truncated"] = cut
-    return report, cut, json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    return report, cut, report.to_json_line().encode()
 
 
 def convert_job(body: bytes, form: str, target: str):
