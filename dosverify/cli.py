@@ -77,31 +77,6 @@ def _apply_policy(report, args) -> None:
             report.verdict = verdict_of(fs, False)
 
 
-def judge_path(path: str, policy, source: str | None = None):
-    """Read and check one file as `check` does, its policy applied (--select, --ignore,
-    --warnings-as-errors, --ruleset): (report, None), or (None, why it cannot be read). One
-    function for the plain run and for the workers of `--dask`, so both print the same bytes;
-    `source` is where to read the file named `path` from (an absolute path, on a worker)."""
-    from .api import check
-
-    try:
-        data = _read(source or path)
-    except OSError as exc:
-        return None, (exc.strerror or str(exc)).lower() if exc.strerror else str(exc)
-    report = check(data, name=path, ruleset=policy.ruleset)  # the override was checked by the caller
-    _apply_policy(report, policy)
-    return report, None
-
-
-def _judged(items, args):
-    """(input, report, why unreadable) for each input, checked here, one after the other."""
-    for item in items:
-        if item.empty or item.problem:
-            yield item, None, item.problem
-        else:
-            yield (item, *judge_path(item.path, args))
-
-
 def cmd_check(args) -> int:
     from .formats import FORMATS, Tally, make
     from .inputs import discover
@@ -133,50 +108,70 @@ def cmd_check(args) -> int:
     if args.max_errors < 0:
         print("dosverify: --max-errors takes a count (0 for no limit)", file=sys.stderr)
         return 2
+    if not 1 <= args.jobs <= 64:
+        print("dosverify: -j takes a number of processes from 1 to 64", file=sys.stderr)
+        return 2
     try:
-        stream = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+        stream = open(args.output, "w", encoding="utf-8") if args.output else _Stdout()
     except OSError as exc:
         print(f"dosverify: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    from .runner import Policy, progress, results, wants_progress
+
     colour = not args.output and _colour(args.color, sys.stdout)
     out = make(args.format, stream, colour=colour, quiet=args.quiet, limit=args.max_errors)
     tally = Tally()
     status = 0
+    policy = Policy(args.ruleset, args.select, args.ignore, args.warnings_as_errors)
     cluster = None
-    try:
-        if args.dask:  # the same inputs, refereed on a Dask cluster, in the same order
-            from .cluster import Cluster, ClusterError, inputs
+    if args.dask:  # the same inputs and the same per-file work, on a Dask cluster
+        from .cluster import Cluster, ClusterError, inputs
 
-            try:
-                files = inputs(args.files)
-                cluster = Cluster(args.dask)
-            except ClusterError as exc:
-                print(f"dosverify: {exc}", file=sys.stderr)
-                return 2
-            judged = cluster.judged(discover(files, _select(args.include), _select(args.exclude)), args,
-                                    unordered=args.unordered)
-        else:
-            judged = _judged(discover(args.files, _select(args.include), _select(args.exclude)), args)
-        for item, report, unreadable in judged:
+        try:
+            files = inputs(args.files)
+            cluster = Cluster(args.dask)
+        except ClusterError as exc:
+            print(f"dosverify: {exc}", file=sys.stderr)
+            return 2
+    items = discover(files if cluster else args.files, _select(args.include), _select(args.exclude))
+    bar = None
+    if sys.stderr.isatty():  # only then is a count worth taking first
+        items = list(items)
+        if wants_progress(len(items)):
+            bar = progress(len(items))
+    try:
+        if bar is not None:
+            bar.start()
+            task = bar.add_task("check", total=len(items))
+        outcomes = cluster.results(items, policy, args.unordered) if cluster else results(items, policy, args.jobs)
+        for item, outcome in outcomes:
+            if bar is not None:
+                bar.advance(task)
             if item.empty:
                 print(f"dosverify: no logs found in {item.path}", file=sys.stderr)
                 status = 2
                 continue
-            if report is None:
-                out.unreadable(item.path, unreadable, spec.version)
+            what, value = outcome
+            if what == "unreadable":
+                out.unreadable(item.path, value, spec.version)
                 tally.verdicts["unreadable"] += 1
                 status = 2
                 continue
-            out.report(report)
-            tally.add(report)
+            out.report(value)
+            tally.add(value)
             if args.exit_zero:
                 continue
-            if report.verdict == "malformed":
+            if value.verdict == "malformed":
                 status = 2
-            elif report.verdict == "illegal":
+            elif value.verdict == "illegal":
                 status = max(status, 1)
+        if bar is not None:
+            bar.stop()
+            bar = None
         out.close(tally)
     finally:
+        if bar is not None:
+            bar.stop()
         if cluster is not None:
             cluster.close()
         if args.output:
@@ -184,6 +179,16 @@ def cmd_check(args) -> int:
     if args.statistics:
         _statistics(tally, sys.stdout if args.format == "text" and not args.output else sys.stderr)
     return status
+
+
+class _Stdout:
+    """Standard output as it is when written (a progress bar redirects it above itself)."""
+
+    def write(self, s: str) -> int:
+        return sys.stdout.write(s)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
 
 
 def _statistics(tally, stream) -> None:
@@ -356,6 +361,14 @@ def _lazy(name: str, argv: list[str]) -> int:
         from .simulate import main_simulate
 
         return main_simulate(argv)
+    if name == "replay":
+        from .replay_cli import main_replay
+
+        return main_replay(argv)
+    if name == "fmt":
+        from .fmt import main_fmt
+
+        return main_fmt(argv)
     from .corpus import main_corpus
 
     return main_corpus(argv)
@@ -406,6 +419,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even when a log is illegal or malformed "
                    "(2 still for misuse and unreadable files)")
     c.add_argument("--statistics", action="store_true", help="after the reports, the findings counted by rule and by kind")
+    c.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="check files in N processes (the output stays in input order)")
     c.add_argument("--config", metavar="FILE", help="settings from FILE (default: dosverify.toml or [tool.dosverify] "
                    "in pyproject.toml, the first found from the working folder upward)")
     c.add_argument("--isolated", action="store_true", help="read no settings file")
@@ -454,7 +469,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     # commands with many options of their own parse them in their module, imported only when used
     for name, text in (("simulate", "write a complete legal game log from a seed (`dosverify simulate --help`)"),
-                       ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)")):
+                       ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)"),
+                       ("replay", "the table after each turn of a log, with the findings where they occur (`dosverify replay --help`)"),
+                       ("fmt", "write text logs in canonical form; --check for CI (`dosverify fmt --help`)")):
         lazy = sub.add_parser(name, help=text, add_help=False)
         lazy.add_argument("rest", nargs=argparse.REMAINDER)
         lazy.set_defaults(func=lambda args, name=name: _lazy(name, args.rest))
@@ -463,7 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("simulate", "corpus"):  # their options are parsed in their own module
+    if argv and argv[0] in ("simulate", "corpus", "replay", "fmt"):  # their options are parsed in their own module
         return _lazy(argv[0], argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -56,11 +56,11 @@ class ClusterError(Exception):
     """The cluster cannot be used (a bad address, no Dask): a one-line message for the CLI."""
 
 
-def judge_chunk(pairs: list[tuple[str, str]], policy: argparse.Namespace) -> list[tuple]:
-    """On a worker: (report, why unreadable) for each (name, where to read it)."""
-    from .cli import judge_path
+def judge_chunk(pairs: list[tuple[str, str]], policy) -> list[tuple]:
+    """On a worker: the outcome of `check`'s own per-file work for each (name, where to read it)."""
+    from .runner import check_one
 
-    return [judge_path(name, policy, source) for name, source in pairs]
+    return [check_one(name, None, None, policy, source) for name, source in pairs]
 
 
 def inputs(paths: list[str]) -> list[str]:
@@ -100,15 +100,15 @@ class Cluster:
         if self.local is not None:
             self.local.close()
 
-    def judged(self, items, args, unordered: bool = False):
-        """(input, report, why unreadable) for each input, like the plain run's, in input order
-        unless ``unordered``. Inputs that need no reading (an empty folder, a broken link) pass
-        straight through."""
+    def results(self, items, policy, unordered: bool = False):
+        """(input, outcome) for each input, as `dosverify.runner.results` yields them, in input
+        order unless ``unordered``. An empty folder or a broken link needs no worker."""
         from distributed import as_completed
 
-        policy = argparse.Namespace(ruleset=args.ruleset, select=args.select, ignore=args.ignore,
-                                    warnings_as_errors=args.warnings_as_errors)
+        from .runner import check_one
+
         items = list(items)  # names only: the client never reads a log
+        local = lambda it: None if it.empty else check_one(it.path, it.problem, None, policy)  # noqa: E731
         work = [it for it in items if not (it.empty or it.problem)]
         chunks = [work[i:i + CHUNK] for i in range(0, len(work), CHUNK)]
         window = WINDOW * max(1, sum(self.client.nthreads().values()))
@@ -126,21 +126,20 @@ class Cluster:
         if unordered:
             for it in items:
                 if it.empty or it.problem:
-                    yield it, None, it.problem
+                    yield it, local(it)
             pending = as_completed([f for f in (submit() for _ in range(window)) if f is not None])
             for fut in pending:
                 nxt = submit()
                 if nxt is not None:
                     pending.add(nxt)
-                for it, (report, why) in zip(fut.chunk, fut.result()):
-                    yield it, report, why
+                yield from zip(fut.chunk, fut.result())
                 fut.release()
             return
         queue = deque(f for f in (submit() for _ in range(window)) if f is not None)
         done: dict[int, tuple] = {}
         for it in items:
             if it.empty or it.problem:
-                yield it, None, it.problem
+                yield it, local(it)
                 continue
             if id(it) not in done:
                 fut = queue.popleft()
@@ -150,5 +149,4 @@ class Cluster:
                 nxt = submit()
                 if nxt is not None:
                     queue.append(nxt)
-            report, why = done.pop(id(it))
-            yield it, report, why
+            yield it, done.pop(id(it))
