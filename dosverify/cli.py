@@ -23,6 +23,16 @@ def _colour(choice: str, stream) -> bool:
 def _read(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read()
+    if "://" in path:  # a URL that fsspec understands (s3://, gcs://, http://, ...), as with --dask
+        try:
+            import fsspec
+        except ImportError:
+            raise OSError("reading a URL needs fsspec (pip install 'dosverify[dask]')") from None
+        try:
+            with fsspec.open(path, "rb") as fh:
+                return fh.read()
+        except (ValueError, ImportError) as exc:  # an unknown protocol, a missing driver
+            raise OSError(str(exc)) from None
     with open(path, "rb") as fh:
         return fh.read()
 
@@ -113,7 +123,17 @@ def cmd_check(args) -> int:
     tally = Tally()
     status = 0
     policy = Policy(args.ruleset, args.select, args.ignore, args.warnings_as_errors)
-    items = discover(args.files, _select(args.include), _select(args.exclude))
+    cluster = None
+    if args.dask:  # the same inputs and the same per-file work, on a Dask cluster
+        from .cluster import Cluster, ClusterError, inputs
+
+        try:
+            files = inputs(args.files)
+            cluster = Cluster(args.dask)
+        except ClusterError as exc:
+            print(f"dosverify: {exc}", file=sys.stderr)
+            return 2
+    items = discover(files if cluster else args.files, _select(args.include), _select(args.exclude))
     bar = None
     if sys.stderr.isatty():  # only then is a count worth taking first
         items = list(items)
@@ -123,7 +143,8 @@ def cmd_check(args) -> int:
         if bar is not None:
             bar.start()
             task = bar.add_task("check", total=len(items))
-        for item, outcome in results(items, policy, args.jobs):
+        outcomes = cluster.results(items, policy, args.unordered) if cluster else results(items, policy, args.jobs)
+        for item, outcome in outcomes:
             if bar is not None:
                 bar.advance(task)
             if item.empty:
@@ -153,6 +174,8 @@ def cmd_check(args) -> int:
     finally:
         if bar is not None:
             bar.stop()
+        if cluster is not None:
+            cluster.close()
         if args.output:
             stream.close()
     if args.statistics:
@@ -381,10 +404,21 @@ def cmd_schema(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    """Every setting is checked (flags and environment) before the server starts: a bad one is
+    a one-line error and exit 2."""
+    from .settings import SettingError, Settings, port
+
+    given = {k: getattr(args, k) for k in ("max_log_bytes", "max_batch_items", "max_batch_bytes", "workers",
+                                           "check_timeout", "max_in_flight", "max_findings")}
+    try:
+        p = port(args.port)
+        Settings.resolve(**given)
+    except SettingError as exc:
+        print(f"dosverify serve: {exc}", file=sys.stderr)
+        return 2
     from .service import serve
 
-    return serve(host=args.host, port=args.port, workers=args.workers, max_log_bytes=args.max_log_bytes,
-                 max_batch_items=args.max_batch_items, access_log=args.access_log) or 0
+    return serve(host=args.host, port=p, access_log=args.access_log, **given) or 0
 
 
 def _lazy(name: str, argv: list[str]) -> int:
@@ -436,6 +470,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
     c.add_argument("--witness", metavar="OUT", help="for a legal log with face-down cards (`?`), write the open log that "
                    "proves it (every `?` replaced by a card) to OUT (`-`: standard output)")
+    c.add_argument("--dask", metavar="ADDRESS", help="referee the logs on a dask.distributed cluster: the scheduler's "
+                   "address (tcp://HOST:8786) or local:N for a local cluster of N worker processes; the workers "
+                   "read the files from a path they share (pip install 'dosverify[dask]')")
+    c.add_argument("--unordered", action="store_true", help="with --dask: print each report as soon as it is "
+                   "ready, not in input order")
     c.add_argument("--max-errors", type=int, default=None, metavar="N",
                    help="show at most N findings per file, then how many more (default 50; 0 for no limit)")
     c.add_argument("--include", action="append", metavar="GLOB", help="in folders, also check files matching GLOB")
@@ -487,10 +526,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     sv = sub.add_parser("serve", help="run the HTTP conformance service")
     sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=8000)
-    sv.add_argument("--workers", type=int, default=1)
-    sv.add_argument("--max-log-bytes", type=int, default=None, help="largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)")
-    sv.add_argument("--max-batch-items", type=int, default=None, help="most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)")
+    sv.add_argument("--port", default="8000", help="TCP port, 1-65535 (default 8000)")
+    # values are checked by dosverify.settings (one-line errors, exit 2), so they are read as text here
+    for flag, text in (("--workers", "check worker processes (default: the number of cores, or $DOSVERIFY_WORKERS)"),
+                       ("--max-log-bytes", "largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)"),
+                       ("--max-batch-items", "most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)"),
+                       ("--max-batch-bytes", "largest batch body (default 8 MiB, or $DOSVERIFY_MAX_BATCH_BYTES)"),
+                       ("--check-timeout", "seconds one check may take before a 503 (default 10, or "
+                                           "$DOSVERIFY_CHECK_TIMEOUT)"),
+                       ("--max-in-flight", "requests in flight before a 503 (default 64, or $DOSVERIFY_MAX_IN_FLIGHT)"),
+                       ("--max-findings", "findings per report, the rest counted in `truncated` (default 200, or "
+                                          "$DOSVERIFY_MAX_FINDINGS)")):
+        sv.add_argument(flag, default=None, metavar="N", help=text)
     sv.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
                     help="one line a request on standard output (uvicorn's access log; default on)")
     sv.set_defaults(func=cmd_serve)

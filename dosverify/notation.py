@@ -503,15 +503,17 @@ def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
-def _syntax_finding(exc: UnexpectedInput, text: str, off: int) -> Finding:
-    """A finding for a Lark error in ``text`` (whose first line is line ``off + 1``)."""
+def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = True) -> Finding:
+    """A finding for a Lark error in ``text`` (whose first line is line ``off + 1``). Not
+    ``detailed``, what was expected is the parser state's terminals, without replaying each to
+    see which the line could really take (``accepts``: the costly part, a few ms a line)."""
     line = exc.line + off
     column = exc.column
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         pos = tok.start_pos if tok.start_pos is not None else 0
         try:
-            expected_names = exc.accepts or exc.expected
+            expected_names = (exc.accepts if detailed else None) or exc.expected
         except Exception:  # pragma: no cover - lark internals
             expected_names = exc.expected
         if tok.type in ("_NL", "$END"):
@@ -641,6 +643,8 @@ def _read_lines(text: str) -> list:
         bad_line = e.line
         if not _retry_upper(lark, b, text.split("\n")[bad_line - 1] if bad_line <= text.count("\n") + 1 else "", bad_line, out):
             out.append(("bad", bad_line, e.column, [_syntax_finding(e, text, 0)]))
+            if out[0][0] != "dos" or out[0][3][0] != 1:
+                return out  # not a log of notation 1 (_fold reads no further than its first line): junk costs one pass
     except Exception as e:  # never raise: a defensive net for the unforeseen
         bad_line = _last_line(out) + 1
         out.append(("bad", bad_line, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
@@ -652,6 +656,7 @@ def _read_lines(text: str) -> list:
     # per-call cost of parsing line by line.
     lines = text.split("\n")
     i, n = bad_line, len(lines)
+    bad = 1
     try:
         while i < n:
             chunk = lines[i:i + _CHUNK]
@@ -664,7 +669,8 @@ def _read_lines(text: str) -> list:
                     e.line, e.column = 1, 1
                 src = "\n".join(chunk)
                 if not _retry_upper(lark, b, chunk[e.line - 1] if e.line <= len(chunk) else "", e.line + i, out):
-                    out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i)]))
+                    bad += 1
+                    out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i, bad <= _DETAILED_ERRORS)]))
                 b.off = i
                 i += e.line
             except Exception as e:  # pragma: no cover - defensive
@@ -678,6 +684,7 @@ def _read_lines(text: str) -> list:
 
 
 _CHUNK = 64
+_DETAILED_ERRORS = 200  # syntax errors a log gets told exactly what was expected; the rest, the state's terminals
 
 _LOWER_CARD_RE = re.compile(r"(?<![^ \t])([rgbyw](?:[0-9][0-9]?|#)(?:=(?:[0-9][0-9]?|[rgbyRGBY]))?)(?![^ \t])")
 
