@@ -713,7 +713,8 @@ def _retry_upper(lark, b, raw: str, line: int, out: list) -> bool:
     w = words[0]
     shown = ", ".join(f"`{m.group(1)}`" for m in words)
     out.insert(mark, ("note", line, w.start() + 1, [finding(
-        "notation.card", f"{shown}: card codes are written in upper case (`{w.group(1).upper()}`)", line=line,
+        "notation.card", f"card codes are upper case: {w.group(1).upper()}"
+        + (f" (this line writes {shown})" if len(words) > 1 else ""), line=line,
         column=w.start() + 1, found=w.group(1), expected=w.group(1).upper(),
         help="write colours and the Wild DOS in capitals: R, G, B, Y, W")]))
     return True

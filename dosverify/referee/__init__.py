@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..events import Draw, Log, Refill, Reshuffle, Round, Turn
 from ..findings import Finding, Position, finding
-from ..hints import near_player, plural
+from ..hints import did_you_mean, near_player, plural
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
@@ -158,7 +158,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             if p is None:
                 return
             self.findings.append(finding(
-                "notation.player", f"`{name}` is not a player of this game: {p} seems meant", at=ev,
+                "notation.player", f"`{name}` is not a player of this game{did_you_mean(name, p)}", at=ev,
                 column=(ev._cols or {}).get(attr) if isinstance((ev._cols or {}).get(attr), int) else None,
                 pointer=f"{ev._pointer}/{attr}" if ev._pointer is not None else None,
                 round=rnd.number if rnd is not None else None, player=p,
@@ -178,8 +178,8 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             if rnd.totals is not None:
                 for e in rnd.totals.entries:
                     if e.player not in self.seat and (p := self.likely_player(e.player)) is not None:
-                        self.findings.append(finding("notation.player", f"`{e.player}` is not a player of this game: "
-                                                     f"{p} seems meant", at=rnd.totals, round=rnd.number, player=p,
+                        self.findings.append(finding("notation.player", f"`{e.player}` is not a player of this game"
+                                                     f"{did_you_mean(e.player, p)}", at=rnd.totals, round=rnd.number, player=p,
                                                      expected=p, found=e.player))
                         e.player = p
         if self.log.winner is not None:
