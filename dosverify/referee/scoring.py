@@ -84,7 +84,8 @@ class ScoringMixin:
                         player=s.player, expected=f"score {self.round_winner} {pts if pts is not None else 'N'}",
                         found=f"score {s.player} {s.points}")
         elif pts is None:
-            self.score_over_choices(s, *self.known_points())
+            if not self.doubt:  # over the choices of the face-down (or unknown) cards; in doubt: as written (R28)
+                self.score_over_choices(s, *self.known_points())
         elif s.points != pts:
             detail = "; ".join(f"{q}: " + " ".join(sorted(h.elements())) for q, h in self.table.hands.items() if q != self.round_winner and h)
             self.report("score.round", f"the cards left in the other hands are worth {pts}, not {s.points} ({detail})", s, "points",
