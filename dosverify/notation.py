@@ -693,7 +693,8 @@ def _retry_upper(lark, b, raw: str, line: int, out: list) -> bool:
     """A line that failed only because its card codes are in lower case (`b10`): read it with
     the codes upper-cased, and report the case once, at the first such word (notation.card),
     so that the line still counts and its consequences are not reported again."""
-    body = raw.split(" #", 1)[0] if not raw.lstrip().startswith("#") else ""
+    raw = raw.rstrip("\r")  # a CRLF log: the line end is not part of the last word
+    body = re.split(r"[ \t]#", raw, maxsplit=1)[0] if not raw.lstrip().startswith("#") else ""
     words = list(_LOWER_CARD_RE.finditer(body))
     if not words:
         return False
