@@ -939,12 +939,15 @@ def op_card_typo(text: str, rng: random.Random) -> Mutation | None:
         if not (_plain(tgt) and all(_plain(c) for c in cards)):
             continue
         hand = ln.hands[ln.player]
+        # a typo naming a card the next player holds reads as that player's missing `turn` line
+        # (READINGS R26), a different slip: such typos are not this operator's
+        nxt = ln.hands.get(a.players[(a.players.index(ln.player) + 1) % len(a.players)], ())
         for i, c in enumerate(cards):
             rest = cards[:i] + cards[i + 1:]
             left = list(hand)
             for r in rest:
                 left.remove(r)
-            typos = [f"{c[0]}{n}" for n in NUMBERS if n != _num(c) and f"{c[0]}{n}" not in hand]
+            typos = [f"{c[0]}{n}" for n in NUMBERS if n != _num(c) and f"{c[0]}{n}" not in hand and f"{c[0]}{n}" not in nxt]
             for x in typos:
                 meant = {y for y in left if _plain(y) and (y[0] == x[0] or y[1:] == x[1:]) and _fits(tgt, rest + [y])}
                 if meant == {c}:
