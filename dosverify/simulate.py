@@ -140,16 +140,21 @@ def match_options(cr: list[str], hand: list[str], rng: random.Random, only: str 
 # ---- the game ------------------------------------------------------------------------------
 
 
+class RoundOver(Exception):
+    """round-end=at-once (V15): the line that emptied the hand ended the round there."""
+
+
 class Sim:
     """One simulated game; `events` are tuples rendered to a Log or text at the end."""
 
     def __init__(self, players: int, seed: int, ruleset: str = "official", rounds: int | None = 1,
-                 game: bool = False, deck: bool = True, target: int | None = None):
+                 game: bool = False, deck: bool = True, target: int | None = None, options: dict | None = None):
         if not 2 <= players <= 4:
             raise ValueError("DOS is played by 2 to 4 players")
         self.rng = random.Random(seed)
-        self.rs = load_spec().ruleset(ruleset, None, target)
+        self.rs = load_spec().ruleset(ruleset, options, target)
         self.opt = self.rs.options
+        self.options_given = dict(options or {})  # written as `option K V` header lines
         self.ruleset_name = ruleset
         self.target_given = target
         self.target = self.rs.target
@@ -171,6 +176,17 @@ class Sim:
         i = self.names.index(p)
         n = len(self.names)
         return [self.names[(i + k) % n] for k in range(1, n)]
+
+    def dcm_order(self, p: str) -> list[str]:
+        """Who draws for p's Double Color Match, in order (V13)."""
+        if self.opt["dcm-order"] == "first-seat":
+            return [q for q in self.names if q != p]
+        return self.others_from_left(p)
+
+    def emptied(self) -> None:
+        """A line emptied the hand of the player on turn: under round-end=at-once the round ends there (V15)."""
+        if self.opt["round-end"] == "at-once" and not self.hands[self.on_turn]:
+            raise RoundOver
 
     # -- emission
     def emit(self, *event) -> None:
@@ -232,7 +248,7 @@ class Sim:
         by = self.rng.choice([x for x in self.names if x != q])
         self.emit("catch", q, by)
         self.status[q] = "caught"
-        if q == self.on_turn and not self.past_penalty:
+        if q == self.on_turn and not self.past_penalty and self.opt["own-penalty"] == "penalty-step":
             self.pending = True  # drawn at the turn's penalty step (V6, V7)
         else:
             self.take(2, "draw", q)  # at once: the next line
@@ -281,10 +297,19 @@ class Sim:
             self.hands[p].remove(b)
         self.used.extend(o.bases)
         self.emit("match", o.target, list(o.cards))
+        if self.opt["discard-matched"] == "at-once":  # V17: to the discard pile at once
+            self.discard.extend(self.covered + self.used)
+            self.covered, self.used = [], []
+        self.emptied()
+        dcm_now = o.colour and o.double and self.opt["dcm-draws"] == "at-once"
         if o.colour:
             self.bonus += 1
-            if o.double:
+            if o.double and not dcm_now:
                 self.dcm += 1
+        if dcm_now:  # V12: the others draw at once, on the next lines
+            for q in self.dcm_order(p):
+                if self.take(1, "draw", q):
+                    self.after_change(q)
         self.after_change(p)
 
     def matching(self, must: bool, only: str | None = None, limit: int | None = None) -> int:
@@ -334,6 +359,7 @@ class Sim:
                     hand.remove(c)
                     self.cr.append(c)
                     self.emit("place", c)
+                    self.emptied()
                     self.after_change(p)
         # the end of the turn (V7)
         self.discard.extend(self.covered + self.used)  # 1. discard
@@ -346,6 +372,7 @@ class Sim:
             hand.remove(c)
             self.cr.append(c)
             self.emit("place", c)
+            self.emptied()
             self.after_change(p)
         if self.pending:  # 4. DOS penalty
             self.past_penalty = True
@@ -353,7 +380,7 @@ class Sim:
             self.after_change(p)
         self.past_penalty = True
         if self.dcm:  # 5. the others' Double Color Match draws, seat order from p's left
-            for q in self.others_from_left(p):
+            for q in self.dcm_order(p):
                 if self.take(self.dcm, "draw", q):
                     self.after_change(q)
         ended = not hand
@@ -391,8 +418,9 @@ class Sim:
             order.append(self.left(order[-1]))
         self.hands = {p: [] for p in self.names}
         pile = list(deck)
+        deal = list(self.names) if self.opt["deal-from"] == "first-seat" else order  # V16 (V9)
         for _ in range(7):  # V9: one card at a time from the dealer's left
-            for p in order:
+            for p in deal:
                 self.hands[p].append(pile.pop(0))
         self.cr = [pile.pop(0), pile.pop(0)]
         self.pile, self.discard = pile, []
@@ -403,7 +431,10 @@ class Sim:
         self.status = {p: None for p in self.names}
         p = order[0]
         for _ in range(ROUND_TURN_CAP):
-            ended = self.play_turn(p)
+            try:
+                ended = self.play_turn(p)
+            except RoundOver:
+                ended = True
             rnd["turns"].append((p, self.turn_events))
             if ended:
                 pts = sum(value(c) for q in self.names if q != p for c in self.hands[q])
@@ -419,6 +450,7 @@ class Sim:
         out = ["dos 1", "players " + " ".join(self.names), f"ruleset {self.ruleset_name}"]
         if self.target_given is not None:
             out.append(f"target {self.target_given}")
+        out.extend(f"option {k} {v}" for k, v in self.options_given.items())
         return out
 
     def to_log(self) -> ev.Log:
@@ -440,7 +472,8 @@ class Sim:
                 score=ev.Score(player=r["score"][0], points=r["score"][1]) if r["score"] else None,
                 totals=ev.Totals(entries=[ev.Total(player=q, points=n) for q, n in r["totals"]]) if r["totals"] else None,
             ))
-        return ev.Log(players=self.names, ruleset=self.ruleset_name, target=self.target_given, rounds=rounds,
+        return ev.Log(players=self.names, ruleset=self.ruleset_name, options=dict(self.options_given),
+                      target=self.target_given, rounds=rounds,
                       winner=ev.Winner(player=self.winner) if self.winner else None)
 
     def to_text(self) -> str:
@@ -514,28 +547,28 @@ def _event_text(e: tuple) -> str:
 # ---- public entry points -------------------------------------------------------------------
 
 
-def _run(players, seed, ruleset, rounds, game, deck, target) -> Sim:
-    return Sim(players, seed, ruleset, rounds, game, deck, target).play()
+def _run(players, seed, ruleset, rounds, game, deck, target, options=None) -> Sim:
+    return Sim(players, seed, ruleset, rounds, game, deck, target, options).play()
 
 
 def simulate(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-             deck: bool = True, target: int | None = None) -> ev.Log:
+             deck: bool = True, target: int | None = None, options: dict | None = None) -> ev.Log:
     """A legal game log (the event model) for `players` players, deterministic for `seed`.
 
     `rounds` rounds are played (fewer if the game reaches its target first); `game=True`
     plays until a total reaches the target (`target`, default the ruleset's) and writes
     `winner`. `deck=True` writes each round's shuffled pile (`deck` lines); `deck=False`
     writes `hand` and `center` lines instead."""
-    return _run(players, seed, ruleset, rounds, game, deck, target).to_log()
+    return _run(players, seed, ruleset, rounds, game, deck, target, options).to_log()
 
 
 def simulate_text(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-                  deck: bool = True, target: int | None = None, writer: str = "auto") -> str:
+                  deck: bool = True, target: int | None = None, writer: str = "auto", options: dict | None = None) -> str:
     """The same game as :func:`simulate`, as notation v1 text.
 
     `writer="auto"` renders with `dosverify.notation.write` when it is available, else
     with the simulator's own writer (`writer="own"` forces the latter)."""
-    sim = _run(players, seed, ruleset, rounds, game, deck, target)
+    sim = _run(players, seed, ruleset, rounds, game, deck, target, options)
     if writer == "auto":
         try:
             from .notation import write
@@ -547,10 +580,10 @@ def simulate_text(players: int, seed: int, ruleset: str = "official", rounds: in
 
 
 def simulate_json(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-                  deck: bool = True, target: int | None = None) -> str:
+                  deck: bool = True, target: int | None = None, options: dict | None = None) -> str:
     from .jsonform import dump_json
 
-    return dump_json(simulate(players, seed, ruleset, rounds, game, deck, target))
+    return dump_json(simulate(players, seed, ruleset, rounds, game, deck, target, options))
 
 
 # ---- CLI -----------------------------------------------------------------------------------
@@ -569,13 +602,27 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
     parser.add_argument("--no-deck", dest="deck", action="store_false",
                         help="write `hand`/`center` lines instead of each round's `deck`")
     parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="play under an option of spec/options.toml (repeatable; written as `option KEY VALUE`)")
     return parser
+
+
+def parse_option_args(items: list[str]) -> dict[str, str]:
+    """`KEY=VALUE` strings to a dict; ValueError (with the bad item) when one has no `=`."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, val = item.partition("=")
+        if not sep or not key.strip() or not val.strip():
+            raise ValueError(f"--option wants KEY=VALUE, not `{item}`")
+        out[key.strip()] = val.strip()
+    return out
 
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Run `dosverify simulate` with parsed arguments; returns the exit status."""
     try:
-        load_spec().ruleset(args.ruleset)
+        options = parse_option_args(getattr(args, "option", []) or [])
+        load_spec().ruleset(args.ruleset, options)
     except ValueError as exc:
         print(f"dosverify simulate: {exc}", file=sys.stderr)
         return 2
@@ -586,7 +633,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         print("dosverify simulate: --rounds must be at least 1", file=sys.stderr)
         return 2
     kw = dict(players=args.players, seed=args.seed, ruleset=args.ruleset, rounds=args.rounds,
-              game=args.game, deck=args.deck, target=args.target)
+              game=args.game, deck=args.deck, target=args.target, options=options)
     out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw)
     if args.output == "-":
         sys.stdout.write(out)

@@ -88,10 +88,14 @@ class DrawsMixin:
             self.step(ev, 4, "the DOS penalty draw")
             self.arrive(4, ev)
         elif reason == "dcm":
-            self.step(ev, 5, "a Double Color Match draw")
-            # seat order from the left of the player on turn
-            order = [p for p in self._seats_from_left(t.player) if t.dcm_owed.get(p, 0) > 0 and p != q]
-            earlier = [p for p in order if self._seats_from_left(t.player).index(p) < self._seats_from_left(t.player).index(q)]
+            if self.rs.opt("dcm-draws") == "end-of-turn":
+                self.step(ev, 5, "a Double Color Match draw")
+                if t.dcm_draw_ev is None:
+                    t.dcm_draw_ev = ev  # a later match makes it early (bonus.draw-time)
+            # seat order from the left of the player on turn, or from the first seat (V13)
+            seats = self.dcm_order(t.player)
+            order = [p for p in seats if t.dcm_owed.get(p, 0) > 0 and p != q]
+            earlier = [p for p in order if seats.index(p) < seats.index(q)]
             if earlier and not t.order_reported and t.early is None:
                 t.early = (ev, ("dcm", earlier[0]), f"{q} draws for the Double Color Match before {earlier[0]}",
                            f"draw {earlier[0]} first", f"draw {q}")
@@ -125,6 +129,8 @@ class DrawsMixin:
             certain = min(n, t.dcm_owed.get(q, 0))
             t.dcm_owed[q] = t.dcm_owed.get(q, 0) - certain
             t.dcm_maybe[q] = max(0, t.dcm_maybe.get(q, 0) - (n - certain))
+            if t.dcm_now and not any(t.dcm_owed.values()):
+                t.dcm_now = False
         # V6: a call is owed once all the cards drawn for one reason are in, not in between
         still = {"immediate": lambda: t.immediate is not None, "penalty": lambda: t.penalty_owed > 0,
                  "dcm": lambda: t.dcm_owed.get(q, 0) > 0}.get(reason)
