@@ -245,6 +245,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
                             ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
                 t.immediate = None
+                t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + n  # drawn later: the same mistake, not a new one
         self._handlers[ev.type](self, ev)
 
     def dcm_order(self, p: str) -> list[str]:

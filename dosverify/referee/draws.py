@@ -162,9 +162,10 @@ class DrawsMixin:
 
     def on_reshuffle(self, ev: Reshuffle) -> None:
         t, tb = self.t, self.table
-        if not t.immediate:
+        if not t.immediate and not t.dcm_now:
             # the reshuffle is for an end-of-turn draw or refill: step 1 has discarded this turn's matches.
-            # Before an at-once penalty (mid-turn) they are still on the table (V5)
+            # Before an at-once penalty or at-once Double Color Match draw (mid-turn) they are still on the
+            # table (V5), unless discard-matched=at-once put them on the discard pile already (V17)
             self.flush()
         if tb.pile_size > 0:
             self.report("reshuffle.when", f"the draw pile still holds {tb.pile_size} card(s): the discard pile is turned over "
@@ -182,6 +183,13 @@ class DrawsMixin:
                     bits.append("left out: " + " ".join(sorted(missing.elements())))
                 self.report("reshuffle.cards", f"the reshuffle does not list the discard pile ({'; '.join(bits)})", ev,
                             expected=f"the {sum(tb.discard.values())} cards of the discard pile", found=f"{len(ev.cards)} cards")
+                if extra and not missing and not (extra - Counter(tb.pending)):
+                    # this turn's matched cards taken in (an engine with discard-matched=at-once, V17): one finding,
+                    # then the pile as listed
+                    for c in extra.elements():
+                        tb.pending.remove(c)
+                    tb.discard.update(extra)
+                    order = [parse_card(c).base for c in ev.cards]
             else:
                 order = [parse_card(c).base for c in ev.cards]
         tb.reshuffle(order)
