@@ -91,6 +91,14 @@ def cmd_check(args) -> int:
         print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}; "
               "`dosverify rulesets` describes them)", file=sys.stderr)
         return 2
+    try:
+        from .simulate import parse_option_args
+
+        args.options = parse_option_args(getattr(args, "option", None) or [])
+        spec.ruleset("official", args.options)  # names an unknown option or value
+    except ValueError as exc:
+        print(f"dosverify: {exc}", file=sys.stderr)
+        return 2
     args.select, args.ignore = _select(args.select), _select(args.ignore)
     bad = _bad_tokens(args.select + args.ignore, spec)
     if bad:
@@ -123,7 +131,7 @@ def cmd_check(args) -> int:
                 tally.verdicts["unreadable"] += 1
                 status = 2
                 continue
-            report = check(data, name=item.path, ruleset=args.ruleset)  # the override was checked above
+            report = check(data, name=item.path, ruleset=args.ruleset, options=args.options or None)  # checked above
             _apply_policy(report, args)
             out.report(report)
             tally.add(report)
@@ -333,6 +341,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "gitlab (Code Quality)")
     c.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     c.add_argument("--ruleset", help="override the log's ruleset")
+    c.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="judge under this option of spec/options.toml, over the log's own `option` lines (repeatable)")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
     c.add_argument("--max-errors", type=int, default=None, metavar="N",

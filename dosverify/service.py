@@ -375,25 +375,27 @@ def _check_ruleset(ruleset: str | None) -> None:
                            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
 
 
-def _run_check(body: bytes, form: str, name: str, ruleset: str | None) -> Report:
+def _run_check(body: bytes, form: str, name: str, ruleset: str | None, options: dict | None = None) -> Report:
     try:
-        return check(body, name=name, ruleset=ruleset, form=form)
+        return check(body, name=name, ruleset=ruleset, form=form, options=options or None)
     except SpecError as exc:  # the override was checked first; kept for safety
         raise ServiceError(422, "unknown-ruleset", str(exc),
                            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
 
 
-def _check_and_render(body: bytes, form: str, name: str, ruleset: str | None) -> tuple[Report, bytes]:
+def _check_and_render(body: bytes, form: str, name: str, ruleset: str | None,
+                      options: dict | None = None) -> tuple[Report, bytes]:
     """Check and serialise on the checker thread: the event loop only moves bytes."""
-    report = _run_check(body, form, name, ruleset)
+    report = _run_check(body, form, name, ruleset, options)
     return report, report.to_json_line().encode()
 
 
-def _check_and_render_text(body: bytes, form: str, name: str, ruleset: str | None) -> tuple[Report, bytes]:
+def _check_and_render_text(body: bytes, form: str, name: str, ruleset: str | None,
+                           options: dict | None = None) -> tuple[Report, bytes]:
     """The compiler-style report `dosverify check` prints (no colour), and its summary line."""
     from .report import render_text
 
-    report = _run_check(body, form, name, ruleset)
+    report = _run_check(body, form, name, ruleset, options)
     return report, (render_text(report, report._text) + "\n").encode()
 
 
@@ -663,6 +665,12 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     ruleset_q = Query(None, description="overrides the log's ruleset", json_schema_extra={"enum": ruleset_names})
     name_q = Query("-", max_length=1024, description="the name of the log in the report (`file`)")
+    from .webui import parse_options  # `KEY=VALUE` as POST /v1/replay reads it (422 unknown-option)
+
+    option_pairs = [f"{k}={v}" for k, opt in spec.options.items() for v in opt["values"]]
+    option_q = Query([], description="`KEY=VALUE`: an option over the log's own `option` lines (repeatable; "
+                                     "`GET /v1/rulesets` lists the options and their values)",
+                     json_schema_extra={"items": {"type": "string", "enum": option_pairs}})
 
     log_ref = {"$ref": "#/components/schemas/Log"}
     check_body = {"requestBody": {"required": True, "content": {
@@ -672,16 +680,18 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     @app.post("/v1/check", response_model=Report, responses={**errors, 200: _TEXT_REPORT_RESPONSE},
               max_body_size=max_log, openapi_extra=check_body, tags=["check"], summary="Check one log",
               operation_id="checkLog")
-    async def check_one(request: Request, ruleset: str | None = ruleset_q, name: str = name_q) -> Response:
+    async def check_one(request: Request, ruleset: str | None = ruleset_q, name: str = name_q,
+                        option: list[str] = option_q) -> Response:
         """Referee one log. The answer is the report `dosverify check --format json` prints for
         the same log: status 200 whatever the verdict, `malformed` for a log that cannot be read
         in either form. With `Accept: text/plain`, the compiler-style text report instead."""
         body = await request.body()
         form = _form_of(request, ("text", "json"))
         _check_ruleset(ruleset)
+        options = parse_options(option)
         as_text = prefers_text(request)
         render = _check_and_render_text if as_text else _check_and_render
-        report, payload = await run_in_threadpool(render, body, form, name, ruleset)
+        report, payload = await run_in_threadpool(render, body, form, name, ruleset, options)
         return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
 
     batch_body = {"requestBody": {"required": True, "content": {
@@ -698,7 +708,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
               openapi_extra=batch_body, tags=["check"], summary="Check several logs", operation_id="checkBatch")
-    async def check_batch(request: Request, ruleset: str | None = ruleset_q) -> JSONResponse:
+    async def check_batch(request: Request, ruleset: str | None = ruleset_q, option: list[str] = option_q) -> JSONResponse:
         """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
         (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
         multipart upload with one log per part (a part's Content-Type, else its first character,
@@ -707,6 +717,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         else `[i]` (JSON array), or by the part's file name."""
         form = _form_of(request, ("json", "multipart"))
         _check_ruleset(ruleset)
+        options = parse_options(option)
         items: list[tuple[bytes, str | None, str]] = []  # (bytes, form, name)
         if form == "multipart":
             parts = await _read_multipart(request, max_log, max_items)
@@ -744,7 +755,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                 items.append((raw, f, item_name))
 
         def run_all() -> list[Report]:
-            return [_run_check(raw, f, nm, ruleset) for raw, f, nm in items]
+            return [_run_check(raw, f, nm, ruleset, options) for raw, f, nm in items]
 
         reports = await run_in_threadpool(run_all)
         counts = {v: sum(1 for r in reports if r.verdict == v) for v in ("legal", "illegal", "malformed")}

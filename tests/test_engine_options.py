@@ -50,3 +50,61 @@ def test_each_departure_shows_under_official(key: str, value: str) -> None:
         official = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("option "))
         illegal += check(official.encode(), name="official.log").verdict == "illegal"
     assert illegal > 0
+
+
+# ---- options from outside the log: `check --option` and the service's `?option=` --------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+AT_ONCE = ROOT / "fixtures" / "rules" / "bonus.draw-time" / "legal-2.log"  # an engine with dcm-draws=at-once
+
+
+def _official(path) -> bytes:
+    return b"".join(line for line in path.read_bytes().splitlines(keepends=True) if not line.startswith(b"option "))
+
+
+def test_check_option_judges_a_log_under_options_it_does_not_name(tmp_path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    log = tmp_path / "engine.log"
+    log.write_bytes(_official(AT_ONCE))
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "dosverify", "check", *args], capture_output=True, text=True, timeout=60)
+
+    plain = run(str(log))
+    assert plain.returncode == 1 and "bonus.draw-time" in plain.stdout
+    given = run(str(log), "--option", "dcm-draws=at-once", "--option", "dcm-order=from-left")
+    assert given.returncode == 0, given.stdout + given.stderr
+    assert "ruleset official with dcm-draws=at-once" in given.stdout  # the summary names the departure
+    js = run(str(log), "--option", "dcm-draws=at-once", "--format", "json")
+    assert json.loads(js.stdout)["options"]["dcm-draws"] == "at-once"
+    # over the log's own `option` line: the log says at-once, the command line says end-of-turn
+    over = run(str(AT_ONCE), "--option", "dcm-draws=end-of-turn")
+    assert over.returncode == 1 and "bonus.draw-time" in over.stdout
+    for bad, said in (("dcm-draws=soon", "cannot be `soon`"), ("dcm-draws", "KEY=VALUE"), ("colour=red", "unknown option")):
+        r = run(str(log), "--option", bad)
+        assert r.returncode == 2 and said in r.stderr and "Traceback" not in r.stderr
+
+
+def test_service_check_and_batch_take_options() -> None:
+    from fastapi.testclient import TestClient
+
+    from dosverify.service import create_app
+
+    client = TestClient(create_app())
+    text = {"Content-Type": "text/plain"}
+    body = _official(AT_ONCE)
+    r = client.post("/v1/check", content=body, headers=text)
+    assert r.status_code == 200 and r.json()["verdict"] == "illegal"
+    r = client.post("/v1/check", content=body, headers=text, params={"option": ["dcm-draws=at-once"]})
+    assert r.status_code == 200 and r.json()["verdict"] == "legal" and r.json()["options"]["dcm-draws"] == "at-once"
+    r = client.post("/v1/check", content=body, headers={**text, "Accept": "text/plain"}, params={"option": "dcm-draws=at-once"})
+    assert r.status_code == 200 and "with dcm-draws=at-once" in r.text
+    r = client.post("/v1/check/batch", json=[body.decode(), body.decode()], params={"option": "dcm-draws=at-once"})
+    assert r.status_code == 200 and r.json()["legal"] == 2
+    for bad in ("dcm-draws=soon", "dcm-draws"):
+        for path, kw in (("/v1/check", {"content": body, "headers": text}), ("/v1/check/batch", {"json": [body.decode()]})):
+            r = client.post(path, params={"option": bad}, **kw)
+            assert r.status_code == 422 and r.json()["error"] == "unknown-option"
