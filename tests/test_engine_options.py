@@ -108,3 +108,19 @@ def test_service_check_and_batch_take_options() -> None:
         for path, kw in (("/v1/check", {"content": body, "headers": text}), ("/v1/check/batch", {"json": [body.decode()]})):
             r = client.post(path, params={"option": bad}, **kw)
             assert r.status_code == 422 and r.json()["error"] == "unknown-option"
+
+
+def test_simulate_option_writes_and_plays_the_option(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "g.log"
+    r = subprocess.run([sys.executable, "-m", "dosverify", "simulate", "--seed", "3", "--option", "deal-from=first-seat",
+                        "--option", "round-end=at-once", "-o", str(out)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert "option deal-from first-seat\n" in text and "option round-end at-once\n" in text
+    assert check(text.encode(), name="g.log").verdict == "legal"
+    bad = subprocess.run([sys.executable, "-m", "dosverify", "simulate", "--option", "deal-from=last"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "cannot be `last`" in bad.stderr and "Traceback" not in bad.stderr
