@@ -68,7 +68,6 @@ def _apply_policy(report, args) -> None:
 
 
 def cmd_check(args) -> int:
-    from .api import check
     from .formats import FORMATS, Tally, make
     from .inputs import discover
     from .spec import load_spec
@@ -107,47 +106,74 @@ def cmd_check(args) -> int:
     if args.max_errors < 0:
         print("dosverify: --max-errors takes a count (0 for no limit)", file=sys.stderr)
         return 2
+    if not 1 <= args.jobs <= 64:
+        print("dosverify: -j takes a number of processes from 1 to 64", file=sys.stderr)
+        return 2
     try:
-        stream = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+        stream = open(args.output, "w", encoding="utf-8") if args.output else _Stdout()
     except OSError as exc:
         print(f"dosverify: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    from .runner import Policy, progress, results, wants_progress
+
     colour = not args.output and _colour(args.color, sys.stdout)
     out = make(args.format, stream, colour=colour, quiet=args.quiet, limit=args.max_errors)
     tally = Tally()
     status = 0
+    policy = Policy(args.ruleset, args.select, args.ignore, args.warnings_as_errors, tuple(args.options.items()))
+    items = discover(args.files, _select(args.include), _select(args.exclude))
+    bar = None
+    if sys.stderr.isatty():  # only then is a count worth taking first
+        items = list(items)
+        if wants_progress(len(items)):
+            bar = progress(len(items))
     try:
-        for item in discover(args.files, _select(args.include), _select(args.exclude)):
+        if bar is not None:
+            bar.start()
+            task = bar.add_task("check", total=len(items))
+        for item, outcome in results(items, policy, args.jobs):
+            if bar is not None:
+                bar.advance(task)
             if item.empty:
                 print(f"dosverify: no logs found in {item.path}", file=sys.stderr)
                 status = 2
                 continue
-            try:
-                if item.problem:
-                    raise OSError(item.problem)
-                data = _read(item.path)
-            except OSError as exc:
-                out.unreadable(item.path, (exc.strerror or str(exc)).lower() if exc.strerror else str(exc), spec.version)
+            what, value = outcome
+            if what == "unreadable":
+                out.unreadable(item.path, value, spec.version)
                 tally.verdicts["unreadable"] += 1
                 status = 2
                 continue
-            report = check(data, name=item.path, ruleset=args.ruleset, options=args.options or None)  # checked above
-            _apply_policy(report, args)
-            out.report(report)
-            tally.add(report)
+            out.report(value)
+            tally.add(value)
             if args.exit_zero:
                 continue
-            if report.verdict == "malformed":
+            if value.verdict == "malformed":
                 status = 2
-            elif report.verdict == "illegal":
+            elif value.verdict == "illegal":
                 status = max(status, 1)
+        if bar is not None:
+            bar.stop()
+            bar = None
         out.close(tally)
     finally:
+        if bar is not None:
+            bar.stop()
         if args.output:
             stream.close()
     if args.statistics:
         _statistics(tally, sys.stdout if args.format == "text" and not args.output else sys.stderr)
     return status
+
+
+class _Stdout:
+    """Standard output as it is when written (a progress bar redirects it above itself)."""
+
+    def write(self, s: str) -> int:
+        return sys.stdout.write(s)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
 
 
 def _statistics(tally, stream) -> None:
@@ -309,6 +335,14 @@ def _lazy(name: str, argv: list[str]) -> int:
         from .simulate import main_simulate
 
         return main_simulate(argv)
+    if name == "replay":
+        from .replay_cli import main_replay
+
+        return main_replay(argv)
+    if name == "fmt":
+        from .fmt import main_fmt
+
+        return main_fmt(argv)
     from .corpus import main_corpus
 
     return main_corpus(argv)
@@ -356,6 +390,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--exit-zero", action="store_true", help="exit 0 even when a log is illegal or malformed "
                    "(2 still for misuse and unreadable files)")
     c.add_argument("--statistics", action="store_true", help="after the reports, the findings counted by rule and by kind")
+    c.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="check files in N processes (the output stays in input order)")
     c.add_argument("--config", metavar="FILE", help="settings from FILE (default: dosverify.toml or [tool.dosverify] "
                    "in pyproject.toml, the first found from the working folder upward)")
     c.add_argument("--isolated", action="store_true", help="read no settings file")
@@ -396,7 +432,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     # commands with many options of their own parse them in their module, imported only when used
     for name, text in (("simulate", "write a complete legal game log from a seed (`dosverify simulate --help`)"),
-                       ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)")):
+                       ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)"),
+                       ("replay", "the table after each turn of a log, with the findings where they occur (`dosverify replay --help`)"),
+                       ("fmt", "write text logs in canonical form; --check for CI (`dosverify fmt --help`)")):
         lazy = sub.add_parser(name, help=text, add_help=False)
         lazy.add_argument("rest", nargs=argparse.REMAINDER)
         lazy.set_defaults(func=lambda args, name=name: _lazy(name, args.rest))
@@ -405,7 +443,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("simulate", "corpus"):  # their options are parsed in their own module
+    if argv and argv[0] in ("simulate", "corpus", "replay", "fmt"):  # their options are parsed in their own module
         return _lazy(argv[0], argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)

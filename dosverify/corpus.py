@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from .hints import plural
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -641,7 +643,7 @@ def main_corpus(argv: list[str] | None = None) -> int:
             have = {p.name: p.read_bytes() for p in args.dir.iterdir() if _is_corpus_file(p)} if args.dir.is_dir() else {}
             diff = sorted(set(have) ^ set(files)) + sorted(n for n in files if n in have and have[n] != files[n])
             if diff:
-                print(f"{args.dir}: differs from a fresh build in {len(diff)} file(s): {', '.join(diff[:10])}"
+                print(f"{args.dir}: differs from a fresh build in {plural(len(diff), 'file')}: {', '.join(diff[:10])}"
                       f"{' ...' if len(diff) > 10 else ''}\n(run `dosverify corpus build`)", file=sys.stderr)
                 return 1
             print(f"{args.dir}: up to date ({len(files)} files)")
@@ -681,7 +683,7 @@ def main_corpus(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     results = run_cases(cases, checker, args.strict, args.jobs)
     dt = time.monotonic() - t0
-    print(f"{what}: {len(cases)} case(s) from {args.dir}{' (strict)' if args.strict else ''} in {dt:.1f} s\n")
+    print(f"{what}: {plural(len(cases), 'case')} from {args.dir}{' (strict)' if args.strict else ''} in {dt:.1f} s\n")
     print(table(results))
     failed = [r for r in results if not r.passed]
     if failed:

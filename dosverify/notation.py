@@ -115,10 +115,28 @@ def _parser() -> tuple[Lark, "_Builder"]:
 # ---- card words ---------------------------------------------------------------------------
 
 
+def card_slip(word: str) -> str | None:
+    """A card code written with a common slip, and the fix: lower case, stray punctuation, a
+    comment glued to the card (None when it is none of these)."""
+    for i in range(2, len(word)):
+        if word[i] == "#" and word[:i] in VALID_CARDS:
+            return f"`{word}` is not a card code: a comment needs a space before # (`{word[:i]} {word[i:]}`)"
+    if word.upper() in VALID_CARDS and word not in VALID_CARDS:
+        return f"`{word}` is not a card code: card codes are upper case: {word.upper()}"
+    core = word.strip(",;:.!?'\"()[]")
+    if core != word and core.upper() in VALID_CARDS:
+        stray = "".join(sorted(set(word) - set(core), key=word.index))
+        return f"`{word}` is not a card code: stray punctuation `{stray}` (write {core.upper()})"
+    return None
+
+
 def card_problem(word: str) -> str | None:
     """Why a card word is not a valid card code (None if it is one)."""
     if word in VALID_CARDS:
         return None
+    slip = card_slip(word)
+    if slip:
+        return slip
     head = word[0]
     if "+" in word or re.search(r"[RGBYW][0-9#].*[RGBYW][0-9#]", word):
         return f"`{word}` is not a card code: words are separated by white space (write `B3 + B7`, `R3 B4`)"
@@ -544,6 +562,9 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int) -> Finding:
                 return finding("notation.line", message, line=line, column=column, found=found, expected=expected,
                                help=help)
         message = f"expected {expected}, found `{found}`"
+        slip = card_slip(word) if "CARD" in expected_names else None
+        if slip:
+            return finding("notation.line", slip, line=line, column=column, found=found, expected=expected)
         if at_start:
             low = word.lower()
             if low in KEYWORDS and word != low:

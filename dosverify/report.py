@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Optional
 
 from .findings import Finding
+from .hints import plural
 
 Verdict = Literal["legal", "illegal", "malformed"]
 
@@ -159,11 +160,6 @@ def _at_pointer(doc, pointer: str) -> str | None:
             best = node  # show the whole event rather than one field of it
     shown = json.dumps(best if best is not None else node, ensure_ascii=False, separators=(", ", ": "))
     return shown if len(shown) <= 200 else shown[:197] + "..."
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    """`1 error`, `2 errors`: the count with the word in the right number."""
-    return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
 def more_line(n: int) -> str:

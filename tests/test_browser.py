@@ -29,7 +29,7 @@ def _need(ok: bool, why: str) -> None:
     if not ok:
         if os.environ.get("CI"):
             pytest.fail(f"{why} (CI installs it: see .ci/run)")
-        pytest.skip(why)
+        pytest.skip(why, allow_module_level=True)
 
 
 try:
@@ -273,6 +273,29 @@ def test_load_twenty_logs_sort_filter_open_and_download(page, tmp_path):
     expect(page.locator("#many")).to_be_visible()
 
 
+def serious_accessibility_violations(pg) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(pg)
+    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+            for v in result.response["violations"] if v["impact"] in ("serious", "critical")]
+
+
+def test_accessibility_of_every_view(page, tmp_path):
+    assert serious_accessibility_violations(page) == []  # the empty page
+    page.fill("#log-text", ILLEGAL)
+    page.click("#check-btn")
+    expect(page.locator("#verdict")).to_contain_text("illegal")
+    page.locator("#findings li").first.get_by_role("button", name="rule turn.order").click()
+    expect(page.locator("#findings li .rule").first).to_be_visible()
+    assert serious_accessibility_violations(page) == []  # the single view and the replay
+    page.set_input_files("#folder", str(twenty_logs(tmp_path)))
+    page.click("#check-btn")
+    expect(page.locator("#games tbody tr")).to_have_count(20)
+    assert serious_accessibility_violations(page) == []  # the many-logs view
+
+
 def test_phone_width_labels_and_no_outside_requests(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     outside = []
@@ -287,6 +310,7 @@ def test_phone_width_labels_and_no_outside_requests(browser, server):
     unlabelled = pg.evaluate("""() => [...document.querySelectorAll('input, select, textarea')]
         .filter((e) => !e.labels || e.labels.length === 0).map((e) => e.id)""")
     assert unlabelled == []
+    assert serious_accessibility_violations(pg) == []
     shot(pg, "phone")
     for path in ("/docs", "/redoc"):
         pg.goto(server + path)

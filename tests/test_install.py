@@ -85,7 +85,7 @@ def test_every_subcommand_from_an_install(kind: str, wheel: Path, tmp_path: Path
         return subprocess.run(cmd + list(args), capture_output=True, text=True, cwd=work, env=env, timeout=120)
 
     r = run("--version")
-    assert r.returncode == 0 and "dosverify" in r.stdout
+    assert r.returncode == 0 and "rules specification" in r.stdout
     # the installed copy is the one running, not the checkout
     r = subprocess.run([str(py), "-c", "import dosverify.resources as r; print(r.data_dir('spec'))"],
                        capture_output=True, text=True, cwd=work, env=env)
@@ -104,6 +104,10 @@ def test_every_subcommand_from_an_install(kind: str, wheel: Path, tmp_path: Path
     assert r.returncode == 0 and json.loads(r.stdout)["players"], r.stderr
     r = run("simulate", "--seed", "3", "-o", str(work / "sim.log"))
     assert r.returncode == 0 and run("check", "-q", str(work / "sim.log")).returncode == 0
+    r = run("replay", "--format", "json", "--round", "1", "--turn", "1", str(LEGAL))
+    assert r.returncode == 0 and json.loads(r.stdout.splitlines()[0])["player"] == "bob", r.stderr
+    (work / "g.log").write_bytes(LEGAL.read_bytes())
+    assert run("fmt", "--check", str(work / "g.log")).returncode == 0
     r = run("corpus", "export", str(work / "corpus"))
     assert r.returncode == 0 and (work / "corpus/README.txt").is_file(), r.stderr
     r = run("corpus", "run", "--api", "--sample", "6", "-q")

@@ -64,3 +64,39 @@ def test_force_color_and_term_dumb() -> None:
     assert b"\x1b[" not in run("check", "-q", str(LEGAL), env={"FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
     assert b"\x1b[" not in run("check", "-q", str(LEGAL), env={"TERM": "dumb"}).stdout
     assert b"\x1b[" in run("check", "-q", "--color", "always", str(LEGAL), env={"TERM": "dumb"}).stdout
+
+
+HEAD = b"dos 1\nplayers ann bob\nround 1\ndealer ann\nhand ann R3 B5 G10 Y1 W2 R# B7\nhand bob B3 B7 G3 Y4 G9 R1 R8\ncenter R3 B10\nturn bob\n"
+
+
+def _first(log: bytes) -> dict:
+    return json.loads(run("check", "--format", "json", "-", stdin=log).stdout)["findings"][0]
+
+
+def test_card_code_slips_say_the_fix() -> None:
+    for word, says in (("b10", "card codes are upper case: B10"), ("w2=r", "card codes are upper case: W2=R"),
+                       ("R5,", "stray punctuation `,` (write R5)"), ("Y4#first", "a comment needs a space before #")):
+        f = _first(HEAD + b"  match B10 with B3 + " + word.encode() + b"\n")
+        assert (f["line"], f["column"], f["found"]) == (9, 23, word) and says in f["message"], f
+
+
+def test_player_names_did_you_mean() -> None:
+    for name, hint in (("Ann", "did you mean `ann`? (names are case-sensitive)"), ("anne", "did you mean `ann`?"),
+                       ("bobb", "did you mean `bob`?")):
+        d = json.loads(run("check", "--format", "json", "-", stdin=HEAD.replace(b"dealer ann", b"dealer " + name.encode())).stdout)
+        f = next(f for f in d["findings"] if f["rule"] == "notation.player")
+        assert f["message"].endswith(hint) and f["found"] == name
+    d = json.loads(run("check", "--format", "json", "-", stdin=HEAD.replace(b"dealer ann", b"dealer zed")).stdout)
+    assert "did you mean" not in next(f for f in d["findings"] if f["rule"] == "notation.player")["message"]
+
+
+def test_no_finding_says_card_s() -> None:
+    """Counts in proper plurals: over every rule fixture, no message reads `card(s)` or `bonus(es)`."""
+    r = subprocess.run([sys.executable, "-m", "dosverify", "check", "--format", "json", "--max-errors", "0",
+                        "fixtures/rules", "fixtures/digest"], capture_output=True, text=True, cwd=ROOT, timeout=300)
+    texts = [f"{f['message']} {f['expected'] or ''} {f['found'] or ''}" for line in r.stdout.splitlines()
+             for f in json.loads(line)["findings"]]
+    assert len(texts) > 50
+    assert not [t for t in texts if "(s)" in t or "(es)" in t]
+    d = json.loads(run("check", "--format", "json", "-", stdin=HEAD.replace(b" R1 R8\n", b" R1\n")).stdout)
+    assert any("bob is dealt 6 cards, not 7" in f["message"] for f in d["findings"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..events import Draw, Log, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from ..findings import Finding, Position, finding
+from ..hints import near_player, plural
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
@@ -98,7 +99,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
     def known(self, p: str | None, ev, field: str = "player") -> bool:
         if p is None or p in self.seat:
             return True
-        self.report("notation.player", f"`{p}` is not a player of this game", ev, field,
+        self.report("notation.player", f"`{p}` is not a player of this game{near_player(p, self.players)}", ev, field,
                     expected="one of " + ", ".join(self.players), found=p)
         return False
 
@@ -242,7 +243,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 t.immediate = None
             else:
                 q, n = t.immediate
-                self.report("dos.penalty", f"{q} was caught and must draw the {n} penalty card(s) at once, on the next line",
+                self.report("dos.penalty", f"{q} was caught and must draw the {plural(n, 'penalty card')} at once, on the next line",
                             ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
                 t.immediate = None
                 t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + n  # drawn later: the same mistake, not a new one

@@ -5,6 +5,7 @@ A part of :class:`dosverify.referee.Referee`; each check names the rule it enfor
 from __future__ import annotations
 
 from ..events import Catch, Dos
+from ..hints import plural
 
 
 class CallsMixin:
@@ -14,7 +15,7 @@ class CallsMixin:
             return
         size = self.table.hand_size(q)
         if size != 2:
-            self.report("dos.call", f"{q} calls DOS holding {size} card(s)", ev, "player" if ev.player else None, player=q,
+            self.report("dos.call", f"{q} calls DOS holding {plural(size, 'card')}", ev, "player" if ev.player else None, player=q,
                         expected="a call with exactly 2 cards", found=f"{size} cards")
             return
         if not self.caught[q]:
@@ -30,7 +31,7 @@ class CallsMixin:
         if q == r:
             problem = (f"{q} cannot catch themself", "by", "another player", r)
         elif size != 2:
-            problem = (f"{q} holds {size} card(s), not 2: there is nothing to catch", "player",
+            problem = (f"{q} holds {plural(size, 'card')}, not 2: there is nothing to catch", "player",
                        "a player holding exactly 2 cards", f"{size} cards")
         elif q in t.drawing:
             problem = (f"{q} is still drawing the cards owed for one reason: a call is owed only once they are all "

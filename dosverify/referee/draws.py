@@ -8,6 +8,7 @@ from collections import Counter
 
 from ..cards import parse_card
 from ..events import Draw, Refill, Reshuffle
+from ..hints import plural
 from .matching import any_match
 from .table import UNKNOWN, CenterCard
 
@@ -69,13 +70,13 @@ class DrawsMixin:
         if reason is None:
             if q == t.player:
                 why = "the draw after no match was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed")
-                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes ({why})", ev,
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} that nobody owes ({why})", ev,
                             "player" if ev.player else None, player=q, expected="no draw",
                             found=f"draw {q} {' '.join(ev.cards)}".strip())
             else:  # another player drawing in this turn: a draw with no reason (notation.md, draw-order; READINGS R10)
-                why = (f"{t.player} made {t.dcm} Double Color Match(es) and {q} drew for them already" if t.dcm
+                why = (f"{t.player} made {plural(t.dcm, 'Double Color Match', 'Double Color Matches')} and {q} drew for them already" if t.dcm
                        else f"{t.player} made no Double Color Match this turn")
-                self.report("draw.reason", f"{q} draws {n} card(s) that nobody owes: {why}", ev, "player", player=q,
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} that nobody owes: {why}", ev, "player", player=q,
                             expected="no draw", found=f"draw {q} {' '.join(ev.cards)}".strip())
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
@@ -105,8 +106,8 @@ class DrawsMixin:
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
-                self.report("draw.reason", f"{q} draws {n} card(s) but owes {owed} here", ev, "cards", i, player=q,
-                            expected=f"{owed} card(s)", found=f"{n} cards")
+                self.report("draw.reason", f"{q} draws {plural(n, 'card')} but owes {owed} here", ev, "cards", i, player=q,
+                            expected=plural(owed, "card"), found=plural(n, "card"))
             got = self.draw_from_pile(w, ev, i, "draw")
             taken.append(got)
             if got is None:
@@ -168,7 +169,7 @@ class DrawsMixin:
             # table (V5), unless discard-matched=at-once put them on the discard pile already (V17)
             self.flush()
         if tb.pile_size > 0:
-            self.report("reshuffle.when", f"the draw pile still holds {tb.pile_size} card(s): the discard pile is turned over "
+            self.report("reshuffle.when", f"the draw pile still holds {plural(tb.pile_size, 'card')}: the discard pile is turned over "
                         "only when a draw or refill finds the pile empty", ev, expected="no reshuffle", found="reshuffle")
             return
         order = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..cards import parse_card
 from ..events import Match, Pass, Place
+from ..hints import plural
 from .matching import judge_codes
 from .table import CenterCard
 
@@ -125,7 +126,7 @@ class PlaysMixin:
             t.action_done = True
         else:
             if t.matches and t.bonus_earned:
-                msg = f"{p} earned {t.bonus_earned} bonus card(s) and placed them already"
+                msg = f"{p} earned {plural(t.bonus_earned, 'bonus card')} and placed them already"
             elif t.matches:
                 msg = "no colour match was made this turn, so no bonus card is owed"
             elif not t.drew:

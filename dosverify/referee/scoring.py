@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..cards import value
 from ..events import Round
+from ..hints import near_player
 from .table import UNKNOWN
 
 
@@ -81,7 +82,7 @@ class ScoringMixin:
             col = cols[i] if isinstance(cols, list) and i < len(cols) else None
             ptr = f"{tt._pointer}/entries/{i}" if tt._pointer is not None else None
             if e.player not in self.seat:
-                self.report("notation.player", f"`{e.player}` is not a player of this game", tt, column=col, pointer=ptr,
+                self.report("notation.player", f"`{e.player}` is not a player of this game{near_player(e.player, self.players)}", tt, column=col, pointer=ptr,
                             expected="one of " + ", ".join(self.players), found=e.player)
                 continue
             if e.player in seen:

@@ -8,6 +8,7 @@ from collections import Counter
 
 from ..cards import composition, parse_card
 from ..events import Center, Dealer, Deck, Hand, Round
+from ..hints import plural
 from .table import CenterCard
 
 
@@ -50,10 +51,10 @@ class SetupMixin:
                         expected="`dealer P` before the first turn", found="no dealer")
         for p, (ev, cards) in hands.items():
             if len(cards) != 7:
-                self.report("setup.hand", f"{p} is dealt {len(cards)} card(s), not 7", ev, "player", player=p,
+                self.report("setup.hand", f"{p} is dealt {plural(len(cards), 'card')}, not 7", ev, "player", player=p,
                             expected="7 cards", found=f"{len(cards)} cards")
         if center_ev is not None and len(center_ev.cards) != 2:
-            self.report("setup.center", f"the Center Row starts with {len(center_ev.cards)} card(s), not 2", center_ev,
+            self.report("setup.center", f"the Center Row starts with {plural(len(center_ev.cards), 'card')}, not 2", center_ev,
                         expected="2 cards", found=f"{len(center_ev.cards)} cards")
         if deck_cards:
             self.setup_from_deck(rnd, deck_ev, deck_cards, hands, center_ev)

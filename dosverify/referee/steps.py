@@ -5,6 +5,7 @@ A part of :class:`dosverify.referee.Referee`; each check names the rule it enfor
 from __future__ import annotations
 
 from ..findings import Position
+from ..hints import plural
 
 ORDINAL = {2: "the refill", 3: "the bonus cards", "no-match": "the card placed for no match", 4: "the DOS penalty draws",
            5: "the Double Color Match draws"}
@@ -92,7 +93,7 @@ class StepsMixin:
         can_draw = self.refill_possible()  # V5: with both piles empty nothing is drawn, and nothing is owed
         if t.immediate and can_draw:
             q, n = t.immediate
-            self.report("dos.penalty", f"{q} was caught and never drew the {n} penalty card(s)", player=q,
+            self.report("dos.penalty", f"{q} was caught and never drew the {plural(n, 'penalty card')}", player=q,
                         expected=f"draw {q} " + " ".join(["C"] * n), found="no penalty draw", **kw)
         if t.matches == 0 and not t.drew and not t.action_done and can_draw:
             self.report("draw.no-match", f"{p} made no match and drew no card", expected="a match, or `draw C`",
@@ -103,17 +104,17 @@ class StepsMixin:
         self.flush()
         if t.refill_owed > t.refilled and self.refill_possible():
             need = t.refill_owed - t.refilled
-            self.report("center.refill", f"after the discard the Center Row held {2 - t.refill_owed} card(s) and {t.refilled} "
+            self.report("center.refill", f"after the discard the Center Row held {plural(2 - t.refill_owed, 'card')} and {t.refilled} "
                         f"{'was' if t.refilled == 1 else 'were'} refilled: {need} more needed to make 2", expected="refill " + " ".join(["C"] * need),
                         found="no refill", **kw)
         self.lapse_bonus()
         owed_bonus = min(t.bonus_owed(), tb.hand_size(p))
         if owed_bonus > 0:
-            self.report("bonus.card", f"{p} earned {t.bonus_earned} colour bonus(es) and placed {t.bonus_placed} card(s)",
-                        expected=f"{owed_bonus} more `place C` line(s)", found="no bonus card", **kw)
+            self.report("bonus.card", f"{p} earned {plural(t.bonus_earned, 'colour bonus', 'colour bonuses')} and placed {plural(t.bonus_placed, 'card')}",
+                        expected=f"{plural(owed_bonus, 'more `place C` line')}", found="no bonus card", **kw)
         can_draw = self.refill_possible()  # after step 1 this turn's matched cards are in the discard pile
         if t.penalty_owed > 0 and can_draw:
-            self.report("dos.penalty", f"{p} was caught and never drew the {t.penalty_owed} penalty card(s)",
+            self.report("dos.penalty", f"{p} was caught and never drew the {plural(t.penalty_owed, 'penalty card')}",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
         for q in self.dcm_order(p):
             if t.dcm_owed.get(q, 0) > 0 and can_draw:

@@ -449,7 +449,8 @@ function showStep(j) {
       el("div", {class: "cards", id: "center", "aria-labelledby": "center-h"}, s.center.map(card))),
     el("p", {class: "piles"}, `Draw pile: `, el("strong", {id: "draw-pile"}, s.draw_pile),
       ` cards; discard pile: `, el("strong", {id: "discard-pile"}, s.discard_pile), " cards"),
-    el("div", {class: "scroll"}, el("table", {class: "seats"},
+    el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "The players after the turn"},
+      el("table", {class: "seats"},
       el("caption", {}, "The players after the turn"),
       el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "DOS", "Total"].map((h) =>
         el("th", {scope: "col", class: h === "Cards" || h === "Total" ? "num" : null}, h)))),
