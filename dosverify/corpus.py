@@ -144,11 +144,11 @@ def _y_games() -> list[Entry]:
         for i, rs in enumerate(RULESETS):
             seed = 10 * p + i + 1
             deck = (p + i) % 2 == 0
-            text = simulate_text(p, seed, rs, rounds=1, deck=deck)
+            text = simulate_text(p, seed, rs, rounds=1, deck=deck, long_round=False)
             out.append(Entry(f"y_game_{p}p_{rs}_{'deck' if deck else 'nodeck'}_seed{seed}", text))
     for p, rs, target, deck, seed in ((2, "official", 30, True, 5), (3, "italian", 40, False, 8),
                                       (4, "bosnian", 40, True, 9), (3, "strict", 40, False, 4)):
-        text = simulate_text(p, seed, rs, rounds=None, game=True, deck=deck, target=target)
+        text = simulate_text(p, seed, rs, rounds=None, game=True, deck=deck, target=target, long_round=False)
         out.append(Entry(f"y_game_{p}p_{rs}_{'deck' if deck else 'nodeck'}_full_t{target}_seed{seed}", text))
     return out
 
@@ -189,18 +189,19 @@ def _rule_fixtures() -> tuple[list[Entry], list[Entry]]:
 
 
 def _mutation_configs():
-    """Small games first (one round, two players), then longer ones: (label, kwargs)."""
+    """Small games first (one round, two players), then longer ones: (label, kwargs). No long
+    rounds (the simulator's `long_round`): the corpus is meant to be read."""
     for seed in range(60):
         p = 2 + seed % 3
         rs = RULESETS[seed % 4]
         deck = seed % 2 == 0
-        yield f"{p}p_{rs}_seed{seed}", dict(players=p, seed=seed, ruleset=rs, rounds=1, deck=deck)
+        yield f"{p}p_{rs}_seed{seed}", dict(players=p, seed=seed, ruleset=rs, rounds=1, deck=deck, long_round=False)
     for seed in range(60):
         p = 2 + seed % 3
         rs = RULESETS[(seed // 3) % 4]
         deck = seed % 2 == 1
         yield f"{p}p_{rs}_full_seed{seed}", dict(players=p, seed=seed, ruleset=rs, rounds=None, game=True,
-                                                 deck=deck, target=40)
+                                                 deck=deck, target=40, long_round=False)
 
 
 def _n_mutations() -> list[Entry]:
@@ -279,7 +280,7 @@ def _i_entries() -> list[Entry]:
     for seed in range(1, 40):
         if n == 2:
             break
-        text = simulate_text(2 + seed % 2, seed, "italian", rounds=1, deck=seed % 2 == 0)
+        text = simulate_text(2 + seed % 2, seed, "italian", rounds=1, deck=seed % 2 == 0, long_round=False)
         if any(line.strip() == "pass" for line in text.split("\n")):
             p = 2 + seed % 2
             out.append(Entry(f"i_game_{p}p_italian_pass_seed{seed}", _strip_header(text),
@@ -290,7 +291,7 @@ def _i_entries() -> list[Entry]:
         if n == 2:
             break
         p = 2 + seed % 2
-        text = simulate_text(p, seed, "bosnian", rounds=None, game=True, deck=seed % 2 == 1, target=30)
+        text = simulate_text(p, seed, "bosnian", rounds=None, game=True, deck=seed % 2 == 1, target=30, long_round=False)
         dealers, winners = _winners_and_dealers(text)
         if any(d != w for d, w in zip(dealers[1:], winners)):
             out.append(Entry(f"i_game_{p}p_bosnian_dealer_left_seed{seed}", _strip_header(text),

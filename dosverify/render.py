@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from . import events as ev
@@ -47,6 +48,34 @@ class Style:
     indent: str = "  "  # indentation of turn events, or "mixed" (any white space on any line)
     crlf: bool = False
     bom: bool = False
+
+    def describe(self) -> str:
+        """What the style does, in a few words (for `dosverify simulate --help`)."""
+        d = self
+        parts = []
+        if not d.deck:
+            parts.append("hand/center lines instead of deck lines")
+        if d.setup:
+            parts.append("hand/center lines beside the deck")
+        if not d.declarations:
+            parts.append("declarations left out where the favourable reading is played")
+        if d.lines != "as-is":
+            parts.append({"single": "one card a draw/refill line", "grouped": "draw/refill lines grouped"}[d.lines])
+        if d.bare:
+            parts.append("bare draw/refill lines from the known deck")
+        if d.named:
+            parts.append("the player on turn named in draw/dos lines")
+        if d.bare_reshuffle:
+            parts.append("some bare reshuffles")
+        if d.comments:
+            parts.append("comments and blank lines")
+        if d.indent == "mixed":
+            parts.append("mixed indentation")
+        if d.crlf:
+            parts.append("CRLF")
+        if d.bom:
+            parts.append("BOM")
+        return ", ".join(parts) or "as the simulator writes it"
 
     @property
     def lexical_only(self) -> bool:
@@ -78,6 +107,7 @@ class Rendering:
     text: str
     src: list[tuple[int, ...]]
     canonical_lines: int  # lines of the canonical text; a finding at canonical_lines + 1 is "the end of the file"
+    did: Counter = field(default_factory=Counter)  # what the style changed, counted (so a test can tell it is no no-op)
 
     def unit(self, line: int | None, groups: "Groups") -> object:
         """The style-independent place of a finding at `line` of this rendering."""
@@ -216,6 +246,7 @@ class _Writer:
     style: Style
     rng: random.Random
     out: list[_Out] = field(default_factory=list)
+    did: Counter = field(default_factory=Counter)
     n: int = 0  # canonical line counter
     known_until: int | None = None
 
@@ -231,9 +262,12 @@ def render(log: ev.Log, style: Style | str, seed: int = 0, known_until: int | No
     """`log` written in `style` (a :class:`Style` or a name of :data:`STYLES`); deterministic for
     `seed`. With the canonical style the text is exactly ``notation.write(log)``.
 
-    `known_until`: from this canonical line on, no card is written bare. After a defect a
-    referee's idea of the pile is its own recovery, so "the top of the pile" is no longer a
-    fact both writings share (the mutants of ``dosverify.mutate`` pass their line)."""
+    `known_until`: from this canonical line on, no card and no `reshuffle` is written bare, and
+    the player on turn is not named (after a wrong `turn` line, who is on turn is the referee's
+    recovery).
+    After a defect the referee's piles are its own recovery, so "the top of the pile" is no
+    longer a fact both writings share, and a listed reshuffle says something a bare one does
+    not (the mutants of ``dosverify.mutate`` pass their first changed line)."""
     style = STYLES[style] if isinstance(style, str) else style
     w = _Writer(style, random.Random(seed), known_until=known_until)
     w.put("dos 1", (w.canon(),))
@@ -253,6 +287,8 @@ def render(log: ev.Log, style: Style | str, seed: int = 0, known_until: int | No
         for turn in rnd.turns:
             w.put(f"turn {turn.player}", (w.canon(),))
             _turn(w, turn, pile)
+        for sh in getattr(rnd, "shows", ()):
+            w.put("show " + " ".join([sh.player] + list(sh.cards)), (w.canon(),))
         if rnd.score is not None:
             w.put(f"score {rnd.score.player} {rnd.score.points}", (w.canon(),))
         if rnd.totals is not None:
@@ -278,10 +314,12 @@ def _setup(w: _Writer, log: ev.Log, rnd: ev.Round) -> _Pile:
         if e.type == "deck" and dealt is not None and not st.deck:
             if e is last_deck and not has_setup:
                 _deal_lines(w, dealt, n, shuffle=True)
+                w.did["deck written as hand/center lines"] += 1
             continue
         w.put(_event_line(e), (n,))
         if e is last_deck and dealt is not None and st.deck and st.setup and not has_setup:
             _deal_lines(w, dealt, n, shuffle=False)
+            w.did["hand/center lines beside the deck"] += 1
     if dealt is None or not st.deck:
         return _Pile(None)
     return _Pile(list(dealt[2]))
@@ -301,36 +339,47 @@ def _turn(w: _Writer, turn: ev.Turn, pile: _Pile) -> None:
     st = w.style
     items = [(e, (w.canon(),)) for e in turn.events]
     if st.lines == "grouped":
-        items = _grouped(items, turn.player)
+        items = _grouped(items, turn.player, w.did)
     for e, src in items:
         ind = "  "
         if e.type in ("draw", "refill"):
-            if w.known_until is not None and src[-1] >= w.known_until:
+            if not _before(w, src):
                 pile.known = False
-            for text in _draw_lines(w, e, turn.player, pile):
+            for text in _draw_lines(w, e, turn.player, pile, named=st.named and _before(w, src)):
                 w.put(text, src, ind)
             continue
         if e.type == "reshuffle":
             pile.reshuffle(list(e.cards))
-            if not st.deck and st.bare_reshuffle and e.cards and w.rng.random() < 0.5:
+            # after a defect the listed cards are judged: never bare then
+            if not st.deck and st.bare_reshuffle and e.cards and _before(w, src) and w.rng.random() < 0.5:
                 w.put("reshuffle", src, ind)
+                w.did["bare reshuffle"] += 1
                 continue
         elif e.type == "match" and not st.declarations:
             plain = undeclared(e.target, list(e.cards))
             if plain is not None:
                 w.put(f"match {plain[0]} with " + " + ".join(plain[1]), src, ind)
+                w.did["declarations left out"] += 1
+                if not _outcomes(e.target, list(e.cards)) == {True}:
+                    w.did["declarations left out, no colour match"] += 1
                 continue
-        elif e.type == "dos" and st.named and e.player is None:
+        elif e.type == "dos" and st.named and e.player is None and _before(w, src):
             w.put(f"dos {turn.player}", src, ind)
+            w.did["player on turn named"] += 1
             continue
         w.put(_event_line(e), src, ind)
+
+
+def _before(w: _Writer, src: tuple[int, ...]) -> bool:
+    """Whether the line comes before `known_until` (see :func:`render`)."""
+    return w.known_until is None or src[-1] < w.known_until
 
 
 def _who(e, on_turn: str) -> str:
     return e.player or on_turn
 
 
-def _grouped(items: list, on_turn: str) -> list:
+def _grouped(items: list, on_turn: str, did: Counter) -> list:
     """Consecutive draw lines of one player (or refill lines) as one line: one reason, one line."""
     out: list = []
     for e, src in items:
@@ -341,19 +390,24 @@ def _grouped(items: list, on_turn: str) -> list:
                 merged = (ev.Refill(cards=prev.cards + e.cards) if e.type == "refill"
                           else ev.Draw(player=prev.player, cards=prev.cards + e.cards))
                 out[-1] = (merged, psrc + src)
+                did["lines grouped"] += 1
                 continue
         out.append((e, src))
     return out
 
 
-def _draw_lines(w: _Writer, e, on_turn: str, pile: _Pile) -> list[str]:
+def _draw_lines(w: _Writer, e, on_turn: str, pile: _Pile, named: bool) -> list[str]:
     st = w.style
     cards = list(e.cards)
-    head = ["draw"] + ([e.player] if e.player else ([on_turn] if st.named else [])) if e.type == "draw" else ["refill"]
+    head = ["draw"] + ([e.player] if e.player else ([on_turn] if named else [])) if e.type == "draw" else ["refill"]
     on_top = pile.take(cards)
+    if e.type == "draw" and named and not e.player:
+        w.did["player on turn named"] += 1
     if st.bare and st.deck and on_top:
+        w.did["bare " + e.type] += len(cards)
         return [" ".join(head)] * len(cards)
     if st.lines == "single" and len(cards) > 1:
+        w.did["lines split"] += 1
         return [" ".join(head + [c]) for c in cards]
     return [" ".join(head + cards)]
 
@@ -368,7 +422,9 @@ def _finish(w: _Writer) -> Rendering:
     lines: list[str] = []
     src: list[tuple[int, ...]] = []
     decorate(w.out, w.style, w.rng, lines, src)
-    return _joined(lines, src, w.style, w.n)
+    r = _joined(lines, src, w.style, w.n)
+    r.did = w.did
+    return r
 
 
 def decorate(outs: list[_Out], style: Style, rng: random.Random, lines: list[str], src: list) -> None:

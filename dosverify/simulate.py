@@ -148,13 +148,14 @@ class Sim:
     """One simulated game; `events` are tuples rendered to a Log or text at the end."""
 
     def __init__(self, players: int, seed: int, ruleset: str = "official", rounds: int | None = 1,
-                 game: bool = False, deck: bool = True, target: int | None = None, options: dict | None = None):
+                 game: bool = False, deck: bool = True, target: int | None = None, options: dict | None = None,
+                 long_round: bool | str | None = None):
         if not 2 <= players <= 4:
             raise ValueError("DOS is played by 2 to 4 players")
         self.rng = random.Random(seed)
         self.rs = load_spec().ruleset(ruleset, options, target)
         self.opt = self.rs.options
-        self.options_given = dict(options or {})  # written as `option K V` header lines
+        self.options_given = dict(options or {})
         self.ruleset_name = ruleset
         self.target_given = target
         self.target = self.rs.target
@@ -164,6 +165,27 @@ class Sim:
         # agent temperament, fixed per game
         self.p_call = self.rng.choice((0.55, 0.7, 0.85))
         self.p_decline = 0.08
+        self.p_stop_after_draw = 0.1  # a player who declined may decline again after the draw
+        # long rounds, where the piles run out (V5): every player declines and draws (the Center
+        # Row grows, or the hands) until the draw pile first runs out ("drain": then both piles
+        # are empty), or, once a hand is down to 3 cards, whenever the pile holds a card or two
+        # ("thin": the rest of the round is played at a pile of 0 or 1, so that catches,
+        # penalties and Double Color Match draws meet it); forgetful callers in both. Chosen
+        # for about 1 game in 8 unless asked for (True: either).
+        if long_round is None:
+            long_round = self.rng.random() < 0.125
+        if long_round is True:
+            long_round = self.rng.choice(("drain", "thin"))
+        if long_round not in (False, "drain", "thin"):
+            raise ValueError(f"long_round must be a bool, 'drain' or 'thin', not {long_round!r}")
+        self.long_round = long_round
+        self.draining = False
+        # caught at once in their own turn (the penalty at the step), or left owed for the others
+        self.p_self_catch = 0.15 if long_round == "thin" else 0.5
+        self.thin_floor = self.rng.choice((1, 2, 2)) if long_round == "thin" else 0
+        if long_round:
+            self.p_call = 0.3 if long_round == "drain" else 0.15
+        self.moments: Counter = Counter()  # what happened, for the tests that count the moments
         self.rounds: list[dict] = []
         self.winner: str | None = None
         self.totals = {p: 0 for p in self.names}
@@ -199,11 +221,15 @@ class Sim:
         self.pile, self.discard = cards, []
         listed = self.with_deck or self.rng.random() < 0.75
         self.emit("reshuffle", list(cards) if listed else [])
+        if self.covered and not self.discarded:
+            self.moments["reshuffle before this turn's matched cards are discarded"] += 1
 
-    def take(self, n: int, kind: str, player: str | None = None) -> list[str]:
+    def take(self, n: int, kind: str, player: str | None = None, reason: str = "") -> list[str]:
         """Take n cards from the top of the pile (reshuffling when it runs out), emitting
-        `draw`/`refill` lines that never span a reshuffle; returns the cards taken."""
+        `draw`/`refill` lines that never span a reshuffle; returns the cards taken.
+        `reason` (no-match, penalty-now, penalty-step, dcm, refill) only names the moments."""
         got: list[str] = []
+        reason = reason or kind
         cur: list[str] = []
 
         def flush():
@@ -218,10 +244,13 @@ class Sim:
 
         for _ in range(n):
             if not self.pile:
+                self.draining = False
                 if not self.discard:
+                    self.moments["both piles empty"] += 1
                     break  # V5: both piles empty, nothing is drawn
                 flush()
                 self.reshuffle()
+                self.moments[f"reshuffle inside {reason}" if got else f"reshuffle before {reason}"] += 1
             c = self.pile.pop(0)
             cur.append(c)
             got.append(c)
@@ -240,7 +269,7 @@ class Sim:
         if self.rng.random() < self.p_call:
             self.emit("dos", None if p == self.on_turn else p)
             self.status[p] = "called"
-        elif p == self.on_turn and not self.past_penalty and not self.pending and self.rng.random() < 0.5:
+        elif p == self.on_turn and not self.past_penalty and not self.pending and self.rng.random() < self.p_self_catch:
             self.catch(p)
 
     def catch(self, q: str) -> None:
@@ -250,9 +279,13 @@ class Sim:
         self.status[q] = "caught"
         if q == self.on_turn and not self.past_penalty and self.opt["own-penalty"] == "penalty-step":
             self.pending = True  # drawn at the turn's penalty step (V6, V7)
+            self.moments["catch of the player on turn, penalty at the step"] += 1
         else:
-            self.take(2, "draw", q)  # at once: the next line
-            self.after_change(q)
+            self.moments["catch with the pile at %s" % (len(self.pile) if len(self.pile) < 2 else "2+")] += 1
+            if q != self.on_turn and self.matching_now:
+                self.moments["catch of another player while the player on turn is matching"] += 1
+            if self.take(2, "draw", q, "penalty-now"):  # at once: the next line(s)
+                self.after_change(q)
 
     def dos_hook(self, at_start: bool) -> None:
         """Late calls and catches of forgotten calls, at the start or the end of a turn."""
@@ -262,15 +295,51 @@ class Sim:
             if not at_start and q == self.on_turn:
                 continue  # the player on turn is caught out of turn at the start of the next one
             r = self.rng.random()
-            if r < 0.35:
-                if q != self.on_turn and len(self.pile) < 2:
-                    continue  # keep the immediate penalty on one line
+            if r < self.p_catch(0.35, mid_match=False):
                 if q == self.on_turn and self.pending:
                     continue
                 self.catch(q)
-            elif r < 0.5:
+            elif r < self.p_catch(0.35, mid_match=False) + self.p_late(0.15):
                 self.emit("dos", None if q == self.on_turn else q)
                 self.status[q] = "called"
+                self.moments["late call"] += 1
+
+    @property
+    def hoarding(self) -> bool:
+        """In a long round, whether the players decline every match now."""
+        if self.long_round == "thin":  # once a hand is down to 3 cards, while the pile holds cards
+            if not self.endgame:
+                self.endgame = any(len(h) <= 3 for h in self.hands.values())
+            return self.endgame and len(self.pile) >= self.thin_floor
+        return self.draining
+
+    def p_catch(self, p: float, mid_match: bool = True) -> float:
+        """How likely a forgotten call is caught now: in a long round, nearly always when the pile
+        holds 0 or 1 card (a penalty that the pile cannot pay, or pays across a reshuffle), and
+        seldom before."""
+        if self.long_round == "thin":  # and at the start or end of a turn, now and then, so that
+            # some are left for the middle of the next player's matches
+            return (0.9 if mid_match else 0.3) if len(self.pile) < 2 else 0.1
+        return p
+
+    def p_late(self, p: float) -> float:
+        """How likely a forgotten call is made late now: in a long round, seldom, so that the
+        forgotten calls wait for the low pile."""
+        return 0.02 if self.long_round == "thin" else p
+
+    def others_hook(self) -> None:
+        """Between two matches of the player on turn: another player's forgotten call is caught
+        (the penalty is drawn at once, before the next match), or called late."""
+        for q in self.names:
+            if q == self.on_turn or self.status[q] != "owed":
+                continue
+            r = self.rng.random()
+            if r < self.p_catch(0.6):
+                self.catch(q)
+            elif r < self.p_catch(0.6) + self.p_late(0.1):
+                self.emit("dos", q)
+                self.status[q] = "called"
+                self.moments["late call"] += 1
 
     # -- choices
     def pick(self, opts: list[Opt]) -> Opt:
@@ -316,13 +385,19 @@ class Sim:
         p = self.on_turn
         n = 0
         while limit is None or n < limit:
+            if n == 0 and not must and self.hoarding:
+                break  # declines (and spares the search over a long round's big Center Row)
             opts = match_options(self.cr, self.hands[p], self.rng, only=only)
             if not opts:
                 break
-            if n == 0 and not must and self.rng.random() > 0.9:
+            if n == 0 and not must and self.rng.random() < self.p_stop_after_draw:
                 break
             if n > 0 and self.rng.random() > 0.85:
                 break
+            if n > 0:
+                self.matching_now = True
+                self.others_hook()
+                self.matching_now = False
             self.do_match(self.pick(opts))
             n += 1
         return n
@@ -333,6 +408,8 @@ class Sim:
         self.turn_events = []
         self.pending = False
         self.past_penalty = False
+        self.matching_now = False
+        self.discarded = False
         self.covered, self.used = [], []
         self.bonus = self.dcm = 0
         self.dos_hook(at_start=True)
@@ -340,12 +417,13 @@ class Sim:
 
         forbid_decline = self.opt["decline-match"] == "forbidden"
         made = 0
-        if match_options(self.cr, hand, self.rng):
+        if (forbid_decline or not self.hoarding) and match_options(self.cr, hand, self.rng):
             if forbid_decline or self.rng.random() >= self.p_decline:
                 made = self.matching(must=True)
         if made == 0:  # no match (or declined): draw one (V2)
-            drawn = self.take(1, "draw", None)
-            self.after_change(p)
+            drawn = self.take(1, "draw", None, "no-match")
+            if drawn:  # with both piles empty nothing is drawn, and the hand has not changed
+                self.after_change(p)
             if self.opt["after-draw-match"] == "drawn-only":
                 if drawn and drawn[0] in hand:
                     made = self.matching(must=forbid_decline, only=drawn[0], limit=1)
@@ -354,6 +432,7 @@ class Sim:
             if made == 0:
                 if self.opt["no-match-after-draw"] == "pass":
                     self.emit("pass")
+                    self.moments["pass"] += 1
                 elif hand:
                     c = self.choose_place(hand)
                     hand.remove(c)
@@ -363,8 +442,9 @@ class Sim:
                     self.after_change(p)
         # the end of the turn (V7)
         self.discard.extend(self.covered + self.used)  # 1. discard
+        self.discarded = True
         if len(self.cr) < 2:  # 2. refill to 2
-            self.cr.extend(self.take(2 - len(self.cr), "refill"))
+            self.cr.extend(self.take(2 - len(self.cr), "refill", None, "refill"))
         for _ in range(self.bonus):  # 3. bonus cards; one with no card left lapses (V10)
             if not hand:
                 break
@@ -376,14 +456,18 @@ class Sim:
             self.after_change(p)
         if self.pending:  # 4. DOS penalty
             self.past_penalty = True
-            self.take(2, "draw", p)
-            self.after_change(p)
+            if len(self.pile) < 2:
+                self.moments[f"penalty at the step with the pile at {len(self.pile)}"] += 1
+            if self.take(2, "draw", p, "penalty-step"):
+                self.after_change(p)
         self.past_penalty = True
         if self.dcm:  # 5. the others' Double Color Match draws, seat order from p's left
             for q in self.dcm_order(p):
-                if self.take(self.dcm, "draw", q):
+                if self.take(self.dcm, "draw", q, "dcm"):
                     self.after_change(q)
         ended = not hand
+        if ended and self.dcm:
+            self.moments["round ends with Double Color Match draws"] += 1
         if not ended:
             self.dos_hook(at_start=False)
         return ended
@@ -429,6 +513,8 @@ class Sim:
                 rnd["setup"].append(("hand", p, list(self.hands[p])))
             rnd["setup"].append(("center", list(self.cr)))
         self.status = {p: None for p in self.names}
+        self.draining = self.long_round == "drain"
+        self.endgame = False
         p = order[0]
         for _ in range(ROUND_TURN_CAP):
             try:
@@ -448,9 +534,9 @@ class Sim:
     # -- rendering
     def header_lines(self) -> list[str]:
         out = ["dos 1", "players " + " ".join(self.names), f"ruleset {self.ruleset_name}"]
+        out.extend(f"option {k} {v}" for k, v in self.options_given.items())
         if self.target_given is not None:
             out.append(f"target {self.target_given}")
-        out.extend(f"option {k} {v}" for k, v in self.options_given.items())
         return out
 
     def to_log(self) -> ev.Log:
@@ -547,28 +633,39 @@ def _event_text(e: tuple) -> str:
 # ---- public entry points -------------------------------------------------------------------
 
 
-def _run(players, seed, ruleset, rounds, game, deck, target, options=None) -> Sim:
-    return Sim(players, seed, ruleset, rounds, game, deck, target, options).play()
+def _run(players, seed, ruleset="official", rounds=1, game=False, deck=True, target=None, options=None,
+         long_round=None) -> Sim:
+    return Sim(players, seed, ruleset, rounds, game, deck, target, options, long_round).play()
 
 
 def simulate(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-             deck: bool = True, target: int | None = None, options: dict | None = None) -> ev.Log:
+             deck: bool = True, target: int | None = None, options: dict | None = None,
+             long_round: bool | str | None = None) -> ev.Log:
     """A legal game log (the event model) for `players` players, deterministic for `seed`.
 
     `rounds` rounds are played (fewer if the game reaches its target first); `game=True`
     plays until a total reaches the target (`target`, default the ruleset's) and writes
     `winner`. `deck=True` writes each round's shuffled pile (`deck` lines); `deck=False`
-    writes `hand` and `center` lines instead."""
-    return _run(players, seed, ruleset, rounds, game, deck, target, options).to_log()
+    writes `hand` and `center` lines instead. `options` overrides the ruleset's options (and is
+    written as `option` lines); `long_round` (True, "drain" or "thin") makes the players decline
+    and draw so that rounds run long and the piles run out (see :class:`Sim`; None: about 1 game
+    in 8, False: never)."""
+    return _run(players, seed, ruleset, rounds, game, deck, target, options, long_round).to_log()
 
 
 def simulate_text(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-                  deck: bool = True, target: int | None = None, writer: str = "auto", options: dict | None = None) -> str:
+                  deck: bool = True, target: int | None = None, writer: str = "auto", options: dict | None = None,
+                  long_round: bool | str | None = None, style: str = "canonical") -> str:
     """The same game as :func:`simulate`, as notation v1 text.
 
-    `writer="auto"` renders with `dosverify.notation.write` when it is available, else
-    with the simulator's own writer (`writer="own"` forces the latter)."""
-    sim = _run(players, seed, ruleset, rounds, game, deck, target, options)
+    `style` names a style of :data:`dosverify.render.STYLES` (the same game written another way
+    notation v1 allows). `writer="auto"` renders with `dosverify.notation.write` (or the renderer,
+    for another style); `writer="own"` forces the simulator's own writer (canonical style only)."""
+    sim = _run(players, seed, ruleset, rounds, game, deck, target, options, long_round)
+    if style != "canonical":
+        from .render import render
+
+        return render(sim.to_log(), style, seed).text
     if writer == "auto":
         try:
             from .notation import write
@@ -580,10 +677,11 @@ def simulate_text(players: int, seed: int, ruleset: str = "official", rounds: in
 
 
 def simulate_json(players: int, seed: int, ruleset: str = "official", rounds: int | None = 1, game: bool = False,
-                  deck: bool = True, target: int | None = None, options: dict | None = None) -> str:
+                  deck: bool = True, target: int | None = None, options: dict | None = None,
+                  long_round: bool | str | None = None) -> str:
     from .jsonform import dump_json
 
-    return dump_json(simulate(players, seed, ruleset, rounds, game, deck, target, options))
+    return dump_json(simulate(players, seed, ruleset, rounds, game, deck, target, options, long_round))
 
 
 # ---- CLI -----------------------------------------------------------------------------------
@@ -601,9 +699,18 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output form (default text)")
     parser.add_argument("--no-deck", dest="deck", action="store_false",
                         help="write `hand`/`center` lines instead of each round's `deck`")
-    parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="play under an option of spec/options.toml (repeatable; written as `option KEY VALUE`)")
+                        help="set an option of the ruleset (written as `option KEY VALUE`); repeatable")
+    parser.add_argument("--long-round", choices=("drain", "thin"), default=None,
+                        help="players who decline and draw so that the piles run out: until both are empty "
+                             "(drain), or whenever the draw pile holds more than 3 cards (thin)")
+    from .render import STYLES
+
+    parser.add_argument("--style", default="canonical", choices=sorted(STYLES),
+                        help="write the game in this style of notation v1 (text only; default canonical); "
+                             "`dosverify simulate --list-styles` says what each does")
+    parser.add_argument("--list-styles", action="store_true", help="list the styles and exit")
+    parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     return parser
 
 
@@ -620,8 +727,20 @@ def parse_option_args(items: list[str]) -> dict[str, str]:
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Run `dosverify simulate` with parsed arguments; returns the exit status."""
+    if args.list_styles:
+        from .render import STYLES
+
+        for name, st in STYLES.items():
+            print(f"{name:20} {st.describe()}")
+        return 0
+    options = {}
+    for kv in args.option:
+        key, eq, val = kv.partition("=")
+        if not eq:
+            print(f"dosverify simulate: --option takes KEY=VALUE, not `{kv}`", file=sys.stderr)
+            return 2
+        options[key.strip()] = val.strip()
     try:
-        options = parse_option_args(getattr(args, "option", []) or [])
         load_spec().ruleset(args.ruleset, options)
     except ValueError as exc:
         print(f"dosverify simulate: {exc}", file=sys.stderr)
@@ -632,13 +751,17 @@ def run_simulate(args: argparse.Namespace) -> int:
     if not args.game and args.rounds < 1:
         print("dosverify simulate: --rounds must be at least 1", file=sys.stderr)
         return 2
+    if args.style != "canonical" and args.format == "json":
+        print("dosverify simulate: --style is for the text form (the JSON form has one way to write a log)", file=sys.stderr)
+        return 2
     kw = dict(players=args.players, seed=args.seed, ruleset=args.ruleset, rounds=args.rounds,
-              game=args.game, deck=args.deck, target=args.target, options=options)
-    out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw)
+              game=args.game, deck=args.deck, target=args.target, options=options or None,
+              long_round=args.long_round)
+    out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw, style=args.style)
     if args.output == "-":
         sys.stdout.write(out)
     else:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+        with open(args.output, "w", encoding="utf-8", newline="") as fh:  # CRLF styles keep their line ends
             fh.write(out)
     return 0
 

@@ -222,14 +222,27 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 isinstance(ev, Draw) and not t.dcm_owed.get(q := ev.player or t.player, 0)
                 and not (t.immediate and t.immediate[0] == q))):
             # dcm-draws=at-once (V12): the draws were owed right after the match line, before any later play
-            late = [q for q in self._dcm_order[t.player] if t.dcm_owed.get(q, 0) > 0]
-            self.report("bonus.draw-time", f"{', '.join(late)} must draw for the Double Color Match at once, right after "
-                        "the match line (dcm-draws=at-once)", ev, player=late[0],
-                        expected=f"draw {late[0]} " + " ".join(["C"] * t.dcm_owed[late[0]]), found=f"`{type(ev).__name__.lower()}`")
-            for q in late:  # still allowed later, no longer owed: one finding for one mistake
-                t.dcm_maybe[q] = t.dcm_maybe.get(q, 0) + t.dcm_owed[q]
-                t.dcm_owed[q] = 0
-            t.dcm_now = False
+            if not self.refill_possible():  # V5: both piles are empty, nothing is drawn (R18)
+                t.dcm_now = False
+                t.dcm_owed.clear()
+            else:
+                self._late_dcm(ev)
+        self._event_rest(ev)
+
+    def _late_dcm(self, ev) -> None:
+        """dcm-draws=at-once (V12): a later play came before the owed draws; reported once."""
+        t = self.t
+        late = [q for q in self._dcm_order[t.player] if t.dcm_owed.get(q, 0) > 0]
+        self.report("bonus.draw-time", f"{', '.join(late)} must draw for the Double Color Match at once, right after "
+                    "the match line (dcm-draws=at-once)", ev, player=late[0],
+                    expected=f"draw {late[0]} " + " ".join(["C"] * t.dcm_owed[late[0]]), found=f"`{type(ev).__name__.lower()}`")
+        for q in late:  # still allowed later, no longer owed: one finding for one mistake
+            t.dcm_maybe[q] = t.dcm_maybe.get(q, 0) + t.dcm_owed[q]
+            t.dcm_owed[q] = 0
+        t.dcm_now = False
+
+    def _event_rest(self, ev) -> None:
+        t = self.t
         if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
             self.unneeded_reshuffle()
         t.reshuffled = None

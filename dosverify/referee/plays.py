@@ -148,7 +148,8 @@ class PlaysMixin:
         if self.rs.opt("no-match-after-draw") != "pass":
             self.report("turn.pass", "this ruleset has no `pass`: a player who cannot match after the draw puts a card into "
                         "the Center Row (no-match-after-draw=place)", ev, expected="place C", found="pass")
-        elif not (t.drew and t.matches == 0) or t.action_done:
+        elif not ((t.drew or not self.refill_possible()) and t.matches == 0) or t.action_done:
+            # with both piles empty the draw cannot happen (V5): the pass follows no draw, as a place does
             self.report("turn.pass", "`pass` ends a turn only after a draw that brought no match", ev,
                         expected="a match, or a draw first", found="pass")
         t.action_done = True
