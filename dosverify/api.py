@@ -83,8 +83,26 @@ def check(
     report.target = rs.target
     report.rounds = ref.rounds_seen
     report.turns = ref.turns_seen
+    report.face_down = ref.face_down
+    report.unverified = list(ref.unverified)
+    report._referee = ref
     report.verdict = verdict_of(findings, False)
     return report
+
+
+def witness(source: str | bytes | dict, *, name: str = "<input>", ruleset: str | None = None,
+            form: str | None = None) -> tuple[str | None, Report]:
+    """Check a log and, when it is legal, write its witness: the same log in the text
+    notation with every `?` replaced by a card (notation.md, "Witness"). None with the
+    report when the log is not legal, or some `?` found no card."""
+    from .hide import witness as fill
+    from .notation import write
+
+    report = check(source, name=name, ruleset=ruleset, form=form)
+    ref = getattr(report, "_referee", None)
+    if report.verdict != "legal" or ref is None or not fill(ref):
+        return None, report
+    return write(ref.log), report
 
 
 def convert(source: str | bytes | dict, to: str) -> tuple[str | None, list[Finding]]:

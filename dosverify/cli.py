@@ -23,6 +23,16 @@ def _colour(choice: str, stream) -> bool:
 def _read(path: str) -> bytes:
     if path == "-":
         return sys.stdin.buffer.read()
+    if "://" in path:  # a URL that fsspec understands (s3://, gcs://, http://, ...), as with --dask
+        try:
+            import fsspec
+        except ImportError:
+            raise OSError("reading a URL needs fsspec (pip install 'dosverify[dask]')") from None
+        try:
+            with fsspec.open(path, "rb") as fh:
+                return fh.read()
+        except (ValueError, ImportError) as exc:  # an unknown protocol, a missing driver
+            raise OSError(str(exc)) from None
     with open(path, "rb") as fh:
         return fh.read()
 
@@ -121,7 +131,17 @@ def cmd_check(args) -> int:
     tally = Tally()
     status = 0
     policy = Policy(args.ruleset, args.select, args.ignore, args.warnings_as_errors, tuple(args.options.items()))
-    items = discover(args.files, _select(args.include), _select(args.exclude))
+    cluster = None
+    if args.dask:  # the same inputs and the same per-file work, on a Dask cluster
+        from .cluster import Cluster, ClusterError, inputs
+
+        try:
+            files = inputs(args.files)
+            cluster = Cluster(args.dask)
+        except ClusterError as exc:
+            print(f"dosverify: {exc}", file=sys.stderr)
+            return 2
+    items = discover(files if cluster else args.files, _select(args.include), _select(args.exclude))
     bar = None
     if sys.stderr.isatty():  # only then is a count worth taking first
         items = list(items)
@@ -131,7 +151,8 @@ def cmd_check(args) -> int:
         if bar is not None:
             bar.start()
             task = bar.add_task("check", total=len(items))
-        for item, outcome in results(items, policy, args.jobs):
+        outcomes = cluster.results(items, policy, args.unordered) if cluster else results(items, policy, args.jobs)
+        for item, outcome in outcomes:
             if bar is not None:
                 bar.advance(task)
             if item.empty:
@@ -144,6 +165,8 @@ def cmd_check(args) -> int:
                 tally.verdicts["unreadable"] += 1
                 status = 2
                 continue
+            if args.witness is not None:
+                _witness(item.path, args)
             out.report(value)
             tally.add(value)
             if args.exit_zero:
@@ -159,6 +182,8 @@ def cmd_check(args) -> int:
     finally:
         if bar is not None:
             bar.stop()
+        if cluster is not None:
+            cluster.close()
         if args.output:
             stream.close()
     if args.statistics:
@@ -187,6 +212,64 @@ def _statistics(tally, stream) -> None:
         for k, n in rows:
             stream.write(f"{n:>6}  {k}\n")
         stream.write(f"{'':>6}  {plural(sum(counts.values()), 'finding')} in all\n")
+
+
+def _witness(path: str, args) -> None:
+    """`check --witness OUT`: the open log that proves a legal log with face-down cards."""
+    from .api import witness
+
+    try:
+        data = _read(path)
+    except OSError:
+        return  # reported as unreadable by the check itself
+    text, report = witness(data, name=path, ruleset=args.ruleset)
+    if text is not None:
+        _write_out(args.witness, text)
+    else:
+        print(f"dosverify: no witness for {path}: the log is {report.verdict}", file=sys.stderr)
+
+
+def _write_out(path: str, text: str) -> None:
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+
+
+def cmd_hide(args) -> int:
+    from .api import parse
+    from .hide import ViewError, hide
+    from .report import render_text, Report
+    from .spec import load_spec
+
+    try:
+        data = _read(args.file)
+    except OSError as exc:
+        print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    parsed = parse(data)
+    if parsed.malformed or parsed.log is None or any(f.severity == "error" for f in parsed.findings):
+        rep = Report(file=args.file, verdict="malformed", ruleset=None, spec_version=load_spec().version,
+                     findings=list(parsed.findings))
+        sys.stderr.write(render_text(rep, parsed.text) + "\n")
+        print("dosverify: not hidden: the log cannot be read without loss; fix the lines above", file=sys.stderr)
+        return 2
+    try:
+        log = hide(parsed.log, args.view)
+    except ViewError as exc:
+        print(f"dosverify hide: {exc}", file=sys.stderr)
+        return 2
+    if args.to == "json":
+        from .jsonform import dump_json
+
+        out = dump_json(log) + "\n"
+    else:
+        from .notation import write
+
+        out = write(log)
+    _write_out(args.output, out)
+    return 0
 
 
 def cmd_rules(args) -> int:
@@ -243,11 +326,10 @@ def cmd_explain(args) -> int:
            + (f"   variant point: {rule.variant}" if rule.variant else ""), "", "What it says:", wrap(rule.text)]
     if rule.why:
         out += ["", "Why:", wrap(rule.why)]
-    if rule.variant:
-        opts = [f"{k} ({v['variant']}): " + ", ".join(f"{val}" for val in v["values"]) + f" [default {v['default']}]"
-                for k, v in spec.options.items() if v.get("variant") == rule.variant]
-        if opts:
-            out += ["", "Options:"] + [f"  {o}" for o in opts]
+    opts = [f"{k} ({v.get('variant')}): " + ", ".join(f"{val}" for val in v["values"]) + f" [default {v['default']}]"
+            for k, v in spec.options.items() if rule.id in v.get("rules", ()) or (rule.variant and v.get("variant") == rule.variant)]
+    if opts:
+        out += ["", "Options:"] + [f"  {o}" for o in opts]
     if rule.example:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:
@@ -278,11 +360,17 @@ def cmd_rulesets(args) -> int:
         print(json.dumps({"spec_version": spec.version, "rulesets": spec.rulesets, "options": spec.options}, ensure_ascii=False, indent=2))
         return 0
     for name, rs in spec.rulesets.items():
+        resolved = spec.ruleset(name).options
         print(f"{name}: {rs.get('title', '')}")
-        print(f"  target {rs.get('target', 200)}; " + ", ".join(f"{k}={v}" for k, v in rs.get("options", {}).items()))
+        print(f"  target {rs.get('target', 200)}; " + ", ".join(f"{k}={v}" for k, v in resolved.items()))
+        for key, src in rs.get("sources", {}).items():  # why each value: the seed's passage
+            shown = f"target {rs.get('target', 200)}" if key == "target" else f"{key}={resolved.get(key)}"
+            print(f"    {shown}: {src['ref']} {src['file']}: {src['part']}")
     print("\nOptions (`option KEY VALUE` in a log's header):")
     for key, opt in spec.options.items():
-        print(f"  {key} ({opt['variant']}): {opt['text']} Values: {', '.join(opt['values'])}; default {opt['default']}.")
+        print(f"  {key} ({opt.get('variant')}): {opt['text']} Values: {', '.join(opt['values'])}; default {opt['default']}.")
+        for src in opt.get("sources", ()):
+            print(f"    {src['value']}: {src['ref']} {src['file']}: {src['part']}")
     return 0
 
 
@@ -324,10 +412,21 @@ def cmd_schema(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    """Every setting is checked (flags and environment) before the server starts: a bad one is
+    a one-line error and exit 2."""
+    from .settings import SettingError, Settings, port
+
+    given = {k: getattr(args, k) for k in ("max_log_bytes", "max_batch_items", "max_batch_bytes", "workers",
+                                           "check_timeout", "max_in_flight", "max_findings")}
+    try:
+        p = port(args.port)
+        Settings.resolve(**given)
+    except SettingError as exc:
+        print(f"dosverify serve: {exc}", file=sys.stderr)
+        return 2
     from .service import serve
 
-    return serve(host=args.host, port=args.port, workers=args.workers, max_log_bytes=args.max_log_bytes,
-                 max_batch_items=args.max_batch_items, access_log=args.access_log) or 0
+    return serve(host=args.host, port=p, access_log=args.access_log, **given) or 0
 
 
 def _lazy(name: str, argv: list[str]) -> int:
@@ -379,6 +478,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="judge under this option of spec/options.toml, over the log's own `option` lines (repeatable)")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
+    c.add_argument("--witness", metavar="OUT", help="for a legal log with face-down cards (`?`), write the open log that "
+                   "proves it (every `?` replaced by a card) to OUT (`-`: standard output)")
+    c.add_argument("--dask", metavar="ADDRESS", help="referee the logs on a dask.distributed cluster: the scheduler's "
+                   "address (tcp://HOST:8786) or local:N for a local cluster of N worker processes; the workers "
+                   "read the files from a path they share (pip install 'dosverify[dask]')")
+    c.add_argument("--unordered", action="store_true", help="with --dask: print each report as soon as it is "
+                   "ready, not in input order")
     c.add_argument("--max-errors", type=int, default=None, metavar="N",
                    help="show at most N findings per file, then how many more (default 50; 0 for no limit)")
     c.add_argument("--include", action="append", metavar="GLOB", help="in folders, also check files matching GLOB")
@@ -396,6 +502,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "in pyproject.toml, the first found from the working folder upward)")
     c.add_argument("--isolated", action="store_true", help="read no settings file")
     c.set_defaults(func=cmd_check)
+
+    h = sub.add_parser("hide", help="write what the table (or one seat) saw of an open log: unseen cards as `?`")
+    h.add_argument("file", metavar="FILE")
+    h.add_argument("--view", default="table", help="`table` (every hand and draw face down) or `seat:P` (only P's cards "
+                   "written); default table")
+    h.add_argument("--to", choices=["text", "json"], default="text")
+    h.add_argument("-o", "--output", default="-")
+    h.set_defaults(func=cmd_hide)
 
     r = sub.add_parser("rules", help="list the rules of the specification")
     r.add_argument("--format", choices=["text", "json"], default="text")
@@ -422,10 +536,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     sv = sub.add_parser("serve", help="run the HTTP conformance service")
     sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=8000)
-    sv.add_argument("--workers", type=int, default=1)
-    sv.add_argument("--max-log-bytes", type=int, default=None, help="largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)")
-    sv.add_argument("--max-batch-items", type=int, default=None, help="most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)")
+    sv.add_argument("--port", default="8000", help="TCP port, 1-65535 (default 8000)")
+    # values are checked by dosverify.settings (one-line errors, exit 2), so they are read as text here
+    for flag, text in (("--workers", "check worker processes (default: the number of cores, or $DOSVERIFY_WORKERS)"),
+                       ("--max-log-bytes", "largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)"),
+                       ("--max-batch-items", "most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)"),
+                       ("--max-batch-bytes", "largest batch body (default 8 MiB, or $DOSVERIFY_MAX_BATCH_BYTES)"),
+                       ("--check-timeout", "seconds one check may take before a 503 (default 10, or "
+                                           "$DOSVERIFY_CHECK_TIMEOUT)"),
+                       ("--max-in-flight", "requests in flight before a 503 (default 64, or $DOSVERIFY_MAX_IN_FLIGHT)"),
+                       ("--max-findings", "findings per report, the rest counted in `truncated` (default 200, or "
+                                          "$DOSVERIFY_MAX_FINDINGS)")):
+        sv.add_argument(flag, default=None, metavar="N", help=text)
     sv.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
                     help="one line a request on standard output (uvicorn's access log; default on)")
     sv.set_defaults(func=cmd_serve)

@@ -243,30 +243,37 @@ def _winners_and_dealers(text: str) -> tuple[list[str], list[str]]:
 def _i_entries() -> list[Entry]:
     """Logs whose verdict depends on the ruleset, each with the reason for every verdict.
 
-    Ruleset options (spec/rulesets): official = place/allowed/any/winner; italian =
-    pass/allowed/any/winner; bosnian = place/allowed/any/left; strict = place/forbidden/
-    drawn-only/winner (no-match-after-draw / decline-match / after-draw-match / next-dealer)."""
+    Ruleset options (spec/rulesets; no-match-after-draw / decline-match / after-draw-match /
+    next-dealer / single-color-bonus / dos-call): official = place/allowed/any/winner/required/on;
+    italian = pass/forbidden/drawn-only/winner/required/on; bosnian = place/allowed/drawn-only/
+    left/optional/off; strict = place/forbidden/drawn-only/winner/required/on."""
     from .simulate import simulate_text
 
     L, I = "legal", "illegal"
     hand = [  # (name, fixture, verdicts): the fixture with its ruleset and option lines taken out
-        ("pass_after_draw", "turn.pass/legal.log",  # bob and ann draw, find no match, pass; ann could have matched R3
+        ("pass_after_draw", "turn.pass/legal.log",  # bob and ann draw, find no match, pass
          {"official": I, "italian": L, "bosnian": I, "strict": I}),
         ("place_after_draw", "place.no-match/illegal-2.log",  # bob cannot match, draws G6, places it
          {"official": L, "italian": I, "bosnian": L, "strict": L}),
         ("decline_then_place", "match.decline/legal.log",  # bob could match, draws instead, places
          {"official": L, "italian": I, "bosnian": L, "strict": I}),
-        ("decline_then_match", "match.decline/illegal.log",  # bob could match, draws, then matches
-         {"official": L, "italian": L, "bosnian": L, "strict": I}),
+        ("decline_then_match", "match.decline/illegal.log",  # bob could match, draws, then matches a hand card
+         {"official": L, "italian": I, "bosnian": I, "strict": I}),
         ("after_draw_hand_card", "match.after-draw/illegal.log",  # a hand card matched after a draw
-         {"official": L, "italian": L, "bosnian": L, "strict": I}),
+         {"official": L, "italian": I, "bosnian": I, "strict": I}),
         ("after_draw_double", "match.after-draw/illegal-3.log",  # no match, draws, double with a hand card
-         {"official": L, "italian": L, "bosnian": L, "strict": I}),
+         {"official": L, "italian": I, "bosnian": I, "strict": I}),
         ("after_draw_drawn_card", "match.after-draw/legal.log",  # after the draw: a double, then a second match
-         {"official": L, "italian": L, "bosnian": L, "strict": I}),
+         {"official": L, "italian": I, "bosnian": I, "strict": I}),
+        ("after_draw_drawn_alone", "match.after-draw/legal-2.log",  # could match, draws, matches the drawn card alone
+         {"official": L, "italian": I, "bosnian": L, "strict": I}),
         ("dealer_passes_left", "setup.dealer/legal-2.log",  # round 2 dealt by the dealer's left, not the winner
          {"official": I, "italian": I, "bosnian": L, "strict": I}),
         ("dealer_is_winner", "setup.dealer/legal.log",  # round 2 dealt by the winner, not the dealer's left
+         {"official": L, "italian": L, "bosnian": I, "strict": L}),
+        ("single_bonus_left_out", "bonus.card/legal-optional.log",  # no card for a Single Color Match (S3: optional)
+         {"official": I, "italian": I, "bosnian": L, "strict": I}),
+        ("catch_without_call", "dos.catch/illegal-off.log",  # a catch and its penalty (S3 has no DOS call)
          {"official": L, "italian": L, "bosnian": I, "strict": L}),
     ]
     out = []

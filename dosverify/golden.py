@@ -42,7 +42,7 @@ GAMES: tuple[Game, ...] = (
     Game("official_2p_deck_seed3", 2, 3, "official"),
     Game("italian_3p_nodeck_seed7", 3, 7, "italian", deck=False),
     Game("strict_3p_deck_seed11", 3, 11, "strict"),
-    Game("bosnian_4p_deck_game_t40_seed7", 4, 7, "bosnian", game=True, target=40, rounds=None),
+    Game("bosnian_4p_deck_game_t40_seed4", 4, 4, "bosnian", game=True, target=40, rounds=None),
 )
 
 

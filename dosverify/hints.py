@@ -19,9 +19,12 @@ def closest(word: str, names, cutoff: float = 0.6) -> str | None:
 def near_player(word: str, players) -> str:
     """`; did you mean `ann`?` (with a word on case when only the case differs), or nothing."""
     n = closest(word, players)
-    if n is None:
-        return ""
-    return f"; did you mean `{n}`?" + (" (names are case-sensitive)" if n.lower() == word.lower() else "")
+    return "" if n is None else did_you_mean(word, n)
+
+
+def did_you_mean(word: str, name: str) -> str:
+    """`; did you mean `ann`?`, with a word on case when only the case differs."""
+    return f"; did you mean `{name}`?" + (" (names are case-sensitive)" if name.lower() == word.lower() else "")
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -503,15 +503,17 @@ def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
-def _syntax_finding(exc: UnexpectedInput, text: str, off: int) -> Finding:
-    """A finding for a Lark error in ``text`` (whose first line is line ``off + 1``)."""
+def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = True) -> Finding:
+    """A finding for a Lark error in ``text`` (whose first line is line ``off + 1``). Not
+    ``detailed``, what was expected is the parser state's terminals, without replaying each to
+    see which the line could really take (``accepts``: the costly part, a few ms a line)."""
     line = exc.line + off
     column = exc.column
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
         pos = tok.start_pos if tok.start_pos is not None else 0
         try:
-            expected_names = exc.accepts or exc.expected
+            expected_names = (exc.accepts if detailed else None) or exc.expected
         except Exception:  # pragma: no cover - lark internals
             expected_names = exc.expected
         if tok.type in ("_NL", "$END"):
@@ -639,7 +641,10 @@ def _read_lines(text: str) -> list:
         if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
             e.line, e.column = _last_line(out) + 1, 1
         bad_line = e.line
-        out.append(("bad", bad_line, e.column, [_syntax_finding(e, text, 0)]))
+        if not _retry_upper(lark, b, text.split("\n")[bad_line - 1] if bad_line <= text.count("\n") + 1 else "", bad_line, out):
+            out.append(("bad", bad_line, e.column, [_syntax_finding(e, text, 0)]))
+            if out[0][0] != "dos" or out[0][3][0] != 1:
+                return out  # not a log of notation 1 (_fold reads no further than its first line): junk costs one pass
     except Exception as e:  # never raise: a defensive net for the unforeseen
         bad_line = _last_line(out) + 1
         out.append(("bad", bad_line, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
@@ -651,6 +656,7 @@ def _read_lines(text: str) -> list:
     # per-call cost of parsing line by line.
     lines = text.split("\n")
     i, n = bad_line, len(lines)
+    bad = 1
     try:
         while i < n:
             chunk = lines[i:i + _CHUNK]
@@ -662,7 +668,10 @@ def _read_lines(text: str) -> list:
                 if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
                     e.line, e.column = 1, 1
                 src = "\n".join(chunk)
-                out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i)]))
+                if not _retry_upper(lark, b, chunk[e.line - 1] if e.line <= len(chunk) else "", e.line + i, out):
+                    bad += 1
+                    out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i, bad <= _DETAILED_ERRORS)]))
+                b.off = i
                 i += e.line
             except Exception as e:  # pragma: no cover - defensive
                 out.append(("bad", i + 1, 1, [finding("notation.line",
@@ -675,6 +684,41 @@ def _read_lines(text: str) -> list:
 
 
 _CHUNK = 64
+_DETAILED_ERRORS = 200  # syntax errors a log gets told exactly what was expected; the rest, the state's terminals
+
+_LOWER_CARD_RE = re.compile(r"(?<![^ \t])([rgbyw](?:[0-9][0-9]?|#)(?:=(?:[0-9][0-9]?|[rgbyRGBY]))?)(?![^ \t])")
+
+
+def _retry_upper(lark, b, raw: str, line: int, out: list) -> bool:
+    """A line that failed only because its card codes are in lower case (`b10`): read it with
+    the codes upper-cased, and report the case once, at the first such word (notation.card),
+    so that the line still counts and its consequences are not reported again."""
+    raw = raw.rstrip("\r")  # a CRLF log: the line end is not part of the last word
+    body = re.split(r"[ \t]#", raw, maxsplit=1)[0] if not raw.lstrip().startswith("#") else ""
+    words = list(_LOWER_CARD_RE.finditer(body))
+    if not words:
+        return False
+    fixed = _LOWER_CARD_RE.sub(lambda m: m.group(1).upper(), body)
+    mark = len(out)
+    b.off = line - 1
+    try:
+        lark.parse(fixed + "\n", start="line_only")
+    except Exception:
+        del out[mark:]
+        return False
+    finally:
+        b.off = 0
+    if len(out) != mark + 1:
+        del out[mark:]
+        return False
+    w = words[0]
+    shown = ", ".join(f"`{m.group(1)}`" for m in words)
+    out.insert(mark, ("note", line, w.start() + 1, [finding(
+        "notation.card", f"card codes are upper case: {w.group(1).upper()}"
+        + (f" (this line writes {shown})" if len(words) > 1 else ""), line=line,
+        column=w.start() + 1, found=w.group(1), expected=w.group(1).upper(),
+        help="write colours and the Wild DOS in capitals: R, G, B, Y, W")]))
+    return True
 
 
 
@@ -743,6 +787,9 @@ def _fold(text: str, items: list) -> Parsed:
                                 round=rnd.number if rnd is not None else None))
 
     for kind, line, col, payload in items[1:]:
+        if kind == "note":  # a finding about a line that was read all the same
+            findings.extend(payload)
+            continue
         if kind == "bad":
             findings.extend(payload)
             if payload[0].rule == "notation.players":

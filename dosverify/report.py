@@ -28,11 +28,18 @@ class Report:
     rounds: int = 0
     turns: int = 0
     lines: int = 0
+    # a log with face-down cards (`?`): how many, and the rules the choice of cards decides
+    # (notation.md, "Face-down cards"); left out of the JSON of a log without `?`
+    face_down: int = 0
+    unverified: list[str] = field(default_factory=list)
 
     _text = None  # the decoded log text, for renderers that show source lines (not a field)
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        d = dataclasses.asdict(self)
+        if not self.face_down and not self.unverified:
+            del d["face_down"], d["unverified"]
+        return d
 
     @property
     def errors(self) -> int:
@@ -171,9 +178,13 @@ def summary_line(report: Report, *, colour: bool = False) -> str:
     verdict = f"{_COLOURS[mark]}{report.verdict}{_COLOURS['reset']}" if colour else report.verdict
     if report.verdict == "malformed":
         return f"{report.file}: {verdict}: {plural(report.errors, 'error')}; not refereed (spec {report.spec_version})"
+    hidden = ""
+    if report.face_down or report.unverified:
+        hidden = f"; {plural(report.face_down, 'face-down card')}" + (
+            f", unverified: {', '.join(report.unverified)}" if report.unverified else "")
     return (
         f"{report.file}: {verdict}: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}; "
-        f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}; ruleset {report.ruleset}{_departures(report)} "
+        f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}{hidden}; ruleset {report.ruleset}{_departures(report)} "
         f"(spec {report.spec_version})"
     )
 

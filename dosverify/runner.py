@@ -22,9 +22,10 @@ class Policy:
     options: tuple[tuple[str, str], ...] = ()  # `--option KEY=VALUE`, over the log's own option lines
 
 
-def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy):
+def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy, source: str | None = None):
     """Read (unless given the bytes) and check one input: ("report", Report) or ("unreadable", why).
-    A plain function of picklable arguments, so that worker processes can run it."""
+    A plain function of picklable arguments, so that worker processes can run it (and Dask
+    workers, for `check --dask`, which read the file named `path` from `source`)."""
     from .api import check
     from .cli import _apply_policy, _read
 
@@ -32,7 +33,7 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
         try:
             if problem:
                 raise OSError(problem)
-            data = _read(path)
+            data = _read(source or path)
         except OSError as exc:
             return "unreadable", (exc.strerror.lower() if exc.strerror else str(exc))
     report = check(data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None)

@@ -35,11 +35,10 @@ read and a chunked body as soon as it passes the limit, both as 413.
 from __future__ import annotations
 
 import asyncio
-import functools
+import contextlib
 import html
 import json
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
@@ -51,7 +50,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
-from .api import check, convert
+from .pool import CheckBusy, CheckPool, CheckTimeout, InFlightLimit, WorkerDied
+from .settings import Settings
 from .events import Log
 from .jsonform import json_type_name
 from .findings import Finding
@@ -63,6 +63,7 @@ DEFAULT_MAX_BATCH_ITEMS = 100
 ENV_MAX_LOG_BYTES = "DOSVERIFY_MAX_LOG_BYTES"
 ENV_MAX_BATCH_ITEMS = "DOSVERIFY_MAX_BATCH_ITEMS"
 SPEC_HEADER = "X-DOS-Spec-Version"
+RETRY_AFTER = 1  # seconds, in the Retry-After of every 503
 BATCH_OVERHEAD = 64 * 1024  # room for the JSON array / multipart framing around the logs
 _BODY_LIMIT_SCOPE_KEY = "starlette.max_body_size"  # starlette.middleware.body_limit.MAX_BODY_SIZE_SCOPE_KEY
 
@@ -136,6 +137,11 @@ class Health(BaseModel):
     spec_version: str
     max_log_bytes: int
     max_batch_items: int
+    max_batch_bytes: int
+    workers: int
+    check_timeout: float
+    max_in_flight: int
+    max_findings: int
 
 
 class BatchResult(BaseModel):
@@ -217,10 +223,11 @@ class RulesetsResult(BaseModel):
 
 
 class ServiceError(Exception):
-    def __init__(self, status: int, error: str, message: str, problems: list[Problem] | None = None) -> None:
+    def __init__(self, status: int, error: str, message: str, problems: list[Problem] | None = None,
+                 headers: dict | None = None) -> None:
         super().__init__(message)
         self.status, self.error, self.message = status, error, message
-        self.problems = problems or []
+        self.problems, self.headers = problems or [], headers
 
 
 def _loc(in_: str, **kw: Any) -> Location:
@@ -375,28 +382,27 @@ def _check_ruleset(ruleset: str | None) -> None:
                            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
 
 
-def _run_check(body: bytes, form: str, name: str, ruleset: str | None, options: dict | None = None) -> Report:
+async def _in_pool(pool: CheckPool, jobs: list[tuple[str, tuple, int]]) -> list:
+    """Run jobs in the worker pool (:mod:`dosverify.pool`). A check past its time budget, a log
+    that waited past it for a worker, or a worker lost is a 503 with Retry-After: the log was
+    not judged, so no verdict is given."""
+    retry = {"Retry-After": str(RETRY_AFTER)}
     try:
-        return check(body, name=name, ruleset=ruleset, form=form, options=options or None)
+        return await pool.run(jobs)
     except SpecError as exc:  # the override was checked first; kept for safety
         raise ServiceError(422, "unknown-ruleset", str(exc),
                            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
-
-
-def _check_and_render(body: bytes, form: str, name: str, ruleset: str | None,
-                      options: dict | None = None) -> tuple[Report, bytes]:
-    """Check and serialise on the checker thread: the event loop only moves bytes."""
-    report = _run_check(body, form, name, ruleset, options)
-    return report, report.to_json_line().encode()
-
-
-def _check_and_render_text(body: bytes, form: str, name: str, ruleset: str | None,
-                           options: dict | None = None) -> tuple[Report, bytes]:
-    """The compiler-style report `dosverify check` prints (no colour), and its summary line."""
-    from .report import render_text
-
-    report = _run_check(body, form, name, ruleset, options)
-    return report, (render_text(report, report._text) + "\n").encode()
+    except CheckTimeout as exc:
+        raise ServiceError(503, "check-timeout", f"{exc}; the log may be too costly to referee within the budget",
+                           [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
+                                    message=f"the check took more than {exc.budget:g} s")], headers=retry)
+    except CheckBusy as exc:
+        raise ServiceError(503, "too-many-requests", f"the service is saturated: {exc}",
+                           [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
+                                    message=f"no worker was free within {exc.waited:g} s")], headers=retry)
+    except WorkerDied as exc:
+        raise ServiceError(503, "worker-lost", str(exc), [Problem(location=_loc("body"), message=str(exc))],
+                           headers=retry)
 
 
 # ---- content negotiation and batch items ----------------------------------------------------
@@ -544,19 +550,6 @@ class _Stop(Exception):
 # ---- the app -----------------------------------------------------------------------------
 
 
-def _env_int(name: str, default: int) -> int:
-    raw = os.environ.get(name)
-    if raw is None or raw.strip() == "":
-        return default
-    try:
-        val = int(raw)
-    except ValueError:
-        raise ValueError(f"{name} must be a positive integer, not {raw!r}") from None
-    if val < 1:
-        raise ValueError(f"{name} must be a positive integer, not {raw!r}")
-    return val
-
-
 _TEXT_EXAMPLE = """dos 1
 players ann bob
 round 1
@@ -567,24 +560,31 @@ center R3 B10
 """
 
 
-def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None) -> FastAPI:
-    """Build the service. Limits default to the environment (DOSVERIFY_MAX_LOG_BYTES,
-    DOSVERIFY_MAX_BATCH_ITEMS), then to 1 MiB per log and 100 logs per batch.
+def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None, **settings: Any) -> FastAPI:
+    """Build the service. Every setting (see :mod:`dosverify.settings`: ``max_log_bytes``,
+    ``max_batch_items``, ``max_batch_bytes``, ``workers``, ``check_timeout``, ``max_in_flight``,
+    ``max_findings``) given here wins over its environment variable, which wins over its default.
 
-    The check endpoints are ``async def``: they read the body on the event loop (so the body
-    limit applies while it streams in) and run the CPU-bound referee on one checker thread of
-    their own. A check holds the GIL, so more threads would add no parallelism, only a Lark
-    parser each to build on first use; one thread keeps the event loop free to accept
-    connections, answer ``/healthz`` and refuse oversized bodies while a long log is refereed.
-    For throughput run several workers (``dosverify serve --workers N``).
+    The endpoints are ``async def``: they read the body on the event loop (so the body limit
+    applies while it streams in) and send every check to a pool of worker processes
+    (:mod:`dosverify.pool`), started with the first check: checks run in parallel, each within
+    its time budget, and small logs never wait behind large ones. The event loop stays free to
+    accept connections, answer ``/healthz`` and refuse oversized bodies or excess requests.
     """
-    max_log = max_log_bytes if max_log_bytes is not None else _env_int(ENV_MAX_LOG_BYTES, DEFAULT_MAX_LOG_BYTES)
-    max_items = max_batch_items if max_batch_items is not None else _env_int(ENV_MAX_BATCH_ITEMS, DEFAULT_MAX_BATCH_ITEMS)
-    if max_log < 1 or max_items < 1:
-        raise ValueError("limits must be positive")
-    batch_bytes = max_log * max_items + BATCH_OVERHEAD
+    cfg = Settings.resolve(max_log_bytes=max_log_bytes, max_batch_items=max_batch_items, **settings)
+    max_log, max_items, max_findings = cfg.max_log_bytes, cfg.max_batch_items, cfg.max_findings
+    batch_bytes = min(cfg.max_batch_bytes, max_log * max_items + BATCH_OVERHEAD)
     spec = load_spec()
     ruleset_names = sorted(spec.rulesets)
+    pool_box: dict[str, CheckPool] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        try:
+            yield
+        finally:
+            if "pool" in pool_box:
+                pool_box.pop("pool").close()
 
     app = FastAPI(
         title="dosverify",
@@ -593,20 +593,45 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         description=(
             "POST a game log (the text notation or its JSON form) and get the referee's report: "
             "`legal`, `illegal` or `malformed`, with every finding at its line and column or JSON pointer. "
-            f"Limits: {max_log} bytes per log, {max_items} logs per batch. "
+            f"Limits: {max_log} bytes per log, {max_items} logs and {batch_bytes} bytes per batch, "
+            f"{max_findings} findings per report (the rest counted in `truncated`), {cfg.check_timeout:g} s "
+            f"per check and {cfg.max_in_flight} requests in flight (past either: 503 with Retry-After). "
             f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version). "
             "Errors are RFC 9457 problem details (`application/problem+json`). The organiser's web page is at `/`."
         ),
         docs_url=None, redoc_url=None,  # served from the package's own assets by dosverify.webui
+        lifespan=lifespan,
     )
-    checker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dosverify-check")
-    checker.submit(check, b"dos 1\n")  # build the parser and load the spec before the first request
+    def get_pool() -> CheckPool:
+        if "pool" not in pool_box:
+            pool_box["pool"] = CheckPool(cfg.workers, cfg.check_timeout)
+        return pool_box["pool"]
 
-    async def run_in_threadpool(fn, *args):  # noqa: F811 - the checker thread, not Starlette's pool
-        return await asyncio.get_running_loop().run_in_executor(checker, functools.partial(fn, *args))
+    async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json",
+                        options: dict | None = None) -> list:
+        """(report, truncated, rendered bytes) for each (body, form, name), checked in the pool
+        (under `?option=` overrides, if any)."""
+        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None), len(raw)) for raw, f, nm in items]
+        return await _in_pool(get_pool(), jobs)
 
+    async def run_in_pool(fn, *args):
+        """``fn(*args)`` in the pool (``fn`` a module-level function), for the web page's work."""
+        size = len(args[0]) if args and isinstance(args[0], (bytes, bytearray)) else 0
+        [out] = await _in_pool(get_pool(), [("call", (fn, args), size)])
+        return out
+
+    def busy(limit: int):
+        return _error_response(503, "too-many-requests", f"{limit} requests are in flight, the most this service takes",
+                               [Problem(location=_loc("header", name="retry-after"),
+                                        message=f"retry after {RETRY_AFTER} s")],
+                               headers={"Retry-After": str(RETRY_AFTER)})
+
+    app.state.settings = cfg
+    app.state.pool = get_pool
     app.state.max_log_bytes = max_log
     app.state.max_batch_items = max_items
+    app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=("/v1/check", "/v1/convert", "/v1/replay"),
+                       reject=busy)
     app.add_middleware(SpecVersionHeader)
     app.add_middleware(HttpConventions)  # added last: the outermost, it sees the request first
     app.router.redirect_slashes = False
@@ -614,7 +639,8 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     # -- error handlers: one JSON shape for every error --
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return _error_response(exc.status, exc.error, exc.message, exc.problems, instance=request.url.path)
+        return _error_response(exc.status, exc.error, exc.message, exc.problems, headers=exc.headers,
+                               instance=request.url.path)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -690,8 +716,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         _check_ruleset(ruleset)
         options = parse_options(option)
         as_text = prefers_text(request)
-        render = _check_and_render_text if as_text else _check_and_render
-        report, payload = await run_in_threadpool(render, body, form, name, ruleset, options)
+        [(report, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json", options)
         return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
 
     batch_body = {"requestBody": {"required": True, "content": {
@@ -754,14 +779,11 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                                 message=f"a log may have at most {max_log} bytes")])
                 items.append((raw, f, item_name))
 
-        def run_all() -> list[Report]:
-            return [_run_check(raw, f, nm, ruleset, options) for raw, f, nm in items]
-
-        reports = await run_in_threadpool(run_all)
-        counts = {v: sum(1 for r in reports if r.verdict == v) for v in ("legal", "illegal", "malformed")}
-        result = {"spec_version": spec.version, "count": len(reports), **counts,
-                  "reports": [r.to_dict() for r in reports]}
-        return JSONResponse(result)
+        done = await check_all(items, ruleset, options=options)
+        counts = {v: sum(1 for r, _, _ in done if r.verdict == v) for v in ("legal", "illegal", "malformed")}
+        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts}, separators=(",", ":"))
+        payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"
+        return Response(payload, media_type="application/json")
 
     convert_body = {"requestBody": {"required": True, "content": {
         "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
@@ -787,14 +809,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         other = "json" if form == "text" else "text"
         target = to or other
 
-        def run() -> tuple[str | None, list]:
-            out, findings = convert(body, other)
-            if out is not None and target == form:  # the same form: normalise, through the other one
-                out, more = convert(out, form)
-                findings = findings + [f for f in more if f not in findings]
-            return out, findings
-
-        out, findings = await run_in_threadpool(run)
+        [(out, findings)] = await _in_pool(get_pool(), [("convert", (body, form, target), len(body))])
         if out is None:
             errs = [f for f in findings if f.severity == "error"] or findings
             problems = [Problem(location=_loc("body", pointer=f.pointer, line=f.line, column=f.column),
@@ -807,7 +822,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         log: Any = json.loads(out) if target == "json" else out
         return JSONResponse({"to": target, "log": log, "findings": [f.to_dict() for f in findings]})
 
-    _install_web(app, run_in_threadpool, max_log, errors, ruleset_q, name_q, check_body)
+    _install_web(app, run_in_pool, max_log, errors, ruleset_q, name_q, check_body)
 
     def _sources() -> dict:
         return {k: dict(v) for k, v in spec.sources.items()}
@@ -860,7 +875,9 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness", operation_id="getHealth")
     def healthz() -> dict:
         return {"status": "ok", "version": __version__, "spec_version": spec.version,
-                "max_log_bytes": max_log, "max_batch_items": max_items}
+                "max_log_bytes": max_log, "max_batch_items": max_items, "max_batch_bytes": batch_bytes,
+                "workers": cfg.workers, "check_timeout": cfg.check_timeout, "max_in_flight": cfg.max_in_flight,
+                "max_findings": max_findings}
 
     def openapi() -> dict:
         """The OpenAPI document, with the log schema (Log and its events) among the components
@@ -924,31 +941,18 @@ def _install_web(app: FastAPI, run, max_log: int, errors: dict, ruleset_q, name_
     install(app, run=run, max_log=max_log, errors=errors, ruleset_q=ruleset_q, name_q=name_q, log_body=log_body)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 1, max_log_bytes: int | None = None,
-          max_batch_items: int | None = None, log_level: str = "info", access_log: bool = True) -> None:
-    """Run the service with uvicorn, on uvloop and httptools (``uvicorn[standard]``; several
-    workers on the plain asyncio loop suffer a known delayed-ACK stall).
-
-    Limits given here win over the environment (DOSVERIFY_MAX_LOG_BYTES,
-    DOSVERIFY_MAX_BATCH_ITEMS); they reach worker processes through the environment. The access
-    log is uvicorn's, one line a request on standard output (``access_log=False`` turns it off)."""
+def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", access_log: bool = True,
+          **given: Any) -> None:
+    """Run the service with uvicorn (uvloop and httptools, ``uvicorn[standard]``): one process
+    that reads requests and a pool of ``workers`` processes that check. Settings given here win
+    over the environment; a setting that cannot be used raises
+    :class:`dosverify.settings.SettingError` before anything starts. The access log is
+    uvicorn's, one line a request on standard output (``access_log=False`` turns it off)."""
     import uvicorn
 
-    if max_log_bytes is not None:
-        if max_log_bytes < 1:
-            raise ValueError("max_log_bytes must be positive")
-        os.environ[ENV_MAX_LOG_BYTES] = str(max_log_bytes)
-    if max_batch_items is not None:
-        if max_batch_items < 1:
-            raise ValueError("max_batch_items must be positive")
-        os.environ[ENV_MAX_BATCH_ITEMS] = str(max_batch_items)
-    common = dict(host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
-                  proxy_headers=False, server_header=False, access_log=access_log)
-    if workers > 1:
-        # worker processes import the app by name and read the limits from the environment
-        uvicorn.run("dosverify.service:app", workers=workers, **common)
-    else:
-        uvicorn.run(create_app(max_log_bytes, max_batch_items), **common)
+    app = create_app(**given)
+    uvicorn.run(app, host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
+                proxy_headers=False, server_header=False, access_log=access_log)
 
 
 app = create_app()

@@ -262,7 +262,7 @@ class Sim:
     # -- DOS calls
     def after_change(self, p: str) -> None:
         """A completed action changed p's hand: a call is owed at exactly 2 cards (V6)."""
-        if len(self.hands[p]) != 2:
+        if len(self.hands[p]) != 2 or self.opt["dos-call"] == "off":  # S3's game has no call
             self.status[p] = None
             return
         self.status[p] = "owed"
@@ -372,9 +372,12 @@ class Sim:
         self.emptied()
         dcm_now = o.colour and o.double and self.opt["dcm-draws"] == "at-once"
         if o.colour:
-            self.bonus += 1
-            if o.double and not dcm_now:
-                self.dcm += 1
+            if o.double:
+                self.bonus += 1
+                if not dcm_now:
+                    self.dcm += 1
+            elif self.opt["single-color-bonus"] == "required" or self.rng.random() < 0.6:
+                self.bonus += 1  # S3: the Single Color Match card may be placed, or not
         if dcm_now:  # V12: the others draw at once, on the next lines
             for q in self.dcm_order(p):
                 if self.take(1, "draw", q):
@@ -710,6 +713,9 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
                         help="write the game in this style of notation v1 (text only; default canonical); "
                              "`dosverify simulate --list-styles` says what each does")
     parser.add_argument("--list-styles", action="store_true", help="list the styles and exit")
+    parser.add_argument("--view", default=None, metavar="VIEW",
+                        help="write what `table` (every hand and draw face down, `show` lines at each round's end) or "
+                        "`seat:P` (P's cards written, the others face down) saw; default: the open log")
     parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     return parser
 
@@ -757,7 +763,23 @@ def run_simulate(args: argparse.Namespace) -> int:
     kw = dict(players=args.players, seed=args.seed, ruleset=args.ruleset, rounds=args.rounds,
               game=args.game, deck=args.deck, target=args.target, options=options or None,
               long_round=args.long_round)
-    out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw, style=args.style)
+    if args.view is not None:
+        from .hide import ViewError, hide
+        from .jsonform import dump_json
+        from .notation import write
+
+        if args.style != "canonical":
+            print("dosverify simulate: --style and --view do not combine (a view is written in the canonical style)",
+                  file=sys.stderr)
+            return 2
+        try:
+            log = hide(simulate(**kw), args.view)
+        except ViewError as exc:
+            print(f"dosverify simulate: {exc}", file=sys.stderr)
+            return 2
+        out = dump_json(log) + "\n" if args.format == "json" else write(log)
+    else:
+        out = simulate_json(**kw) + "\n" if args.format == "json" else simulate_text(**kw, style=args.style)
     if args.output == "-":
         sys.stdout.write(out)
     else:

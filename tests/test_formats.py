@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LEGAL = ROOT / "fixtures/notation/example.log"
 ILLEGAL = ROOT / "fixtures/digest/s1-example1-illegal.log"
-MANY = ROOT / "fixtures/conformance/n_match.double_double_sum_2p_official_seed0.log"  # several rules and kinds
+MANY = ROOT / "fixtures/games/several-mistakes.log"  # several rules and kinds, independent of the corpus
 SCHEMA = Path(__file__).parent / "schemas" / "sarif-2.1.0-rtm.5.json"
 
 

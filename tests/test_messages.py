@@ -69,14 +69,16 @@ def test_force_color_and_term_dumb() -> None:
 HEAD = b"dos 1\nplayers ann bob\nround 1\ndealer ann\nhand ann R3 B5 G10 Y1 W2 R# B7\nhand bob B3 B7 G3 Y4 G9 R1 R8\ncenter R3 B10\nturn bob\n"
 
 
-def _first(log: bytes) -> dict:
-    return json.loads(run("check", "--format", "json", "-", stdin=log).stdout)["findings"][0]
+def _first(log: bytes, rule: str | None = None) -> dict:
+    """The first finding (of `rule`, if given): a line read through a slip may break a rule as well."""
+    fs = json.loads(run("check", "--format", "json", "-", stdin=log).stdout)["findings"]
+    return next(f for f in fs if rule is None or f["rule"] == rule)
 
 
 def test_card_code_slips_say_the_fix() -> None:
     for word, says in (("b10", "card codes are upper case: B10"), ("w2=r", "card codes are upper case: W2=R"),
                        ("R5,", "stray punctuation `,` (write R5)"), ("Y4#first", "a comment needs a space before #")):
-        f = _first(HEAD + b"  match B10 with B3 + " + word.encode() + b"\n")
+        f = _first(HEAD + b"  match B10 with B3 + " + word.encode() + b"\n", "notation.card")
         assert (f["line"], f["column"], f["found"]) == (9, 23, word) and says in f["message"], f
 
 

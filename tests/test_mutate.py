@@ -44,6 +44,17 @@ EXPECTED = {
     "excess_copies": ("card-accounting", "cards.composition"),
     "glued_words": ("syntax", "notation.line"),
     "invalid_card": ("syntax", "notation.card"),
+    "card_typo": ("illegal-match", "match.held"),
+    "lower_codes": ("syntax", "notation.card"),
+    "misspelt_turn": ("syntax", "notation.player"),
+    "misspelt_name": ("syntax", "notation.player"),
+    "drop_turn_line": ("turn-order", "turn.order"),
+    "swapped_cards": ("draw-order", "draw.top"),
+}
+# operators whose defect depends on the line they pick: each (kind, rule) they may state
+EXPECTED_ANY = {
+    "drop_line": {("missed-bonus", "bonus.card"), ("card-accounting", "center.refill"), ("dos-call", "dos.penalty"),
+                  ("missed-bonus", "bonus.draw")},
 }
 
 
@@ -55,8 +66,8 @@ def _log(seed: int) -> str:
 
 def test_catalogue_matches_spec():
     spec = load_spec()
-    assert set(EXPECTED) == set(OPERATORS)
-    for name, (kind, rule) in EXPECTED.items():
+    assert set(EXPECTED) | set(EXPECTED_ANY) == set(OPERATORS)
+    for name, (kind, rule) in [*EXPECTED.items(), *((n, kr) for n, krs in EXPECTED_ANY.items() for kr in krs)]:
         assert rule in spec.rules, rule
         assert spec.rules[rule].kind == kind, (name, rule)
 
@@ -70,7 +81,7 @@ def test_operator_applies_and_changes_one_place(name):
         if m is None:
             continue
         assert m.text != text
-        assert (m.kind, m.rule) == EXPECTED[name]
+        assert (m.kind, m.rule) in EXPECTED_ANY.get(name, {EXPECTED.get(name)})
         assert 1 <= m.line <= m.text.count("\n") + 1
         # nothing before the expected line changed
         assert m.text.splitlines()[: m.line - 1] == text.splitlines()[: m.line - 1]

@@ -47,8 +47,18 @@ def test_wrong_top_card_is_one_finding() -> None:
 
 def test_illegal_match_bonus_is_not_judged_again() -> None:
     # R1: B5 is not bob's; the Double Color Match it would have been may still be honoured
+    # (a declared wild is never taken for a typo of a held card)
+    text = EXAMPLE.replace("match B10 with B3 + B7 ", "match B10 with B3 + W2=B")
+    assert [r for _, r in rules_at(text)] == ["match.double", "match.held"]  # by column: B3 + W2=B, then W2
+
+
+def test_card_typo_in_a_match_is_one_finding_naming_the_card_meant() -> None:
+    # B5 is not bob's, and B7 (held) is the one card that makes the match: a typo, one finding;
+    # the match is played with B7, so nothing later follows from it
     text = EXAMPLE.replace("match B10 with B3 + B7 ", "match B10 with B3 + B5 ")
-    assert [r for _, r in rules_at(text)] == ["match.double", "match.held"]  # by column: B3 + B5, then B5
+    report = check(text)
+    assert [(f.rule, f.expected) for f in report.findings] == [("match.held", "B7")]
+    assert "B7, which bob holds, seems meant" in report.findings[0].message
 
 
 def test_missing_penalty_is_not_also_an_order_problem() -> None:

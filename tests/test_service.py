@@ -454,10 +454,10 @@ def test_unknown_path_404_and_method_405(client):
 def test_internal_error_is_json(monkeypatch):
     import dosverify.service as service
 
-    def boom(*a, **k):
+    async def boom(*a, **k):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(service, "check", boom)
+    monkeypatch.setattr(service, "_in_pool", boom)  # a bug between the endpoint and the pool
     c = TestClient(create_app(), raise_server_exceptions=False)
     r = c.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)
     assert r.status_code == 500

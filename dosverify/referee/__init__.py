@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from ..events import Draw, Log, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from ..findings import Finding, Position, finding
-from ..hints import near_player, plural
+from ..hints import did_you_mean, near_player, plural
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
+from .facedown import FaceDownMixin
 from .plays import PlaysMixin
 from .scoring import ScoringMixin
 from .setup import SetupMixin
@@ -30,7 +31,19 @@ NEEDS_WHOLE_TURN = frozenset({
 })
 
 
-class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin):
+# Findings about a player's cards: after one, the hand is in doubt for the rest of the round.
+CARD_MISTAKES = frozenset({
+    "match.held", "cards.held", "match.single", "match.double", "match.two-cards", "cards.unseen", "draw.top",
+    "match.center", "match.once", "match.refilled", "wild.declaration",
+})
+# Findings that would only follow from a hand (or the pile) in doubt: not reported then.
+FOLLOW_ONS = frozenset({
+    "match.held", "cards.held", "cards.unseen", "draw.top", "dos.catch", "dos.call", "match.decline", "match.center",
+})
+PILE_FOLLOW_ONS = frozenset({"draw.top", "cards.unseen"})
+
+
+class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin, FaceDownMixin):
     """Replays one log; `run()` returns the findings. The parts of the rules live in the mixins."""
 
     def __init__(self, log: Log, ruleset: Ruleset, visitor=None) -> None:
@@ -69,6 +82,19 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self._after_end_reported = False  # a turn after the round ended was reported (once a round)
         self._closing_round: Round | None = None  # the round whose score end_round still checks
         self.prev_round_over = True  # whether the round before the current one ended
+        # one mistake, one finding: after a finding about a player's cards, what that hand holds is
+        # in doubt for the rest of the round, and so is the pile after an unreadable line; the
+        # findings that would only follow from it (FOLLOW_ONS) are not reported
+        self.doubt: set[str] = set()
+        self.pile_doubt = False
+        self.score_written: int | None = None  # the written score, taken when the hands are in doubt
+        self.lazy_skip: tuple | None = None  # (player, n): a penalty not drawn at once, perhaps left out (R27)
+        # face-down cards (facedown.py): the round's provenance (None in an open round), every
+        # round's, the number of `?` and the rules the choice of cards decides
+        self.prov = None
+        self.provs: list = []
+        self.face_down = 0
+        self.unverified: list[str] = []
 
     def left(self, p: str) -> str:
         return self.players[(self.seat[p] + 1) % len(self.players)]
@@ -89,6 +115,11 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 return
             if player is None:
                 player = self.t.player
+        who = player if player is not None else (self.t.player if self.t is not None else None)
+        if rule in FOLLOW_ONS and (who in self.doubt or (rule in PILE_FOLLOW_ONS and self.pile_doubt)):
+            return
+        if rule in CARD_MISTAKES and who is not None:
+            self.doubt.add(who)
         if related_to is not None:
             kw["related"] = [Position(line=related_to._line, column=related_to._column, pointer=related_to._pointer)]
         self.findings.append(finding(
@@ -107,8 +138,61 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.called[p] = False
         self.caught[p] = False
 
+    def likely_player(self, name: str) -> str | None:
+        """The player a misspelt or mis-cased name most likely means (`Ann`, `anne` for ann)."""
+        import difflib
+
+        same = [p for p in self.players if p.lower() == name.lower()]
+        if same:
+            return same[0]
+        near = difflib.get_close_matches(name.lower(), [p.lower() for p in self.players], n=2, cutoff=0.75)
+        if len(near) == 1 or (len(near) == 2 and difflib.SequenceMatcher(None, name.lower(), near[0]).ratio()
+                                > difflib.SequenceMatcher(None, name.lower(), near[1]).ratio()):
+            return next(p for p in self.players if p.lower() == near[0])
+        return None
+
+    def resolve_names(self) -> None:
+        """A name that is not a player but plainly means one (`Ann`, `anne`) is reported once, at
+        its line (notation.player), and read as that player, so that the line still counts and
+        its consequences are not reported again."""
+        def fix(ev, attr: str, rnd=None) -> None:
+            name = getattr(ev, attr, None)
+            if name is None or name in self.seat:
+                return
+            p = self.likely_player(name)
+            if p is None:
+                return
+            self.findings.append(finding(
+                "notation.player", f"`{name}` is not a player of this game{did_you_mean(name, p)}", at=ev,
+                column=(ev._cols or {}).get(attr) if isinstance((ev._cols or {}).get(attr), int) else None,
+                pointer=f"{ev._pointer}/{attr}" if ev._pointer is not None else None,
+                round=rnd.number if rnd is not None else None, player=p,
+                expected=p, found=name))
+            setattr(ev, attr, p)
+
+        for rnd in self.log.rounds:
+            for ev in rnd.setup:
+                fix(ev, "player", rnd)
+            for turn in rnd.turns:
+                fix(turn, "player", rnd)
+                for ev in turn.events:
+                    fix(ev, "player", rnd)
+                    fix(ev, "by", rnd)
+            if rnd.score is not None:
+                fix(rnd.score, "player", rnd)
+            if rnd.totals is not None:
+                for e in rnd.totals.entries:
+                    if e.player not in self.seat and (p := self.likely_player(e.player)) is not None:
+                        self.findings.append(finding("notation.player", f"`{e.player}` is not a player of this game"
+                                                     f"{did_you_mean(e.player, p)}", at=rnd.totals, round=rnd.number, player=p,
+                                                     expected=p, found=e.player))
+                        e.player = p
+        if self.log.winner is not None:
+            fix(self.log.winner, "player")
+
     def run(self) -> list[Finding]:
         log = self.log
+        self.resolve_names()
         for i, rnd in enumerate(log.rounds):
             self.play_round(rnd, log.rounds[i + 1] if i + 1 < len(log.rounds) else None)
         self.end_round(None)
@@ -145,13 +229,21 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.round_winner = None
         self.round_over = False
         self.scored = False
+        self.doubt = set()
+        self.pile_doubt = False
+        self.score_written = None
+        self.lazy_skip = None
         self.called = {p: False for p in self.players}
         self.caught = {p: False for p in self.players}
+        self.hidden_start_round(rnd)
         self.setup(rnd, prev_no, prev_dealer, prev_winner)
         for turn in rnd.turns:
             self.play_turn(turn, rnd)
-        # a step missing from the last turn is reported at the first event line after it (notation.md)
-        self.close_turn(rnd.score or rnd.totals or next_round)
+        # a step missing from the last turn is reported at the first event line after it (notation.md):
+        # the first `show` line, the score, the totals or the next round
+        self.close_turn((rnd.shows[0] if rnd.shows else None) or rnd.score or rnd.totals or next_round)
+        if rnd.shows:
+            self.check_shows(rnd)
         if rnd.score is not None:
             self.check_score(rnd)
         if rnd.totals is not None:
@@ -177,9 +269,16 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def play_turn(self, turn: Turn, rnd: Round) -> None:
         self.close_turn(turn)
-        if not self.known(turn.player, turn):
-            self.t = None
-            return
+        if turn.player not in self.seat:  # no name is like it: the player due to play is meant
+            due = (self.left(self.prev_player) if self.turn_no and self.prev_player else
+                   self.left(self.dealer) if self.dealer else None)
+            if due is None:
+                self.known(turn.player, turn)
+                self.t = None
+                return
+            self.report("notation.player", f"`{turn.player}` is not a player of this game: {due} plays next and seems "
+                        "meant", turn, "player", player=due, expected=f"turn {due}", found=f"turn {turn.player}")
+            turn.player = due
         if self.round_over:
             if not self._after_end_reported:
                 self.report("round.end", f"{self.round_winner} went out: round {rnd.number} is over, and no turn follows",
@@ -205,6 +304,9 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         for c in self.table.center:
             c.refilled = False
         self.t = TurnState(turn.player, turn)
+        if turn._damaged:  # a line of this turn could not be read: what it did to any hand or the pile is unknown
+            self.doubt.update(self.players)
+            self.pile_doubt = True
         for ev in turn.events:
             self.event(ev)
 
@@ -259,7 +361,15 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 self.report("dos.penalty", f"{q} was caught and must draw the {plural(n, 'penalty card')} at once, on the next line",
                             ev, player=q, expected=f"draw {q} " + " ".join(["C"] * n), found=f"`{type(ev).__name__.lower()}`")
                 t.immediate = None
-                t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + n  # drawn later: the same mistake, not a new one
+                # left out, or never drawn? From a known pile the next card drawn tells (R27); a late
+                # penalty line is a consequence, not judged
+                self.lazy_skip = None
+                if self.table.pile_order:
+                    self.lazy_skip = (q, n)
+                else:
+                    self.draw_left_out(q, n)  # unknown cards: q's hand may hold them
+                t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + n
+                self.doubt.add(q)
         self._handlers[ev.type](self, ev)
 
     def dcm_order(self, p: str) -> list[str]:

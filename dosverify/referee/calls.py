@@ -13,6 +13,10 @@ class CallsMixin:
         q = ev.player or self.t.player
         if not self.known(q, ev):
             return
+        if self.rs.opt("dos-call") == "off":  # S3: a game without DOS calls
+            self.report("dos.call", "this ruleset has no DOS call (dos-call=off): the line means nothing", ev,
+                        "player" if ev.player else None, player=q, expected="no `dos` line", found="dos")
+            return
         size = self.table.hand_size(q)
         if size != 2:
             self.report("dos.call", f"{q} calls DOS holding {plural(size, 'card')}", ev, "player" if ev.player else None, player=q,
@@ -28,7 +32,10 @@ class CallsMixin:
             return
         size = self.table.hand_size(q)
         problem = None
-        if q == r:
+        if self.rs.opt("dos-call") == "off":  # S3: nobody owes a call, so nobody is caught
+            problem = ("this ruleset has no DOS call (dos-call=off): nobody can be caught", "player", "no catch",
+                       f"catch {q} by {r}")
+        elif q == r:
             problem = (f"{q} cannot catch themself", "by", "another player", r)
         elif size != 2:
             problem = (f"{q} holds {plural(size, 'card')}, not 2: there is nothing to catch", "player",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..cards import parse_card
-from ..events import Draw, Refill, Reshuffle
+from ..events import HIDDEN, Draw, Refill, Reshuffle
 from ..hints import plural
 from .matching import any_match
 from .table import UNKNOWN, CenterCard
@@ -27,13 +27,29 @@ class DrawsMixin:
                 return None
             self.report("reshuffle.when", f"the draw pile is empty: the discard pile must be turned over (`reshuffle`) before this {what}",
                         ev, "cards", index if written is not None else None, expected="a `reshuffle` line first", found=f"`{what}`")
+            self.hidden_reshuffle()
             tb.reshuffle(None)
+        if written == HIDDEN:
+            if tb.pile_order:  # after a listed reshuffle a `?` drawn is the top card: known
+                got, _ = tb.take(None)
+                if self.prov is not None:
+                    self.prov.out(got)
+                return got
+            tb.pile_size = max(0, tb.pile_size - 1)
+            return UNKNOWN
         if written is None and tb.pile_order is None:
             self.report("cards.known", f"without a known pile order every {what} card must be written",
                         ev, expected=f"`{what} C` naming the card", found=f"a bare `{what}`")
         base = parse_card(written).base if written else None
+        if self.lazy_skip is not None and base is not None and tb.pile_order:
+            q, n = self.lazy_skip  # a penalty not drawn at once: if this card lies below its cards, it was left out
+            self.lazy_skip = None
+            if tb.top() != base and n < len(tb.pile_order) and tb.pile_order[-1 - n] == base:
+                self.draw_left_out(q, n)
         top = tb.top()
         got, problem = tb.take(base)
+        if problem is None and base is not None:
+            self.hidden_out(base, ev, index, what)
         if problem == "top":
             self.report("draw.top", f"{what} {written}, but the top of the draw pile is {top}", ev, "cards", index,
                         expected=top, found=written)
@@ -44,6 +60,73 @@ class DrawsMixin:
             self.report("wild.declaration", f"{written}: a declaration is made only when a wild card is matched", ev, "cards", index,
                         expected=parse_card(written).base, found=written)
         return got
+
+    def draw_starts_next_turn(self, ev: Draw) -> bool:
+        """Whether the line after this unowed draw plays cards (other than the drawn ones) that the
+        next player holds and the player on turn does not: then the next player's turn began here."""
+        events = self.t.turn.events
+        i = next((k for k, e in enumerate(events) if e is ev), None)
+        if i is None or i + 1 >= len(events):
+            return False
+        nxt = events[i + 1]
+        cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
+        drawn = Counter(parse_card(c).base for c in ev.cards)
+        rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
+        return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
+
+    def catch_up(self, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
+        """A known pile's top is not this draw's card, but the card lies just below the cards that
+        earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
+        those lines were left out. They are taken as made now and reported once at the turn's end (R27)."""
+        t, tb = self.t, self.table
+        order = tb.pile_order
+        if not order or order[-1] == parse_card(written).base:
+            return
+        queue = []
+        if t.discarded and t.refill_owed > t.refilled:
+            queue.append(("refill", None, t.refill_owed - t.refilled))
+        if dcm_of is not None:
+            if t.penalty_owed > 0:
+                queue.append(("penalty", t.player, t.penalty_owed))
+            for p in self._seats_from_left(t.player):
+                if p == dcm_of:
+                    break
+                if t.dcm_owed.get(p, 0) > 0:
+                    queue.append(("dcm", p, t.dcm_owed[p]))
+        depth = sum(n for _, _, n in queue)
+        base = parse_card(written).base
+        if not (queue and depth < len(order) and order[-1 - depth] == base):
+            # or a line of this same draw left out: q's own cards lie above the written one
+            d = next((d for d in range(1, own + 1) if d < len(order) and order[-1 - d] == base), 0)
+            if not d:
+                return
+            for b in tb.take_owed(d):
+                tb.hands[q][b] += 1
+            self.hand_changed(q)
+            if q == t.player and t.penalty_owed:
+                t.penalty_owed = max(0, t.penalty_owed - d)
+                t.skipped.append(("penalty", q, d))
+            elif t.immediate and t.immediate[0] == q:
+                t.immediate = (q, t.immediate[1] - d)  # d <= owed - written: the written cards still owed
+                t.skipped.append(("penalty", q, d))
+            else:
+                t.dcm_owed[q] = max(0, t.dcm_owed.get(q, 0) - d)
+                t.skipped.append(("dcm", q, d))
+            return
+        for kind, p, n in queue:
+            got = tb.take_owed(n)
+            if kind == "refill":
+                tb.center.extend(CenterCard(b, refilled=True) for b in got)
+                t.refilled += n
+            else:
+                for b in got:
+                    tb.hands[p][b] += 1
+                self.hand_changed(p)
+                if kind == "penalty":
+                    t.penalty_owed = 0
+                else:
+                    t.dcm_owed[p] = 0
+            t.skipped.append((kind, p, n))
 
     def on_draw(self, ev: Draw) -> None:
         t, tb = self.t, self.table
@@ -67,6 +150,10 @@ class DrawsMixin:
             reason, owed = "dcm", t.dcm_owed.get(q, 0) + t.dcm_maybe.get(q, 0)
         elif t.penalty_maybe.get(q, 0) > 0:
             reason, owed = "maybe-penalty", t.penalty_maybe[q]
+        if reason is None and ev.player is None and (t.matches or t.action_done) and self.draw_starts_next_turn(ev):
+            # the player on turn has played: this draw starts the next player's turn (its line left out)
+            self.start_implied_turn(self.left(t.player), ev)
+            return self.on_draw(ev)
         if reason is None:
             if q == t.player:
                 why = "the draw after no match was already made" if t.drew else ("matches were made" if t.matches else "no draw is owed")
@@ -82,7 +169,11 @@ class DrawsMixin:
             if self.rs.opt("decline-match") == "forbidden":
                 center = [c.base for c in tb.center if not c.refilled]
                 hand = [b for b in tb.hands[q].elements() if b != UNKNOWN]
-                if any_match(center, hand, parse_card):
+                if UNKNOWN in center:  # a Center Row card left out (R27): not judged
+                    pass
+                elif UNKNOWN in tb.hands[q] and not any_match(center, hand, parse_card):
+                    self.unverify("match.decline")  # whether a face-down card matches: the choice decides
+                elif any_match(center, hand, parse_card):
                     self.report("match.decline", f"{q} could match and may not decline to draw (decline-match=forbidden)", ev,
                                 player=q, expected="a match", found="draw")
         elif reason == "penalty":
@@ -101,6 +192,8 @@ class DrawsMixin:
                 t.early = (ev, ("dcm", earlier[0]), f"{q} draws for the Double Color Match before {earlier[0]}",
                            f"draw {earlier[0]} first", f"draw {q}")
             self.arrive(("dcm", q), ev)
+        if reason in ("penalty", "dcm", "immediate") and ev.cards:
+            self.catch_up(ev.cards[0], q if reason == "dcm" else None, q, max(0, owed - len(ev.cards)))
         extra_reported = False
         taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
@@ -112,13 +205,20 @@ class DrawsMixin:
             taken.append(got)
             if got is None:
                 continue
+            if got == UNKNOWN:
+                self.hidden_token(q, ev, i) if w == HIDDEN else (self.prov and self.prov.token(q))
             tb.hands[q][got] += 1
         self.hand_changed(q)
         if reason == "no-match":
             t.drew = True
             # the card taken from the pile, not the word written: a bare `draw` from a known deck is its top card
             first = taken[0] if taken else None
-            t.drawn_card = first if first not in (None, UNKNOWN) else (parse_card(written[0]).base if written[0] else None)
+            if written[0] == HIDDEN and first == UNKNOWN:  # drawn face down
+                t.drawn_card = UNKNOWN
+                if self.prov is not None:
+                    t.drawn_token = self.prov.tokens[-1] if self.prov.tokens else None
+            else:
+                t.drawn_card = first if first not in (None, UNKNOWN) else (parse_card(written[0]).base if written[0] else None)
         elif reason == "immediate":
             left = t.immediate[1] - n
             t.immediate = (q, left) if left > 0 else None
@@ -143,6 +243,15 @@ class DrawsMixin:
     def on_refill(self, ev: Refill) -> None:
         t, tb = self.t, self.table
         self.flush()
+        order = tb.pile_order
+        if ev.cards and order and t.discarded and order[-1] != parse_card(ev.cards[0]).base:
+            # an earlier refill line left out: this one's card lies just below the cards it took (R27)
+            room = t.refill_owed - t.refilled - len(ev.cards)
+            d = next((d for d in range(1, room + 1) if d < len(order) and order[-1 - d] == parse_card(ev.cards[0]).base), 0)
+            if d:
+                tb.center.extend(CenterCard(b, refilled=True) for b in tb.take_owed(d))
+                t.refilled += d
+                t.skipped.append(("refill", None, d))
         self.arrive(2, ev)
         t.step = max(t.step, 2)
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
@@ -193,6 +302,7 @@ class DrawsMixin:
                     order = [parse_card(c).base for c in ev.cards]
             else:
                 order = [parse_card(c).base for c in ev.cards]
+        self.hidden_reshuffle()
         tb.reshuffle(order)
         t.reshuffled = ev  # the next line must be the draw or refill that found the pile empty
 

@@ -39,11 +39,24 @@ class ScoringMixin:
             pts += sum(value(b) * n for b, n in hand.items())
         return pts
 
-    def apply_score(self) -> None:
+    def known_points(self) -> tuple[int, int]:
+        """The written cards left in the other hands, and how many `?` are left there."""
+        pts = hidden = 0
+        for q, hand in self.table.hands.items():
+            if q != self.round_winner:
+                hidden += hand.get(UNKNOWN, 0)
+                pts += sum(value(b) * n for b, n in hand.items() if b != UNKNOWN)
+        return pts, hidden
+
+    def apply_score(self, claimed: int | None = None) -> None:
         if self.scored or not self.round_over:
             return
         self.scored = True
-        pts = self.round_points() or 0
+        pts = self.round_points()
+        if pts is None or self.doubt:
+            # a hand nobody saw (notation.md, Scores), or hands in doubt after a finding (READINGS): the written score stands
+            written = claimed if claimed is not None else self.score_written
+            pts = written if written is not None else (pts or 0)
         if not self.game_over:  # a round after the game ended is refereed but not scored
             self.totals[self.round_winner] += pts
             if self.totals[self.round_winner] >= self.rs.target:
@@ -55,21 +68,30 @@ class ScoringMixin:
         if not self.known(s.player, s):
             return
         self.t = None
+        if not self.round_over and s.player in self.doubt:
+            # the scorer's hand was in doubt after an earlier finding: that they went out is taken as written
+            self.round_over, self.round_winner = True, s.player
         if not self.round_over:
             self.report("score.round", "a `score` line, but no player went out this round", s, "player", player=s.player,
                         expected="more turns until a player holds no card", found=f"score {s.player} {s.points}")
             return
         pts = self.round_points()
+        self.score_written = s.points  # taken when the hands are not all known or are in doubt
+        if self.doubt:  # a hand in doubt after an earlier finding: the score is taken as written
+            pts = None
         if s.player != self.round_winner:
             self.report("score.round", f"{self.round_winner} went out and scores the round, not {s.player}", s, "player",
                         player=s.player, expected=f"score {self.round_winner} {pts if pts is not None else 'N'}",
                         found=f"score {s.player} {s.points}")
-        elif pts is not None and s.points != pts:
+        elif pts is None:
+            if not self.doubt:  # over the choices of the face-down (or unknown) cards; in doubt: as written (R28)
+                self.score_over_choices(s, *self.known_points())
+        elif s.points != pts:
             detail = "; ".join(f"{q}: " + " ".join(sorted(h.elements())) for q, h in self.table.hands.items() if q != self.round_winner and h)
             self.report("score.round", f"the cards left in the other hands are worth {pts}, not {s.points} ({detail})", s, "points",
                         player=s.player, expected=str(pts), found=str(s.points),
                         help="number cards score face value, Wild DOS 20, Wild # 40")
-        self.apply_score()
+        self.apply_score(s.points if s.player == self.round_winner else None)
 
     def check_totals(self, rnd: Round) -> None:
         tt = rnd.totals

@@ -8,8 +8,9 @@ from collections import Counter
 
 from ..cards import composition, parse_card
 from ..events import Center, Dealer, Deck, Hand, Round
+from ..events import HIDDEN
 from ..hints import plural
-from .table import CenterCard
+from .table import UNKNOWN, CenterCard
 
 
 class SetupMixin:
@@ -42,7 +43,7 @@ class SetupMixin:
                 if self.known(ev.player, ev):
                     if ev.player in hands:
                         self.report("notation.repeated", f"a second `hand` line for {ev.player}", ev, "player", player=ev.player)
-                    hands[ev.player] = (ev, [parse_card(c).base for c in ev.cards])
+                    hands[ev.player] = (ev, [c if c == HIDDEN else parse_card(c).base for c in ev.cards])
             elif isinstance(ev, Center):
                 center_ev = ev
         first_turn = rnd.turns[0] if rnd.turns else None
@@ -73,6 +74,11 @@ class SetupMixin:
             items.sort(key=lambda x: (x[0]._line or 0))
             for ev, cards, p in items:
                 for i, code in enumerate(cards):
+                    if code == HIDDEN:  # a face-down card (only `hand` lines hold one)
+                        tb.pile_size -= 1
+                        tb.hands[p][UNKNOWN] += 1
+                        self.hidden_token(p, ev, i)
+                        continue
                     base = parse_card(code).base
                     placed[base] += 1
                     if parse_card(code).decl is not None:
@@ -84,6 +90,8 @@ class SetupMixin:
                     else:
                         tb.pile[base] -= 1
                         tb.pile_size -= 1
+                        if self.prov is not None:
+                            self.prov.out(base)
                     if p is None:
                         tb.center.append(CenterCard(base))
                     else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..findings import Position
 from ..hints import plural
+from .table import UNKNOWN, CenterCard
 
 ORDINAL = {2: "the refill", 3: "the bonus cards", "no-match": "the card placed for no match", 4: "the DOS penalty draws",
            5: "the Double Color Match draws"}
@@ -70,6 +71,13 @@ class StepsMixin:
             t.bonus_placed = max(t.bonus_placed, t.bonus_earned)
             t.bonus_maybe = 0
 
+    def draw_left_out(self, q: str, n: int) -> None:
+        """A draw the log left out (reported) happened all the same: the top of a known pile, else
+        unknown cards, so that the pile and q's hand line up with the lines that follow."""
+        for b in self.table.take_owed(n):
+            self.table.hands[q][b] += 1
+        self.hand_changed(q)
+
     def close_turn(self, closing) -> None:
         """The turn ends at `closing` (the next turn, score, round) or at the end of the log."""
         t = self.t
@@ -95,6 +103,7 @@ class StepsMixin:
             q, n = t.immediate
             self.report("dos.penalty", f"{q} was caught and never drew the {plural(n, 'penalty card')}", player=q,
                         expected=f"draw {q} " + " ".join(["C"] * n), found="no penalty draw", **kw)
+            self.draw_left_out(q, n)
         if t.matches == 0 and not t.drew and not t.action_done and can_draw:
             self.report("draw.no-match", f"{p} made no match and drew no card", expected="a match, or `draw C`",
                         found="nothing", **kw)
@@ -102,24 +111,37 @@ class StepsMixin:
             self.report("place.no-match", f"{p} drew, made no match and put no card into the Center Row",
                         expected="place C", found="nothing", **kw)
         self.flush()
+        for kind, q, n in t.skipped:  # steps left out whose cards later lines show were taken (R27)
+            rule, what = {"refill": ("center.refill", "refill"), "penalty": ("dos.penalty", "DOS penalty draw"),
+                          "dcm": ("bonus.draw", "Double Color Match draw")}[kind]
+            self.report(rule, f"the {what} of {plural(n, 'card')}" + (f" by {q}" if q else "") + " is missing: a later line "
+                        "draws the card below them", player=q or p,
+                        expected=(f"draw {q} " if q else "refill ") + " ".join(["C"] * n), found="no line", **kw)
         if t.refill_owed > t.refilled and self.refill_possible():
             need = t.refill_owed - t.refilled
             self.report("center.refill", f"after the discard the Center Row held {plural(2 - t.refill_owed, 'card')} and {t.refilled} "
                         f"{'was' if t.refilled == 1 else 'were'} refilled: {need} more needed to make 2", expected="refill " + " ".join(["C"] * need),
                         found="no refill", **kw)
+            for b in tb.take_owed(need):  # the refill left out happened all the same (one mistake, one finding)
+                tb.center.append(CenterCard(b))
         self.lapse_bonus()
         owed_bonus = min(t.bonus_owed(), tb.hand_size(p))
         if owed_bonus > 0:
             self.report("bonus.card", f"{p} earned {plural(t.bonus_earned, 'colour bonus', 'colour bonuses')} and placed {plural(t.bonus_placed, 'card')}",
                         expected=f"{plural(owed_bonus, 'more `place C` line')}", found="no bonus card", **kw)
+            # which card went into the Center Row is unknown: a placeholder, and p's hand in doubt
+            tb.center.extend(CenterCard(UNKNOWN, src=p) for _ in range(owed_bonus))
+            self.doubt.add(p)
         can_draw = self.refill_possible()  # after step 1 this turn's matched cards are in the discard pile
         if t.penalty_owed > 0 and can_draw:
             self.report("dos.penalty", f"{p} was caught and never drew the {plural(t.penalty_owed, 'penalty card')}",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
+            self.draw_left_out(p, t.penalty_owed)
         for q in self.dcm_order(p):
             if t.dcm_owed.get(q, 0) > 0 and can_draw:
                 self.report("bonus.draw", f"{q} did not draw for {p}'s Double Color Match", player=q,
                             expected=f"draw {q} " + " ".join(["C"] * t.dcm_owed[q]), found="no draw", **kw)
+                self.draw_left_out(q, t.dcm_owed[q])
         if tb.hand_size(p) == 0:
             self.round_over = True
             self.round_winner = p

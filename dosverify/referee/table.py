@@ -19,6 +19,7 @@ class CenterCard:
 
     base: str
     refilled: bool = False  # refilled this turn: cannot be matched (match.refilled)
+    src: str | None = None  # for a card the log left out (base UNKNOWN): the hand it came from, None for the pile
 
 
 @dataclass
@@ -31,6 +32,7 @@ class Table:
     pile: Counter = field(default_factory=Counter)  # what the draw pile holds, as a multiset
     pile_size: int = 0
     pile_order: list[str] | None = None  # known order, top LAST; None when unknown
+    from_hidden: bool = False  # the last card taken out of a hand was an UNKNOWN one (a `?`)
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -97,6 +99,22 @@ class Table:
         self.pile_size -= 1
         return base, problem
 
+    def remove_from_pile(self, base: str) -> None:
+        """A card of the pile turns out to have left it unseen (drawn by a line the log left out)."""
+        if self.pile.get(base, 0) > 0:
+            self.pile[base] -= 1
+            if self.pile_order is not None and base in self.pile_order:
+                self.pile_order.remove(base)
+
+    def take_owed(self, n: int) -> list[str]:
+        """n cards a draw or refill the log left out took: the top of a known pile, else unknown cards."""
+        got = []
+        for _ in range(n):
+            if self.pile_size <= 0:
+                break
+            got.append(self.take(None)[0])
+        return got
+
     def reshuffle(self, order: list[str] | None) -> None:
         """The discard pile becomes the draw pile (V5); `order` top first, when known."""
         self.pile = self.discard
@@ -116,12 +134,14 @@ class Table:
         """Take a card out of p's hand; a card not held is taken from the unseen cards
         (or an unknown card of the hand) so that the state stays whole. False when not held."""
         hand = self.hands[p]
+        self.from_hidden = False
         if hand.get(base, 0) > 0:
             hand[base] -= 1
             if not hand[base]:
                 del hand[base]
             return True
         if hand.get(UNKNOWN, 0) > 0:  # a card the log never named may be this one
+            self.from_hidden = True
             hand[UNKNOWN] -= 1
             if not hand[UNKNOWN]:
                 del hand[UNKNOWN]

@@ -13,6 +13,7 @@ class TurnState:
     matches_after_draw: int = 0
     drew: bool = False  # the draw after no match was made
     drawn_card: str | None = None
+    drawn_token: object = None  # the drawn card's `?`, when it was drawn face down
     action_done: bool = False  # the card after an unmatched draw was placed, or `pass`
     bonus_earned: int = 0
     bonus_placed: int = 0
@@ -38,6 +39,7 @@ class TurnState:
     dcm_draw_ev: object = None  # the first Double Color Match draw (dcm-draws=end-of-turn: a later match makes it early)
     ended: object = None  # round-end=at-once (V15): the line that emptied the hand ended the round
     after_end_reported: bool = False
+    skipped: list = field(default_factory=list)  # (kind, player, n): steps left out, taken as made (R27)
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
     def bonus_owed(self) -> int:

@@ -1,0 +1,79 @@
+"""Coverage-guided fuzzing of dosverify with atheris (libFuzzer for Python).
+
+    .venv/bin/python fuzz/run.py TARGET [libFuzzer flags...]
+    TARGET: text (the notation parser), json (the JSON form's loader), check (the whole check
+            and its renderers), service (the HTTP service's body handling, ASGI in process)
+
+    .venv/bin/python fuzz/run.py check -max_total_time=60        # a minute
+    .venv/bin/python fuzz/run.py text -runs=1000000 -jobs=1       # the long run: a million inputs
+
+The seeds are every log under fixtures/ (the rule fixtures, the digest's examples and the
+conformance corpus), copied into fuzz/out/corpus-TARGET/, where libFuzzer also keeps the new
+inputs it finds. A crash writes fuzz/out/TARGET-crash-* (the input); turn it into a regression input
+in fuzz/regressions/TARGET-NAME.bin, which tests/test_fuzz.py replays.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+OUT = Path(os.environ.get("DOSVERIFY_FUZZ_OUT", HERE / "out"))  # corpora and crashes (gitignored)
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT))
+
+
+def seeds() -> list[Path]:
+    return sorted(p for p in (ROOT / "fixtures").rglob("*")
+                  if p.is_file() and (p.suffix == ".log" or (p.suffix == ".json" and not p.name.endswith(".expected.json"))))
+
+
+def corpus_dir(target: str) -> Path:
+    d = OUT / f"corpus-{target}"
+    d.mkdir(parents=True, exist_ok=True)
+    for i, p in enumerate(seeds()):
+        dst = d / f"seed-{i:04d}-{p.name}"
+        if not dst.exists():
+            data = p.read_bytes()
+            if target == "service":  # the first byte picks the endpoint: text check / JSON check
+                data = (b"\x01" if p.suffix == ".json" else b"\x00") + data
+            dst.write_bytes(data)
+    return d
+
+
+def main() -> None:
+    import atheris
+
+    if len(sys.argv) < 2 or sys.argv[1] not in ("text", "json", "check", "service"):
+        sys.exit(__doc__)
+    target = sys.argv[1]
+    # dosverify and the fuzz targets are instrumented for coverage; Lark too with FUZZ_LARK=1 (slower)
+    include = ["dosverify", "targets"] + (["lark"] if os.environ.get("FUZZ_LARK") else [])
+    with atheris.instrument_imports(include=include):
+        import targets as fuzz_targets  # noqa: F401
+        import dosverify.api  # noqa: F401
+        import dosverify.jsonform  # noqa: F401
+        import dosverify.notation  # noqa: F401
+        import dosverify.referee  # noqa: F401
+        import dosverify.report  # noqa: F401
+        if target == "service":
+            import dosverify.service  # noqa: F401
+    fn = fuzz_targets.TARGETS[target]
+    fn(b"dos 1\n")  # load the spec and build the parser before the clock starts
+    flags = [a for a in sys.argv[2:] if a.startswith("-")]
+    dirs = [a for a in sys.argv[2:] if not a.startswith("-")] or [str(corpus_dir(target))]
+    out = OUT
+    out.mkdir(parents=True, exist_ok=True)
+    if not any(f.startswith("-artifact_prefix") for f in flags):
+        flags.append(f"-artifact_prefix={out}/{target}-")
+    if not any(f.startswith("-max_len") for f in flags):
+        flags.append("-max_len=65536")
+    atheris.Setup([sys.argv[0], *flags, *dirs], fn)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

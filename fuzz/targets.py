@@ -1,0 +1,138 @@
+"""Fuzz targets: each takes arbitrary bytes and raises AssertionError (or any exception) only
+on a bug. The contract: any input gives a report (legal, illegal or malformed) with findings
+that name a rule of the spec, never a traceback; the service answers any body with a JSON
+status other than 500.
+
+Used by ``fuzz/run.py`` (atheris, coverage-guided) and by ``tests/test_fuzz.py`` (the
+regression inputs in ``fuzz/regressions/``, and a short atheris run)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+VERDICTS = {"legal", "illegal", "malformed"}
+
+
+def _rules() -> set[str]:
+    from dosverify.spec import load_spec
+
+    return set(load_spec().rules)
+
+
+def text_parser(data: bytes) -> None:
+    """The notation parser: a Parsed with findings that name real rules, or a malformed verdict."""
+    from dosverify.notation import parse
+
+    parsed = parse(data)
+    rules = _rules()
+    assert all(f.rule in rules for f in parsed.findings), [f.rule for f in parsed.findings]
+    if parsed.malformed:
+        assert parsed.findings, "malformed without a finding"
+    if parsed.log is not None and not parsed.malformed:  # what was read writes back and reads again
+        from dosverify.notation import write
+
+        again = parse(write(parsed.log))
+        assert again.log is not None, [f.message for f in again.findings]
+
+
+def json_loader(data: bytes) -> None:
+    """The JSON form's loader: a Parsed, a malformed one with findings at JSON pointers."""
+    from dosverify.jsonform import load_json
+
+    parsed = load_json(data)
+    rules = _rules()
+    assert all(f.rule in rules for f in parsed.findings)
+    if parsed.malformed:
+        assert parsed.findings, "malformed without a finding"
+
+
+def whole_check(data: bytes) -> None:
+    """The whole check and both renderers, as the CLI runs them."""
+    from dosverify.api import check
+    from dosverify.report import render_text
+
+    report = check(data, name="fuzz")
+    assert report.verdict in VERDICTS
+    if report.verdict != "malformed":
+        assert (report.verdict == "illegal") == (report.errors > 0), report.verdict
+    json.loads(report.to_json_line())
+    render_text(report, report._text)
+
+
+# ---- the service's body handling, through the ASGI app in process --------------------------
+
+_APP = None
+_LOOP = None
+
+_ROUTES = [  # (path, content type) chosen by the first byte of the input
+    ("/v1/check", "text/plain"),
+    ("/v1/check", "application/json"),
+    ("/v1/check/batch", "application/json"),
+    ("/v1/check/batch", "multipart/form-data; boundary=fuzzb"),
+    ("/v1/convert", "text/plain"),
+    ("/v1/convert", "application/json"),
+    ("/v1/check", "text/plain; charset=latin-1"),
+    ("/v1/check/batch", "multipart/form-data"),
+]
+
+
+def _app():
+    global _APP, _LOOP
+    if _APP is None:
+        from dosverify.service import create_app
+
+        _APP = create_app(max_log_bytes=64 * 1024, max_batch_items=8, workers=1, check_timeout=10)
+        _LOOP = asyncio.new_event_loop()
+    return _APP, _LOOP
+
+
+async def _call(app, path: str, ctype: str, body: bytes, chunks: int) -> tuple[int, dict, bytes]:
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"",
+             "headers": [(b"host", b"fuzz"), (b"content-type", ctype.encode()),
+                         (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "state": {}}
+    step = max(1, len(body) // chunks) if body else 1
+    pieces = [body[i:i + step] for i in range(0, len(body), step)] or [b""]
+    sent: list[dict] = []
+
+    async def receive():
+        if pieces:
+            piece = pieces.pop(0)
+            return {"type": "http.request", "body": piece, "more_body": bool(pieces)}
+        await asyncio.sleep(3600)  # the app never waits for a disconnect in these tests
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    await app(scope, receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body_out = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], dict(start["headers"]), body_out
+
+
+def service_body(data: bytes) -> None:
+    """POST the input to an endpoint (chosen by its first byte, the body in 1-4 chunks): the
+    answer is JSON with a status other than 500; a 200 check is a report with a verdict."""
+    if not data:
+        return
+    app, loop = _app()
+    path, ctype = _ROUTES[data[0] % len(_ROUTES)]
+    chunks = 1 + (data[0] >> 4) % 4
+    body = data[1:]
+    if ctype.endswith("boundary=fuzzb") and data[0] & 0x80:  # a well-formed multipart frame
+        body = b"--fuzzb\r\nContent-Disposition: form-data; name=\"files\"; filename=\"f.log\"\r\n\r\n" + body + \
+               b"\r\n--fuzzb--\r\n"
+    status, headers, out = loop.run_until_complete(asyncio.wait_for(_call(app, path, ctype, body, chunks), 60))
+    assert status != 500 and status < 600, (status, out[:500])
+    assert headers.get(b"content-type", b"").startswith(b"application/"), headers
+    doc = json.loads(out)
+    if status == 200 and path == "/v1/check":
+        assert doc["verdict"] in VERDICTS
+    if status == 200 and path == "/v1/check/batch":
+        assert all(r["verdict"] in VERDICTS for r in doc["reports"])
+
+
+TARGETS = {"text": text_parser, "json": json_loader, "check": whole_check, "service": service_body}

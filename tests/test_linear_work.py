@@ -1,0 +1,73 @@
+"""Pathological text logs cost work linear in their size, proved by counting work (not by
+timing): a text that is not a log of notation 1 is read in one pass, and only the first
+syntax errors of a log pay for the exact list of what was expected (Lark's ``accepts``, which
+replays the parser for every terminal)."""
+
+from __future__ import annotations
+
+import random
+
+from lark.exceptions import UnexpectedToken
+
+from dosverify import notation
+from dosverify.api import check
+
+
+def junk(n_bytes: int, seed: int = 1) -> bytes:
+    rng = random.Random(seed)
+    return bytes(rng.choice(b"abcdefgh RGBYW0123456789#+=\n") for _ in range(n_bytes))
+
+
+def count_parses(monkeypatch) -> list[int]:
+    lark, _ = notation._parser()
+    fed: list[int] = []
+    real = lark.parse
+    monkeypatch.setattr(lark, "parse", lambda src, start=None: (fed.append(len(src)), real(src, start=start))[1])
+    return fed
+
+
+def count_accepts(monkeypatch) -> list[int]:
+    calls: list[int] = []
+    real = UnexpectedToken.accepts
+
+    def counted(self):
+        calls.append(1)
+        return real.fget(self)
+
+    monkeypatch.setattr(UnexpectedToken, "accepts", property(counted))
+    return calls
+
+
+def test_junk_without_the_first_line_is_read_once(monkeypatch):
+    fed = count_parses(monkeypatch)
+    report = check(junk(200_000))
+    assert report.verdict == "malformed"
+    assert report.findings[0].rule == "notation.version"
+    assert len(fed) == 1  # no recovery pass: nothing after the first line would be reported
+
+
+def test_only_the_first_syntax_errors_replay_the_parser(monkeypatch):
+    body = b"dos 1\nplayers ann bob\n" + b"this is not a line of the notation\n" * 3 * notation._DETAILED_ERRORS
+    calls = count_accepts(monkeypatch)
+    fed = count_parses(monkeypatch)
+    report = check(body)
+    errors = [f for f in report.findings if f.rule == "notation.line"]
+    assert len(errors) == 3 * notation._DETAILED_ERRORS  # every bad line is still reported
+    assert len(calls) <= notation._DETAILED_ERRORS + 1
+    lines = body.count(b"\n")
+    assert len(fed) <= 1 + len(errors) + lines // notation._CHUNK + 1
+
+
+def test_work_grows_linearly_with_junk_after_a_header(monkeypatch):
+    """Doubling the junk doubles what Lark is fed, and the count of costly replays stays put."""
+    calls = count_accepts(monkeypatch)
+    fed = count_parses(monkeypatch)
+    sizes = []
+    for n in (50_000, 100_000):
+        calls.clear()
+        fed.clear()
+        check(b"dos 1\nplayers ann bob\n" + junk(n))
+        sizes.append((sum(fed), len(calls)))
+    (fed1, acc1), (fed2, acc2) = sizes
+    assert fed2 <= 2.2 * fed1
+    assert acc1 <= notation._DETAILED_ERRORS + 1 and acc2 <= notation._DETAILED_ERRORS + 1

@@ -1,0 +1,80 @@
+"""One mistake, one finding: every mutation operator puts one slip into many generated legal
+games, and the referee must report exactly one error, at the slip's line, with the operator's
+rule; what only follows from the slip (a hand or pile in doubt, a score that differs only
+because of the slip's card) is not reported. `DOSVERIFY_MUTANT_GAMES` sets how many games."""
+
+from __future__ import annotations
+
+import os
+import random
+from functools import lru_cache
+
+import pytest
+
+from dosverify.api import check
+from dosverify.mutate import OPERATORS
+from dosverify.simulate import simulate_text
+
+GAMES = int(os.environ.get("DOSVERIFY_MUTANT_GAMES", "40"))
+RULESETS = ["official", "italian", "bosnian", "strict"]
+
+# Operators whose defect still brings follow-on findings in some games (the recovery for them
+# is not built yet). Strict xfail: once an operator gives one finding everywhere, this fails
+# and the operator moves to the asserted set.
+CASCADING = {  # operator: the follow-on findings seen in some games (recovery not built yet)
+    "bad_pass": "center.refill and score.round after the card kept instead of placed",
+    "double_sum": "cards.unseen, draw.top or reshuffle.cards after a held card played instead of the right one",
+    "draw_not_top": "match.after-draw or match.held when the really drawn card is played",
+    "excess_copies": "match.held and cards.unseen after a deck with a card too many",
+    "extra_bonus": "draw.reason on later refills after the extra Center Row card",
+    "extra_dcm_draw": "cards.unseen, draw.top or score.round after the extra card",
+    "glued_words": "draw.reason on later refills after the unreadable line",
+    "invalid_card": "center.refill after an unreadable refill line",
+    "matched_twice": "cards.unseen, draw.top or round.end after the card matched twice",
+    "refilled_matched": "center.refill and draw.reason after the refilled card matched",
+    "single_number": "draw.top after a held card played instead of the right one",
+    "swap_penalty_dcm": "match.held and cards.held after the swapped draws",
+    "wrong_dealer": "turn.order and match.held after the wrong dealer",
+    "wrong_turn": "match.held and turn.order after the wrong player's turn",
+    # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and
+    # Double Color Match draws, long rounds): the recovery of these slips does not cover them yet
+    "card_typo": "bonus.card and bonus.draw when the card meant would have made a Double Color Match",
+    "drop_dcm_draw": "reshuffle.when when the dropped draw was the one a reshuffle stood before",
+    "drop_line": "a second bonus.card in a later turn after a dropped bonus card",
+    "drop_penalty": "reshuffle.when when the dropped penalty was the draw a reshuffle stood before",
+    "not_held": "cards.unseen and draw.top when the card played is still in another hand",
+    "swap_bonus_penalty": "bonus.card after the swapped bonus card and penalty draw",
+}
+
+
+@lru_cache(maxsize=None)
+def _game(seed: int) -> str:
+    r = random.Random(seed)
+    return simulate_text(r.randint(2, 4), seed, r.choice(RULESETS), game=True, target=r.choice((40, 80)),
+                         deck=r.random() < 0.5)
+
+
+def _errors(name: str) -> tuple[int, list]:
+    applied, wrong = 0, []
+    for seed in range(GAMES):
+        m = OPERATORS[name](_game(seed), random.Random(seed))
+        if m is None:
+            continue
+        applied += 1
+        errors = [(f.line, f.rule, f.message) for f in check(m.text).findings if f.severity == "error"]
+        if [(line, rule) for line, rule, _ in errors] != [(m.line, m.rule)]:
+            wrong.append((seed, m.line, m.rule, m.note, errors[:4]))
+    return applied, wrong
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=CASCADING[n])) if n in CASCADING else n
+    for n in sorted(OPERATORS)])
+def test_one_mistake_one_finding(name):
+    applied, wrong = _errors(name)
+    assert applied > 0, f"{name} applied to none of {GAMES} games"
+    assert not wrong, f"{len(wrong)} of {applied} mutants: " + "; ".join(map(str, wrong[:3]))
+
+
+def test_cascading_list_names_operators():
+    assert set(CASCADING) <= set(OPERATORS)

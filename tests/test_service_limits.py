@@ -1,0 +1,206 @@
+"""The service's execution model on a real server (127.0.0.1): the worker pool, the time
+budget per check, the limit on requests in flight, the bytes limit per batch, the findings cap,
+fairness between small and large logs, and `serve`'s validation of every setting."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("uvicorn")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from liveserver import ROOT, server_env, start_server, stop_server  # noqa: E402
+from test_service import EXAMPLE  # noqa: E402
+
+from dosverify.pool import cap_findings, check_job  # noqa: E402
+from dosverify.settings import SettingError, Settings  # noqa: E402
+
+TEXT = {"content-type": "text/plain"}
+# Many lines that are not sentences of the notation: each is a finding, and it takes a while.
+JUNK_LINE = "this is not a sentence of the notation at all\n"
+
+
+def junk(lines: int) -> bytes:
+    return ("dos 1\nplayers ann bob\n" + JUNK_LINE * lines).encode()
+
+
+@pytest.fixture
+def server(request):
+    proc, base = start_server(*request.param)
+    try:
+        yield base
+    finally:
+        stop_server(proc)
+
+
+def live(*flags: str):
+    return pytest.mark.parametrize("server", [flags], indirect=True)
+
+
+# ---- the time budget ------------------------------------------------------------------------
+
+
+@live("--workers", "1", "--check-timeout", "1", "--max-log-bytes", "8000000")
+def test_a_check_over_its_budget_is_503_and_the_worker_recovers(server):
+    with httpx.Client(base_url=server, timeout=30) as c:
+        t0 = time.monotonic()
+        r = c.post("/v1/check", content=junk(20_000) * 5, headers=TEXT)  # seconds of work, 4.6 MB
+        assert r.status_code == 503, r.text
+        assert r.headers["retry-after"] == "1"
+        assert r.json()["error"] == "check-timeout"
+        assert time.monotonic() - t0 < 1 + 2.0 + 2.0  # budget + grace + slack, never the whole check
+        r = c.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)  # the same single worker, again
+        assert r.status_code == 200 and r.json()["verdict"] == "legal"
+
+
+# ---- requests in flight ------------------------------------------------------------------------
+
+
+@live("--max-in-flight", "1")
+def test_over_the_requests_in_flight_is_503(server):
+    async def run():
+        release = asyncio.Event()
+
+        async def slow_body():  # the first request stays in flight until released
+            yield EXAMPLE.encode()[:100]
+            await release.wait()
+            yield EXAMPLE.encode()[100:]
+
+        async with httpx.AsyncClient(base_url=server, timeout=30) as c:
+            first = asyncio.create_task(c.post("/v1/check", content=slow_body(), headers=TEXT))
+            for _ in range(100):  # until the server has seen it
+                await asyncio.sleep(0.05)
+                second = await c.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)
+                if second.status_code == 503:
+                    break
+            assert second.status_code == 503, second.text
+            assert second.headers["retry-after"] == "1" and second.json()["error"] == "too-many-requests"
+            assert (await c.get("/healthz")).status_code == 200  # only the checks count
+            release.set()
+            assert (await first).status_code == 200
+            third = await c.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)
+            assert third.status_code == 200
+
+    asyncio.run(run())
+
+
+# ---- the batch's bytes, the findings cap -----------------------------------------------------------
+
+
+@live("--max-batch-bytes", "3000", "--max-findings", "3")
+def test_batch_bytes_limit_and_findings_cap(server):
+    with httpx.Client(base_url=server, timeout=30) as c:
+        r = c.post("/v1/check/batch", json=[EXAMPLE, EXAMPLE])  # 2 x 983 bytes: under 3000
+        assert r.status_code == 200 and r.json()["count"] == 2
+        r = c.post("/v1/check/batch", json=[EXAMPLE, EXAMPLE, EXAMPLE, EXAMPLE])
+        assert r.status_code == 413 and r.json()["error"] == "content-too-large"
+        r = c.post("/v1/check", content=junk(10), headers=TEXT)
+        report = r.json()
+        assert r.status_code == 200 and len(report["findings"]) == 3 and report["truncated"] > 0
+        full = check_job(junk(10), None, "-", None, None)[0]
+        assert len(full.findings) == 3 + report["truncated"]
+        r = c.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)
+        assert r.json()["truncated"] == 0
+        assert c.get("/healthz").json()["max_findings"] == 3
+
+
+def test_cap_findings_keeps_the_first_in_line_order():
+    report = check_job(junk(10), None, "-", None, None)[0]
+    lines = [f.line for f in report.findings]
+    assert cap_findings(report, 4) == len(lines) - 4
+    assert [f.line for f in report.findings] == lines[:4]
+    assert cap_findings(report, 100) == 0
+
+
+# ---- fairness ------------------------------------------------------------------------------------
+
+
+@live("--workers", "2", "--check-timeout", "60")
+def test_small_logs_do_not_wait_behind_large_ones(server):
+    """Two large logs arrive first, more than the large lane's one worker (of two) can take;
+    small checks sent after them are all answered before the first large one is."""
+
+    async def run():
+        async with httpx.AsyncClient(base_url=server, timeout=120) as c:
+            done: list[str] = []
+
+            async def post(kind: str, body: bytes):
+                r = await c.post("/v1/check", content=body, headers=TEXT)
+                assert r.status_code == 200, r.text
+                done.append(kind)
+
+            big = junk(20_000)  # 920 KB of lines: seconds of work each
+            large = [asyncio.create_task(post("large", big)) for _ in range(2)]
+            await asyncio.sleep(0.5)
+            for _ in range(10):
+                await post("small", EXAMPLE.encode())
+            await asyncio.gather(*large)
+            assert done[:10] == ["small"] * 10, done
+
+    asyncio.run(run())
+
+
+# ---- serve validates its settings ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args, env, needle", [
+    (["--max-log-bytes", "-5"], {}, "--max-log-bytes"),
+    (["--max-log-bytes", "1k"], {}, "--max-log-bytes"),
+    ([], {"DOSVERIFY_MAX_LOG_BYTES": "abc"}, "DOSVERIFY_MAX_LOG_BYTES"),
+    ([], {"DOSVERIFY_MAX_BATCH_ITEMS": "0"}, "DOSVERIFY_MAX_BATCH_ITEMS"),
+    ([], {"DOSVERIFY_CHECK_TIMEOUT": "nan"}, "DOSVERIFY_CHECK_TIMEOUT"),
+    (["--port", "99999"], {}, "--port"),
+    (["--port", "http"], {}, "--port"),
+    (["--workers", "0"], {}, "--workers"),
+    (["--check-timeout", "-1"], {}, "--check-timeout"),
+    (["--max-in-flight", "2.5"], {}, "--max-in-flight"),
+    (["--max-findings", ""], {}, "--max-findings"),
+    (["--max-batch-bytes", "1e9"], {}, "--max-batch-bytes"),
+])
+def test_serve_refuses_a_bad_setting_in_one_line(args, env, needle):
+    cmd = [sys.executable, "-m", "dosverify", "serve", "--port", "8", *args]
+    r = subprocess.run(cmd, cwd=ROOT, env=server_env(**env), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("dosverify serve: ") and needle in lines[0], r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_settings_precedence():
+    s = Settings.resolve({"DOSVERIFY_WORKERS": "3", "DOSVERIFY_MAX_FINDINGS": "7"}, max_findings=9)
+    assert (s.workers, s.max_findings, s.check_timeout, s.max_in_flight) == (3, 9, 10.0, 64)
+    with pytest.raises(SettingError):
+        Settings.resolve({"DOSVERIFY_MAX_IN_FLIGHT": "-1"})
+
+
+# ---- the pool itself -----------------------------------------------------------------------------
+
+
+def test_pool_queue_timeout_and_order():
+    """One worker busy with a long log: a log queued behind it past the queue timeout is
+    CheckBusy; results of a request come back in its order."""
+    from dosverify.pool import CheckBusy, CheckPool
+
+    async def run():
+        pool = CheckPool(1, budget=30, queue_timeout=0.3)
+        try:
+            await pool.start()
+            job = lambda body: ("check", (body, None, "-", None, None), len(body))  # noqa: E731
+            long = asyncio.create_task(pool.run([job(junk(20_000))]))
+            await asyncio.sleep(0.1)
+            with pytest.raises(CheckBusy):
+                await pool.run([job(EXAMPLE.encode())])
+            await long
+            out = await pool.run([job(junk(3)), job(EXAMPLE.encode()), job(junk(1))])
+            assert [len(r.findings) for r, _, _ in out] == [3, 0, 1]
+        finally:
+            pool.close()
+
+    asyncio.run(run())
