@@ -100,6 +100,14 @@ def cmd_check(args) -> int:
         print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}; "
               "`dosverify rulesets` describes them)", file=sys.stderr)
         return 2
+    try:
+        from .simulate import parse_option_args
+
+        args.options = parse_option_args(getattr(args, "option", None) or [])
+        spec.ruleset("official", args.options)  # names an unknown option or value
+    except ValueError as exc:
+        print(f"dosverify: {exc}", file=sys.stderr)
+        return 2
     args.select, args.ignore = _select(args.select), _select(args.ignore)
     bad = _bad_tokens(args.select + args.ignore, spec)
     if bad:
@@ -122,7 +130,7 @@ def cmd_check(args) -> int:
     out = make(args.format, stream, colour=colour, quiet=args.quiet, limit=args.max_errors)
     tally = Tally()
     status = 0
-    policy = Policy(args.ruleset, args.select, args.ignore, args.warnings_as_errors)
+    policy = Policy(args.ruleset, args.select, args.ignore, args.warnings_as_errors, tuple(args.options.items()))
     cluster = None
     if args.dask:  # the same inputs and the same per-file work, on a Dask cluster
         from .cluster import Cluster, ClusterError, inputs
@@ -466,6 +474,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "gitlab (Code Quality)")
     c.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
     c.add_argument("--ruleset", help="override the log's ruleset")
+    c.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="judge under this option of spec/options.toml, over the log's own `option` lines (repeatable)")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
     c.add_argument("--witness", metavar="OUT", help="for a legal log with face-down cards (`?`), write the open log that "

@@ -184,5 +184,19 @@ def summary_line(report: Report, *, colour: bool = False) -> str:
             f", unverified: {', '.join(report.unverified)}" if report.unverified else "")
     return (
         f"{report.file}: {verdict}: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}; "
-        f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}{hidden}; ruleset {report.ruleset} (spec {report.spec_version})"
+        f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}{hidden}; ruleset {report.ruleset}{_departures(report)} "
+        f"(spec {report.spec_version})"
     )
+
+
+def _departures(report: Report) -> str:
+    """` with KEY=VALUE, ...`: the options in force that differ from the named ruleset's (from the
+    log's `option` lines or `--option`), so that a summary says what the log was judged under."""
+    from .spec import SpecError, load_spec
+
+    try:
+        base = load_spec().ruleset(report.ruleset).options
+    except SpecError:
+        return ""
+    diff = [f"{k}={v}" for k, v in (report.options or {}).items() if base.get(k) != v]
+    return f" with {', '.join(diff)}" if diff else ""

@@ -19,6 +19,7 @@ class Policy:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     warnings_as_errors: bool = False
+    options: tuple[tuple[str, str], ...] = ()  # `--option KEY=VALUE`, over the log's own option lines
 
 
 def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy, source: str | None = None):
@@ -35,7 +36,7 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
             data = _read(source or path)
         except OSError as exc:
             return "unreadable", (exc.strerror.lower() if exc.strerror else str(exc))
-    report = check(data, name=path, ruleset=policy.ruleset)
+    report = check(data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None)
     _apply_policy(report, policy)
     return "report", report
 

@@ -607,9 +607,11 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             pool_box["pool"] = CheckPool(cfg.workers, cfg.check_timeout)
         return pool_box["pool"]
 
-    async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json") -> list:
-        """(report, truncated, rendered bytes) for each (body, form, name), checked in the pool."""
-        jobs = [("check", (raw, f, nm, ruleset, max_findings, render), len(raw)) for raw, f, nm in items]
+    async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json",
+                        options: dict | None = None) -> list:
+        """(report, truncated, rendered bytes) for each (body, form, name), checked in the pool
+        (under `?option=` overrides, if any)."""
+        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None), len(raw)) for raw, f, nm in items]
         return await _in_pool(get_pool(), jobs)
 
     async def run_in_pool(fn, *args):
@@ -689,6 +691,12 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     ruleset_q = Query(None, description="overrides the log's ruleset", json_schema_extra={"enum": ruleset_names})
     name_q = Query("-", max_length=1024, description="the name of the log in the report (`file`)")
+    from .webui import parse_options  # `KEY=VALUE` as POST /v1/replay reads it (422 unknown-option)
+
+    option_pairs = [f"{k}={v}" for k, opt in spec.options.items() for v in opt["values"]]
+    option_q = Query([], description="`KEY=VALUE`: an option over the log's own `option` lines (repeatable; "
+                                     "`GET /v1/rulesets` lists the options and their values)",
+                     json_schema_extra={"items": {"type": "string", "enum": option_pairs}})
 
     log_ref = {"$ref": "#/components/schemas/Log"}
     check_body = {"requestBody": {"required": True, "content": {
@@ -698,15 +706,17 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     @app.post("/v1/check", response_model=Report, responses={**errors, 200: _TEXT_REPORT_RESPONSE},
               max_body_size=max_log, openapi_extra=check_body, tags=["check"], summary="Check one log",
               operation_id="checkLog")
-    async def check_one(request: Request, ruleset: str | None = ruleset_q, name: str = name_q) -> Response:
+    async def check_one(request: Request, ruleset: str | None = ruleset_q, name: str = name_q,
+                        option: list[str] = option_q) -> Response:
         """Referee one log. The answer is the report `dosverify check --format json` prints for
         the same log: status 200 whatever the verdict, `malformed` for a log that cannot be read
         in either form. With `Accept: text/plain`, the compiler-style text report instead."""
         body = await request.body()
         form = _form_of(request, ("text", "json"))
         _check_ruleset(ruleset)
+        options = parse_options(option)
         as_text = prefers_text(request)
-        [(report, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json")
+        [(report, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json", options)
         return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
 
     batch_body = {"requestBody": {"required": True, "content": {
@@ -723,7 +733,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
               openapi_extra=batch_body, tags=["check"], summary="Check several logs", operation_id="checkBatch")
-    async def check_batch(request: Request, ruleset: str | None = ruleset_q) -> JSONResponse:
+    async def check_batch(request: Request, ruleset: str | None = ruleset_q, option: list[str] = option_q) -> JSONResponse:
         """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
         (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
         multipart upload with one log per part (a part's Content-Type, else its first character,
@@ -732,6 +742,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         else `[i]` (JSON array), or by the part's file name."""
         form = _form_of(request, ("json", "multipart"))
         _check_ruleset(ruleset)
+        options = parse_options(option)
         items: list[tuple[bytes, str | None, str]] = []  # (bytes, form, name)
         if form == "multipart":
             parts = await _read_multipart(request, max_log, max_items)
@@ -768,7 +779,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                                 message=f"a log may have at most {max_log} bytes")])
                 items.append((raw, f, item_name))
 
-        done = await check_all(items, ruleset)
+        done = await check_all(items, ruleset, options=options)
         counts = {v: sum(1 for r, _, _ in done if r.verdict == v) for v in ("legal", "illegal", "malformed")}
         head = json.dumps({"spec_version": spec.version, "count": len(done), **counts}, separators=(",", ":"))
         payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"

@@ -140,6 +140,10 @@ def match_options(cr: list[str], hand: list[str], rng: random.Random, only: str 
 # ---- the game ------------------------------------------------------------------------------
 
 
+class RoundOver(Exception):
+    """round-end=at-once (V15): the line that emptied the hand ended the round there."""
+
+
 class Sim:
     """One simulated game; `events` are tuples rendered to a Log or text at the end."""
 
@@ -194,6 +198,17 @@ class Sim:
         i = self.names.index(p)
         n = len(self.names)
         return [self.names[(i + k) % n] for k in range(1, n)]
+
+    def dcm_order(self, p: str) -> list[str]:
+        """Who draws for p's Double Color Match, in order (V13)."""
+        if self.opt["dcm-order"] == "first-seat":
+            return [q for q in self.names if q != p]
+        return self.others_from_left(p)
+
+    def emptied(self) -> None:
+        """A line emptied the hand of the player on turn: under round-end=at-once the round ends there (V15)."""
+        if self.opt["round-end"] == "at-once" and not self.hands[self.on_turn]:
+            raise RoundOver
 
     # -- emission
     def emit(self, *event) -> None:
@@ -262,7 +277,7 @@ class Sim:
         by = self.rng.choice([x for x in self.names if x != q])
         self.emit("catch", q, by)
         self.status[q] = "caught"
-        if q == self.on_turn and not self.past_penalty:
+        if q == self.on_turn and not self.past_penalty and self.opt["own-penalty"] == "penalty-step":
             self.pending = True  # drawn at the turn's penalty step (V6, V7)
             self.moments["catch of the player on turn, penalty at the step"] += 1
         else:
@@ -351,12 +366,22 @@ class Sim:
             self.hands[p].remove(b)
         self.used.extend(o.bases)
         self.emit("match", o.target, list(o.cards))
+        if self.opt["discard-matched"] == "at-once":  # V17: to the discard pile at once
+            self.discard.extend(self.covered + self.used)
+            self.covered, self.used = [], []
+        self.emptied()
+        dcm_now = o.colour and o.double and self.opt["dcm-draws"] == "at-once"
         if o.colour:
             if o.double:
                 self.bonus += 1
-                self.dcm += 1
+                if not dcm_now:
+                    self.dcm += 1
             elif self.opt["single-color-bonus"] == "required" or self.rng.random() < 0.6:
                 self.bonus += 1  # S3: the Single Color Match card may be placed, or not
+        if dcm_now:  # V12: the others draw at once, on the next lines
+            for q in self.dcm_order(p):
+                if self.take(1, "draw", q):
+                    self.after_change(q)
         self.after_change(p)
 
     def matching(self, must: bool, only: str | None = None, limit: int | None = None) -> int:
@@ -416,6 +441,7 @@ class Sim:
                     hand.remove(c)
                     self.cr.append(c)
                     self.emit("place", c)
+                    self.emptied()
                     self.after_change(p)
         # the end of the turn (V7)
         self.discard.extend(self.covered + self.used)  # 1. discard
@@ -429,6 +455,7 @@ class Sim:
             hand.remove(c)
             self.cr.append(c)
             self.emit("place", c)
+            self.emptied()
             self.after_change(p)
         if self.pending:  # 4. DOS penalty
             self.past_penalty = True
@@ -438,7 +465,7 @@ class Sim:
                 self.after_change(p)
         self.past_penalty = True
         if self.dcm:  # 5. the others' Double Color Match draws, seat order from p's left
-            for q in self.others_from_left(p):
+            for q in self.dcm_order(p):
                 if self.take(self.dcm, "draw", q, "dcm"):
                     self.after_change(q)
         ended = not hand
@@ -478,8 +505,9 @@ class Sim:
             order.append(self.left(order[-1]))
         self.hands = {p: [] for p in self.names}
         pile = list(deck)
+        deal = list(self.names) if self.opt["deal-from"] == "first-seat" else order  # V16 (V9)
         for _ in range(7):  # V9: one card at a time from the dealer's left
-            for p in order:
+            for p in deal:
                 self.hands[p].append(pile.pop(0))
         self.cr = [pile.pop(0), pile.pop(0)]
         self.pile, self.discard = pile, []
@@ -492,7 +520,10 @@ class Sim:
         self.endgame = False
         p = order[0]
         for _ in range(ROUND_TURN_CAP):
-            ended = self.play_turn(p)
+            try:
+                ended = self.play_turn(p)
+            except RoundOver:
+                ended = True
             rnd["turns"].append((p, self.turn_events))
             if ended:
                 pts = sum(value(c) for q in self.names if q != p for c in self.hands[q])
@@ -687,6 +718,17 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
                         "`seat:P` (P's cards written, the others face down) saw; default: the open log")
     parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     return parser
+
+
+def parse_option_args(items: list[str]) -> dict[str, str]:
+    """`KEY=VALUE` strings to a dict; ValueError (with the bad item) when one has no `=`."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, val = item.partition("=")
+        if not sep or not key.strip() or not val.strip():
+            raise ValueError(f"--option wants KEY=VALUE, not `{item}`")
+        out[key.strip()] = val.strip()
+    return out
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -103,7 +103,8 @@ class Spec:
             hint = f"; did you mean `{near[0]}`?" if near else ""
             raise SpecError(f"unknown ruleset `{name}`{hint} (known: {known}; `dosverify rulesets` describes them)")
         base = self.rulesets[name]
-        opts = {k: v["default"] for k, v in self.options.items()}  # an option a ruleset leaves out keeps its default
+        # an option a ruleset does not name keeps its default (the engine options V12-V17 are `official` everywhere)
+        opts = {k: v["default"] for k, v in self.options.items() if "default" in v}
         opts.update(base.get("options", {}))
         for key, val in (options or {}).items():
             if key not in self.options:

@@ -7,7 +7,7 @@ does not report the consequences of a problem already reported.
 
 from __future__ import annotations
 
-from ..events import Draw, Log, Refill, Reshuffle, Round, Turn
+from ..events import Draw, Log, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from ..findings import Finding, Position, finding
 from ..hints import did_you_mean, near_player, plural
 from ..spec import Ruleset
@@ -56,6 +56,11 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.seat = {p: i for i, p in enumerate(self.players)}
         k = len(self.players)
         self._from_left = {p: [self.players[(i + j) % k] for j in range(1, k)] for i, p in enumerate(self.players)}
+        # the order of the others' Double Color Match draws (V13, option dcm-order)
+        if ruleset.options.get("dcm-order") == "first-seat":
+            self._dcm_order = {p: [q for q in self.players if q != p] for p in self.players}
+        else:
+            self._dcm_order = self._from_left
         self.table = Table(self.players)
         self.findings: list[Finding] = []
         self.totals = {p: 0 for p in self.players}
@@ -307,6 +312,39 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def event(self, ev) -> None:
         t = self.t
+        if t.ended is not None:  # round-end=at-once (V15): the round ended on the line that emptied the hand
+            if not t.after_end_reported:
+                t.after_end_reported = True
+                self.report("round.end", f"{t.player}'s hand was emptied on line {t.ended._line}: under round-end=at-once "
+                            "the round ends there, with no refill and no later step", ev,
+                            expected="`score` right after the line that empties the hand", found=f"`{type(ev).__name__.lower()}`",
+                            related_to=t.ended)
+            return
+        if t.dcm_now and (isinstance(ev, (Match, Place, Refill, Pass)) or (
+                isinstance(ev, Draw) and not t.dcm_owed.get(q := ev.player or t.player, 0)
+                and not (t.immediate and t.immediate[0] == q))):
+            # dcm-draws=at-once (V12): the draws were owed right after the match line, before any later play
+            if not self.refill_possible():  # V5: both piles are empty, nothing is drawn (R18)
+                t.dcm_now = False
+                t.dcm_owed.clear()
+            else:
+                self._late_dcm(ev)
+        self._event_rest(ev)
+
+    def _late_dcm(self, ev) -> None:
+        """dcm-draws=at-once (V12): a later play came before the owed draws; reported once."""
+        t = self.t
+        late = [q for q in self._dcm_order[t.player] if t.dcm_owed.get(q, 0) > 0]
+        self.report("bonus.draw-time", f"{', '.join(late)} must draw for the Double Color Match at once, right after "
+                    "the match line (dcm-draws=at-once)", ev, player=late[0],
+                    expected=f"draw {late[0]} " + " ".join(["C"] * t.dcm_owed[late[0]]), found=f"`{type(ev).__name__.lower()}`")
+        for q in late:  # still allowed later, no longer owed: one finding for one mistake
+            t.dcm_maybe[q] = t.dcm_maybe.get(q, 0) + t.dcm_owed[q]
+            t.dcm_owed[q] = 0
+        t.dcm_now = False
+
+    def _event_rest(self, ev) -> None:
+        t = self.t
         if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
             self.unneeded_reshuffle()
         t.reshuffled = None
@@ -333,6 +371,10 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + n
                 self.doubt.add(q)
         self._handlers[ev.type](self, ev)
+
+    def dcm_order(self, p: str) -> list[str]:
+        """The others in the order they draw for p's Double Color Match (V13)."""
+        return self._dcm_order[p]
 
     def _seats_from_left(self, p: str) -> list[str]:
         """The other players in seat order, starting at p's left."""

@@ -55,7 +55,7 @@ class CallsMixin:
             t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + 2
             return
         self.caught[q] = True
-        if q == t.player and t.step < 4:
+        if q == t.player and t.step < 4 and self.rs.opt("own-penalty") == "penalty-step":  # V14
             t.penalty_owed += 2
         else:
             t.immediate = (q, 2)

@@ -180,10 +180,14 @@ class DrawsMixin:
             self.step(ev, 4, "the DOS penalty draw")
             self.arrive(4, ev)
         elif reason == "dcm":
-            self.step(ev, 5, "a Double Color Match draw")
-            # seat order from the left of the player on turn
-            order = [p for p in self._seats_from_left(t.player) if t.dcm_owed.get(p, 0) > 0 and p != q]
-            earlier = [p for p in order if self._seats_from_left(t.player).index(p) < self._seats_from_left(t.player).index(q)]
+            if self.rs.opt("dcm-draws") == "end-of-turn":
+                self.step(ev, 5, "a Double Color Match draw")
+                if t.dcm_draw_ev is None:
+                    t.dcm_draw_ev = ev  # a later match makes it early (bonus.draw-time)
+            # seat order from the left of the player on turn, or from the first seat (V13)
+            seats = self.dcm_order(t.player)
+            order = [p for p in seats if t.dcm_owed.get(p, 0) > 0 and p != q]
+            earlier = [p for p in order if seats.index(p) < seats.index(q)]
             if earlier and not t.order_reported and t.early is None:
                 t.early = (ev, ("dcm", earlier[0]), f"{q} draws for the Double Color Match before {earlier[0]}",
                            f"draw {earlier[0]} first", f"draw {q}")
@@ -226,6 +230,8 @@ class DrawsMixin:
             certain = min(n, t.dcm_owed.get(q, 0))
             t.dcm_owed[q] = t.dcm_owed.get(q, 0) - certain
             t.dcm_maybe[q] = max(0, t.dcm_maybe.get(q, 0) - (n - certain))
+            if t.dcm_now and not any(t.dcm_owed.values()):
+                t.dcm_now = False
         # V6: a call is owed once all the cards drawn for one reason are in, not in between
         still = {"immediate": lambda: t.immediate is not None, "penalty": lambda: t.penalty_owed > 0,
                  "dcm": lambda: t.dcm_owed.get(q, 0) > 0}.get(reason)
@@ -266,9 +272,10 @@ class DrawsMixin:
 
     def on_reshuffle(self, ev: Reshuffle) -> None:
         t, tb = self.t, self.table
-        if not t.immediate:
+        if not t.immediate and not t.dcm_now:
             # the reshuffle is for an end-of-turn draw or refill: step 1 has discarded this turn's matches.
-            # Before an at-once penalty (mid-turn) they are still on the table (V5)
+            # Before an at-once penalty or at-once Double Color Match draw (mid-turn) they are still on the
+            # table (V5), unless discard-matched=at-once put them on the discard pile already (V17)
             self.flush()
         if tb.pile_size > 0:
             self.report("reshuffle.when", f"the draw pile still holds {plural(tb.pile_size, 'card')}: the discard pile is turned over "
@@ -286,6 +293,13 @@ class DrawsMixin:
                     bits.append("left out: " + " ".join(sorted(missing.elements())))
                 self.report("reshuffle.cards", f"the reshuffle does not list the discard pile ({'; '.join(bits)})", ev,
                             expected=f"the {sum(tb.discard.values())} cards of the discard pile", found=f"{len(ev.cards)} cards")
+                if extra and not missing and not (extra - Counter(tb.pending)):
+                    # this turn's matched cards taken in (an engine with discard-matched=at-once, V17): one finding,
+                    # then the pile as listed
+                    for c in extra.elements():
+                        tb.pending.remove(c)
+                    tb.discard.update(extra)
+                    order = [parse_card(c).base for c in ev.cards]
             else:
                 order = [parse_card(c).base for c in ev.cards]
         self.hidden_reshuffle()

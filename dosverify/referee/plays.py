@@ -73,6 +73,13 @@ class PlaysMixin:
         target = parse_card(ev.target)
         cards = [parse_card(c) for c in ev.cards]
         reported = False
+        if t.dcm_draw_ev is not None and not t.order_reported:
+            # dcm-draws=end-of-turn (V12): a Double Color Match draw was made before this match
+            t.order_reported = True
+            self.report("bonus.draw-time", "a Double Color Match draw before a later match of the turn: the others draw "
+                        "at the end of the turn (dcm-draws=end-of-turn)", t.dcm_draw_ev,
+                        expected="the draw after the turn's last match and the refill, bonus and penalty steps",
+                        found="the draw before a match", related_to=ev)
         unsure = False
         if t.step >= 2 or t.action_done:
             refilled_only = any(c.base == target.base and c.refilled for c in tb.center) and not any(
@@ -168,8 +175,14 @@ class PlaysMixin:
             if j.double:
                 t.dcm += 1
                 owed = t.dcm_owed if certain else t.dcm_maybe
-                for q in self._seats_from_left(p):
+                for q in self.dcm_order(p):
                     owed[q] = owed.get(q, 0) + 1
+                if certain and self.rs.opt("dcm-draws") == "at-once":
+                    t.dcm_now = True
+        if self.rs.opt("discard-matched") == "at-once":
+            tb.flush_pending()  # V17: the matched cards reach the discard pile at once
+        if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+            t.ended = ev  # V15: the round ends on this line
 
     def on_place(self, ev: Place) -> None:
         t, tb = self.t, self.table
@@ -215,6 +228,8 @@ class PlaysMixin:
                         expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=ev.card)
         self.hand_changed(p)
         tb.center.append(CenterCard(card.base))
+        if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+            t.ended = ev  # V15: the round ends on this line
 
     def on_pass(self, ev: Pass) -> None:
         t = self.t

@@ -124,6 +124,8 @@ class SetupMixin:
         # V9: one card at a time clockwise from the dealer's left, until each holds 7, then 2 to the Center Row
         seats = self.players
         start = (self.seat[self.dealer] + 1) % len(seats) if self.dealer else 0
+        if self.rs.opt("deal-from") == "first-seat":  # V16: the deal starts at the first seat of `players`
+            start = 0
         dealt = {p: [] for p in seats}
         for _ in range(7):
             for k in range(len(seats)):

@@ -91,6 +91,13 @@ class StepsMixin:
         p = t.player
         if t.reshuffled is not None:
             self.unneeded_reshuffle()
+        if t.ended is not None:  # round-end=at-once (V15): no refill, no later step
+            self.round_over = True
+            self.round_winner = p
+            self.t = None
+            if self.visitor is not None:
+                self.visitor(self)
+            return
         can_draw = self.refill_possible()  # V5: with both piles empty nothing is drawn, and nothing is owed
         if t.immediate and can_draw:
             q, n = t.immediate
@@ -130,7 +137,7 @@ class StepsMixin:
             self.report("dos.penalty", f"{p} was caught and never drew the {plural(t.penalty_owed, 'penalty card')}",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
             self.draw_left_out(p, t.penalty_owed)
-        for q in self._seats_from_left(p):
+        for q in self.dcm_order(p):
             if t.dcm_owed.get(q, 0) > 0 and can_draw:
                 self.report("bonus.draw", f"{q} did not draw for {p}'s Double Color Match", player=q,
                             expected=f"draw {q} " + " ".join(["C"] * t.dcm_owed[q]), found="no draw", **kw)

@@ -35,6 +35,10 @@ class TurnState:
     refill_maybe: int = 0  # refills allowed but not owed (after a late, reported match)
     reshuffled: object = None  # a `reshuffle` line that the next line must need (a draw or refill)
     order_reported: bool = False
+    dcm_now: bool = False  # dcm-draws=at-once (V12): the owed Double Color Match draws must come on the next lines
+    dcm_draw_ev: object = None  # the first Double Color Match draw (dcm-draws=end-of-turn: a later match makes it early)
+    ended: object = None  # round-end=at-once (V15): the line that emptied the hand ended the round
+    after_end_reported: bool = False
     skipped: list = field(default_factory=list)  # (kind, player, n): steps left out, taken as made (R27)
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
