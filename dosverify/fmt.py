@@ -1,6 +1,7 @@
 """`dosverify fmt LOG...`: a text log in canonical form, as `ruff format` does for code: one space
-between words (`B3 + B7`), the lines of a turn indented by two, card codes upper case, a comment
-glued to a card set apart, comments kept and aligned at column 38. `--check` writes nothing and
+between words (`B3 + B7`), the lines of a turn indented by two, card codes upper case, the
+declarations of wilds written (the favourable reading the referee takes), a comment glued to a
+card set apart, comments kept and aligned at column 38. `--check` writes nothing and
 exits 1 when a file would change (for CI). It refuses (exit 2) a log it cannot read, and never
 changes what a log means: the formatted log must read back to the same game."""
 
@@ -46,7 +47,22 @@ def _split(code: str) -> tuple[list[str], str]:
     return words, ""
 
 
-def format_text(text: str) -> str:
+def _with_declarations(words: list[str]) -> list[str]:
+    """`match T with A + B` with each undeclared wild declared as the favourable reading."""
+    from .render import declared
+
+    if len(words) not in (3, 5) or words[1] != "with" or (len(words) == 5 and words[3] != "+"):
+        return words
+    got = declared(words[0], words[2::2])
+    if got is None:
+        return words
+    target, cards = got
+    return [target, "with", " + ".join(cards)]
+
+
+def format_text(text: str, declare: bool = True) -> str:
+    """The canonical text; with `declare`, undeclared wilds of matches get the declaration the
+    referee reads (programs should always write them: notation.md, Declarations)."""
     players: set[str] = set()
     in_turn = False
     out: list[str] = []
@@ -70,7 +86,10 @@ def format_text(text: str) -> str:
         elif key in ENDS_TURN:
             in_turn = False
         indent = "  " if in_turn and key != "turn" else ""
-        code = indent + " ".join([key] + [_card(w, players) for w in words[1:]])
+        rest = [_card(w, players) for w in words[1:]]
+        if key == "match" and declare:
+            rest = _with_declarations(rest)
+        code = indent + " ".join([key] + rest)
         if comment:
             code = code.ljust(COMMENT_COLUMN - 1) + " " + comment if len(code) < COMMENT_COLUMN - 1 else code + "  " + comment
         out.append(code)
@@ -89,6 +108,13 @@ def _meaning(text: str):
     if parsed.malformed or parsed.log is None or errors:
         return None, errors or parsed.findings
     return dump_json(parsed.log), []
+
+
+def _judged(text: str) -> list[tuple]:
+    """The referee's findings (line, rule), to compare a log before and after its declarations are written."""
+    from .api import check
+
+    return [(f.line, f.rule) for f in check(text.encode()).findings]
 
 
 def main_fmt(argv: list[str]) -> int:
@@ -117,8 +143,8 @@ def main_fmt(argv: list[str]) -> int:
             print(f"dosverify fmt: {path} is in the JSON form (`dosverify convert --to json` normalises it)", file=sys.stderr)
             status = 2
             continue
-        new = format_text(text)
-        meaning, problems = _meaning(new)
+        plain = format_text(text, declare=False)
+        meaning, problems = _meaning(plain)
         if meaning is None:
             for f in problems[:20]:
                 print(f"{path}:{f.line}:{f.column}: {f.severity}[{f.kind}]: {f.message} ({f.rule})", file=sys.stderr)
@@ -129,6 +155,12 @@ def main_fmt(argv: list[str]) -> int:
         if old_meaning is not None and old_meaning != meaning:  # a safety net: formatting never changes the game
             print(f"dosverify fmt: {path} left as it is: formatting would change what it says (a bug; please report it)",
                   file=sys.stderr)
+            status = 2
+            continue
+        new = format_text(text)
+        if new != plain and _judged(new) != _judged(plain):  # a declaration written must be the one read
+            print(f"dosverify fmt: {path} left as it is: writing the declarations would change the referee's findings "
+                  "(a bug; please report it)", file=sys.stderr)
             status = 2
             continue
         if path == "-":

@@ -183,6 +183,39 @@ def undeclared(target: str, cards: list[str]) -> tuple[str, list[str]] | None:
     return t, hs
 
 
+def _declare(code: str, number: int, colour: str) -> str:
+    if "=" in code:
+        return code
+    base = code
+    if base == "W2":
+        return f"W2={colour}"
+    if base.endswith("#"):
+        return f"{base}={number}"
+    return code
+
+
+def declared(target: str, cards: list[str]) -> tuple[str, list[str]] | None:
+    """The match with every undeclared wild declared as the favourable reading (notation.md,
+    Declarations: the colour match, where one is possible), by brute force over the readings;
+    None when no wild is undeclared or no reading adds up (an illegal match is left as written)."""
+    codes = [target, *cards]
+    if len(cards) not in (1, 2) or not any("=" not in c and (c == "W2" or c.endswith("#")) for c in codes):
+        return None
+    best = None
+    for t, *hs in itertools.product(*(_readings(c) for c in codes)):
+        if (sum(n for n, _ in hs) if len(hs) == 2 else hs[0][0]) != t[0]:
+            continue
+        colour = all(c == t[1] for _, c in hs)
+        if best is None or (colour and not best[0]):
+            best = (colour, [t, *hs])
+            if colour:
+                break
+    if best is None:
+        return None
+    out = [_declare(code, n, c) for code, (n, c) in zip(codes, best[1])]
+    return out[0], out[1:]
+
+
 def _bases(codes: list[str]) -> tuple:
     bs = [c.split("=")[0] for c in codes]
     return bs[0], bs[1:]

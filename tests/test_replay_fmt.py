@@ -70,3 +70,32 @@ def test_fmt_refuses_what_it_cannot_read(tmp_path: Path) -> None:
     f.write_text("dos 1\nplayers ann bob\nround 1\nzz qq\n")
     r = run("fmt", str(f))
     assert r.returncode == 2 and "left as it is" in r.stderr.decode() and f.read_text() == "dos 1\nplayers ann bob\nround 1\nzz qq\n"
+
+
+def test_fmt_writes_the_declarations_the_referee_reads(tmp_path: Path) -> None:
+    """Generated games written without the declarations the favourable reading gives back: fmt
+    declares every wild of every match, and the referee's verdict and findings stay the same."""
+    import re
+
+    from dosverify.api import check
+    from dosverify.render import render
+    from dosverify.simulate import simulate
+
+    undeclared_wild = re.compile(r"(?<![^ ])(W2|[RGBY]#)(?![^ ])")
+    stripped = 0
+    for seed in range(12):
+        text = render(simulate(2 + seed % 3, seed, ("official", "italian", "bosnian", "strict")[seed % 4], rounds=2),
+                      "undeclared", seed).text
+        matches = [ln for ln in text.splitlines() if ln.strip().startswith("match")]
+        stripped += sum(bool(undeclared_wild.search(ln)) for ln in matches)
+        new = format_text(text)
+        assert not [ln for ln in new.splitlines() if ln.strip().startswith("match") and undeclared_wild.search(ln)]
+        assert [(f.line, f.rule) for f in check(new.encode()).findings] == [(f.line, f.rule) for f in check(text.encode()).findings]
+        assert check(new.encode()).verdict == "legal"
+    assert stripped > 5, stripped  # the games did have undeclared wilds to declare
+    f = tmp_path / "g.log"
+    f.write_text("dos 1\nplayers ann bob\nround 1\ndealer ann\nhand ann B3 W2 G# R1 R3 R4 R5\n"
+                 "hand bob B7 R1 R4 R5 R6 R7 R8\ncenter B5 R10\nturn bob\n  match B5 with  b3   +   W2\n")
+    assert run("fmt", "--check", str(f)).returncode == 1
+    assert run("fmt", str(f)).returncode == 0
+    assert "  match B5 with B3 + W2=B\n" in f.read_text()
