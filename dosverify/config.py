@@ -4,6 +4,7 @@ upward (a pyproject.toml without the table is passed over). The command line win
 `--config FILE` names the file, `--isolated` reads none.
 
     ruleset = "italian"          # as --ruleset
+    options = { dcm-draws = "at-once" }   # as --option KEY=VALUE (the command line wins, key by key)
     include = ["*.game"]         # as --include (globs)
     exclude = ["drafts"]
     select = ["illegal-match"]   # as --select (rule ids, sections or kinds)
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-KEYS = {"ruleset": str, "include": list, "exclude": list, "select": list, "ignore": list, "max-errors": int,
+KEYS = {"ruleset": str, "options": dict, "include": list, "exclude": list, "select": list, "ignore": list, "max-errors": int,
         "warnings-as-errors": bool, "exit-zero": bool, "format": str}
 
 
@@ -56,8 +57,10 @@ def load(path: Path) -> dict:
                                                                        f" (known: {', '.join(KEYS)})"))
         want = KEYS[key]
         if not isinstance(val, want) or (want is int and isinstance(val, bool)) or \
-                (want is list and not all(isinstance(x, str) for x in val)):
-            kind = {str: "a string", list: "a list of strings", int: "an integer", bool: "true or false"}[want]
+                (want is list and not all(isinstance(x, str) for x in val)) or \
+                (want is dict and not all(isinstance(x, str) for x in val.values())):
+            kind = {str: "a string", list: "a list of strings", int: "an integer", bool: "true or false",
+                    dict: "a table of option = \"value\""}[want]
             raise ConfigError(f"{where}: `{key}` must be {kind}, not {val!r}")
     return table
 
@@ -70,6 +73,9 @@ def apply(args, cwd: Path) -> Path | None:
     if path is None:
         return None
     for key, val in load(path).items():
+        if key == "options":  # under --option's, which win key by key
+            args.option = [f"{k}={v}" for k, v in val.items()] + list(getattr(args, "option", None) or [])
+            continue
         attr = key.replace("-", "_")
         have = getattr(args, attr, None)
         if have is None or have is False:  # not given (0 is a value: `--max-errors 0`)

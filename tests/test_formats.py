@@ -154,3 +154,17 @@ def test_a_bad_settings_file_is_named(tmp_path: Path) -> None:
     (tmp_path / "dosverify.toml").write_text('max-errors = "3"\n')
     r = run("check", str(LEGAL), cwd=tmp_path)
     assert r.returncode == 2 and "`max-errors` must be an integer" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_settings_file_sets_options_under_the_command_line(tmp_path: Path) -> None:
+    (tmp_path / "dosverify.toml").write_text('[options]\ndcm-draws = "at-once"\nround-end = "at-once"\n')
+    d = json.loads(run("check", "--format", "json", str(LEGAL), cwd=tmp_path).stdout)
+    assert d["options"]["dcm-draws"] == "at-once" and d["options"]["round-end"] == "at-once"
+    d = json.loads(run("check", "--format", "json", "--option", "dcm-draws=end-of-turn", str(LEGAL), cwd=tmp_path).stdout)
+    assert d["options"]["dcm-draws"] == "end-of-turn" and d["options"]["round-end"] == "at-once"  # key by key
+    (tmp_path / "dosverify.toml").write_text('[options]\ndcm-draws = 3\n')
+    r = run("check", str(LEGAL), cwd=tmp_path)
+    assert r.returncode == 2 and "`options` must be a table" in r.stderr
+    (tmp_path / "dosverify.toml").write_text('[options]\ndcm-draws = "sometimes"\n')
+    r = run("check", str(LEGAL), cwd=tmp_path)
+    assert r.returncode == 2 and "dcm-draws" in r.stderr and "Traceback" not in r.stderr
