@@ -562,10 +562,16 @@ def op_extra_bonus(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("extra_bonus", insert_after(text, at, new), "missed-bonus", "bonus.card", at + 1, new)
 
 
+def _after_reshuffle(a, no: int) -> bool:
+    return no > 1 and a.line(no - 1).kind == "reshuffle"
+
+
 def op_drop_dcm_draw(text: str, rng: random.Random) -> Mutation | None:
     """A Double Color Match draw left out (the turn's last line removed)."""
     a = analyse(text)
-    cands = [t for t in a.turns if t.lines and _last_event(a, t).role == "dcm"]
+    # a draw right after its `reshuffle` is left alone: without it the reshuffle is one nobody
+    # needed (READINGS R21), an earlier finding as true as the missing draw
+    cands = [t for t in a.turns if t.lines and _last_event(a, t).role == "dcm" and not _after_reshuffle(a, t.lines[-1])]
     t = _choose(rng, cands)
     if not t:
         return None
@@ -793,7 +799,7 @@ def op_drop_penalty(text: str, rng: random.Random) -> Mutation | None:
                 cands.append(("now", ln, [nxt.no], None))
     for t in a.turns:
         bl = _blocks(a, t)
-        if bl and bl[-1][0] == "penalty-step":
+        if bl and bl[-1][0] == "penalty-step" and not _after_reshuffle(a, bl[-1][1][0]):  # as in drop_dcm_draw
             cands.append(("step", None, bl[-1][1], t))
     pick = _choose(rng, cands)
     if not pick:

@@ -38,9 +38,7 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "wrong_turn": "match.held and turn.order after the wrong player's turn",
     # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and
     # Double Color Match draws, long rounds): the recovery of these slips does not cover them yet
-    "drop_dcm_draw": "reshuffle.when when the dropped draw was the one a reshuffle stood before",
     "drop_line": "a second bonus.card in a later turn after a dropped bonus card",
-    "drop_penalty": "reshuffle.when when the dropped penalty was the draw a reshuffle stood before",
     "not_held": "cards.unseen and draw.top when the card played is still in another hand",
     "swap_bonus_penalty": "bonus.card after the swapped bonus card and penalty draw",
 }
