@@ -438,6 +438,10 @@ def _lazy(name: str, argv: list[str]) -> int:
         from .replay_cli import main_replay
 
         return main_replay(argv)
+    if name == "profile":
+        from .profile import main_profile
+
+        return main_profile(argv)
     if name == "fmt":
         from .fmt import main_fmt
 
@@ -556,7 +560,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, text in (("simulate", "write a complete legal game log from a seed (`dosverify simulate --help`)"),
                        ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)"),
                        ("replay", "the table after each turn of a log, with the findings where they occur (`dosverify replay --help`)"),
-                       ("fmt", "write text logs in canonical form; --check for CI (`dosverify fmt --help`)")):
+                       ("fmt", "write text logs in canonical form; --check for CI (`dosverify fmt --help`)"),
+                       ("profile", "infer the options that explain many logs of one program (`dosverify profile --help`)")):
         lazy = sub.add_parser(name, help=text, add_help=False)
         lazy.add_argument("rest", nargs=argparse.REMAINDER)
         lazy.set_defaults(func=lambda args, name=name: _lazy(name, args.rest))
@@ -565,7 +570,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("simulate", "corpus", "replay", "fmt"):  # their options are parsed in their own module
+    if argv and argv[0] in ("simulate", "corpus", "replay", "fmt", "profile"):  # their options are parsed in their own module
         return _lazy(argv[0], argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -630,7 +630,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     app.state.pool = get_pool
     app.state.max_log_bytes = max_log
     app.state.max_batch_items = max_items
-    app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=("/v1/check", "/v1/convert", "/v1/replay"),
+    app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=("/v1/check", "/v1/convert", "/v1/replay", "/v1/profile"),
                        reject=busy)
     app.add_middleware(SpecVersionHeader)
     app.add_middleware(HttpConventions)  # added last: the outermost, it sees the request first
@@ -784,6 +784,45 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         head = json.dumps({"spec_version": spec.version, "count": len(done), **counts}, separators=(",", ":"))
         payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"
         return Response(payload, media_type="application/json")
+
+    profile_body = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
+        "type": "array", "minItems": 1, "maxItems": max_items,
+        "items": {"anyOf": [{"type": "string"}, {"type": "object"}]},
+        "description": "logs of one program: text (strings), JSON logs (objects) or `{\"name\": ..., \"log\": ...}`"}}}}}
+
+    @app.post("/v1/profile", responses=errors, max_body_size=batch_bytes, openapi_extra=profile_body,
+              tags=["check"], summary="Infer the options that explain several logs", operation_id="profileLogs")
+    async def profile_logs(request: Request) -> JSONResponse:
+        """The options (rulebook and engine, spec/options.toml) that explain logs of one program, as
+        `dosverify profile --format json`: per option the consistent values (or no evidence), the
+        lines that decide it and an example; the verdicts under the inferred options; the command."""
+        _form_of(request, ("json",))
+        body = await request.body()
+        try:
+            data = json.loads(body)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ServiceError(422, "invalid-batch", "the body is not a JSON array of logs",
+                               [Problem(location=_loc("body", line=getattr(exc, "lineno", None),
+                                                      column=getattr(exc, "colno", None)), message=str(exc))])
+        if not isinstance(data, list) or not data:
+            found = json_type_name(data) if not isinstance(data, list) else "an empty array"
+            raise ServiceError(422, "invalid-batch", "the body is not a JSON array of logs",
+                               [Problem(location=_loc("body", pointer=""), message=f"expected a non-empty array, found {found}")])
+        if len(data) > max_items:
+            raise ServiceError(413, "too-many-items", f"a batch holds at most {max_items} logs, this one {len(data)}",
+                               [Problem(location=_loc("body", pointer=f"/{max_items}", item=max_items),
+                                        message=f"items from {max_items} on are beyond the limit")])
+        from .profile import profile
+
+        pairs = []
+        for i, item in enumerate(data):
+            item_name, item = _batch_item(item, i)
+            if not isinstance(item, (str, dict)):
+                raise ServiceError(422, "invalid-batch", f"item {i} is not a log",
+                                   [Problem(location=_loc("body", pointer=f"/{i}", item=i),
+                                            message=f"expected a string or an object, found {json_type_name(item)}")])
+            pairs.append((item_name, item))
+        return JSONResponse(await run_in_pool(profile, pairs))
 
     convert_body = {"requestBody": {"required": True, "content": {
         "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},

@@ -1,0 +1,160 @@
+"""`dosverify profile`: which options (rulebook and engine, spec/options.toml) explain the logs of one program.
+
+Sound and simple: judge every log under each value of one option at a time, the others at the
+best values found so far, until nothing changes (a fixed point). Only the findings whose rule is
+among that option's `rules` decide it; a value is consistent when it leaves none of them in any
+log, and an option has no evidence when every value gives the very same findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from .api import check
+from .spec import load_spec
+
+MAX_ROUNDS = 6  # fixed-point passes; each pass either changes a value or stops
+
+
+def _options(spec) -> dict[str, dict]:
+    """The options with a choice (more than one value), default first."""
+    return {k: v for k, v in spec.options.items() if len(v["values"]) > 1}
+
+
+def profile(logs: list[tuple[str, str | bytes | dict]]) -> dict:
+    """The profile of (name, log) pairs: per option its consistent values, deciding lines and
+    examples; the verdicts under the inferred options; the command to check with them."""
+    spec = load_spec()
+    opts = _options(spec)
+    chosen = {k: v["default"] for k, v in opts.items()}
+    cache: dict = {}
+
+    def judge(i: int, options: dict):
+        key = (i, tuple(sorted(options.items())))
+        if key not in cache:
+            name, src = logs[i]
+            cache[key] = check(src, name=name, options=options)
+        return cache[key]
+
+    result: dict[str, dict] = {}
+    for _ in range(MAX_ROUNDS):
+        changed = False
+        for key, opt in opts.items():
+            rules = set(opt.get("rules", ()))
+            per_value = {}
+            for value in opt["values"]:
+                trial = {**chosen, key: value}
+                found = [(logs[i][0], f) for i in range(len(logs)) for f in judge(i, trial).findings]
+                per_value[value] = {"own": [p for p in found if p[1].rule in rules], "found": found,
+                                    "keys": {(n, f.rule, f.line) for n, f in found}}
+            evidence = len({frozenset(p["keys"]) for p in per_value.values()}) > 1
+            if evidence:  # clean under the option's own rules, then the fewest findings of all
+                clean = [v for v, p in per_value.items() if not p["own"]] or list(opt["values"])
+                least = min(len(per_value[v]["found"]) for v in clean)
+                consistent = [v for v in clean if len(per_value[v]["found"]) == least]
+                best = chosen[key] if chosen[key] in consistent else consistent[0]
+            else:
+                consistent, best = list(opt["values"]), opt["default"]
+            base = per_value[best]["keys"]
+            deciding, examples = set(), {}
+            for value, p in per_value.items():
+                if value in consistent:
+                    continue
+                extra = [(n, f) for n, f in p["found"] if (n, f.rule, f.line) not in base]
+                extra.sort(key=lambda nf: nf[1].rule not in rules)  # the option's own rules first
+                deciding |= {(n, f.line) for n, f in extra}
+                if extra:
+                    examples[value] = _where(extra[0])
+            result[key] = {"variant": opt.get("variant"), "default": opt["default"], "evidence": evidence,
+                           "values": consistent, "inferred": best, "clean": not per_value[best]["own"],
+                           "deciding_lines": len(deciding), "examples": examples}
+            if best != chosen[key]:
+                chosen[key], changed = best, True
+        if not changed:
+            break
+
+    reports = [judge(i, chosen) for i in range(len(logs))]
+    verdicts = [{"file": r.file, "verdict": r.verdict,
+                 "findings": [_where((r.file, f)) for f in r.findings if f.severity == "error"]} for r in reports]
+    flags = [f"--option {k}={chosen[k]}" for k, r in result.items() if r["evidence"] or chosen[k] != r["default"]]
+    return {"spec_version": spec.version, "logs": len(logs), "options": result, "inferred": chosen,
+            "legal": all(r.verdict == "legal" for r in reports), "verdicts": verdicts, "flags": flags,
+            "command": command({"flags": flags})}
+
+
+def _where(pair) -> dict:
+    name, f = pair
+    return {"file": name, "line": f.line, "rule": f.rule, "message": f.message}
+
+
+def command(prof: dict, target: str = "DIR") -> str:
+    """The exact `dosverify check` command that judges the logs under the inferred options."""
+    return " ".join(["dosverify check", *prof["flags"], target])
+
+
+def render_text(prof: dict, target: str = "DIR") -> str:
+    out = [f"{prof['logs']} logs profiled"]
+    for key, r in prof["options"].items():
+        head = f"{key} ({r['variant']}): "
+        if not r["evidence"]:
+            out.append(head + f"no evidence (every value gives the same findings; {r['inferred']} assumed)")
+            continue
+        vals = ", ".join(r["values"]) + ("" if r["clean"] else " (best; none leaves the logs clean)")
+        out.append(head + f"{vals}; decided by {r['deciding_lines']} line(s)")
+        for value, ex in r["examples"].items():
+            out.append(f"    not {value}: {ex['file']}:{ex['line']}: {ex['rule']}: {ex['message']}")
+    bad = [v for v in prof["verdicts"] if v["verdict"] != "legal"]
+    if not bad:
+        out.append(f"verdict: all {prof['logs']} logs legal under the inferred options")
+    else:
+        out.append(f"verdict: {len(bad)} of {prof['logs']} logs stay illegal under the best options:")
+        for v in bad:
+            out.append(f"  {v['file']}: {v['verdict']}")
+            for f in v["findings"][:5]:
+                out.append(f"    line {f['line']}: {f['rule']}: {f['message']}")
+    out.append("check with: " + command(prof, target))
+    return "\n".join(out) + "\n"
+
+
+def read_paths(paths: list[str]) -> list[tuple[str, bytes]]:
+    """The logs under the paths given (files, or folders searched for log names), sorted."""
+    from .inputs import is_log_name
+
+    out = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, _, files in sorted(os.walk(path)):
+                out.extend(os.path.join(root, f) for f in sorted(files) if is_log_name(f))
+        else:
+            out.append(path)
+    logs = []
+    for p in out:
+        with open(p, "rb") as fh:
+            logs.append((p, fh.read()))
+    return logs
+
+
+def main_profile(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="dosverify profile",
+                                 description="infer the options (rulebook and engine) that explain many logs of one program")
+    ap.add_argument("paths", nargs="+", metavar="LOG|DIR")
+    ap.add_argument("--format", choices=("text", "json"), default="text")
+    args = ap.parse_args(argv)
+    try:
+        logs = read_paths(args.paths)
+    except OSError as exc:
+        print(f"dosverify profile: {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
+    if not logs:
+        print("dosverify profile: no logs found", file=sys.stderr)
+        return 2
+    prof = profile(logs)
+    target = " ".join(args.paths)
+    if args.format == "json":
+        print(json.dumps({**prof, "command": command(prof, target)}, ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(render_text(prof, target))
+    return 0 if prof["legal"] else 1
