@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lark import Lark, Transformer
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from .events import (
@@ -629,8 +630,132 @@ def _decode(source: str | bytes) -> tuple[str | None, Finding | None]:
     return text, None
 
 
+# ---- the fast path: well-formed lines without Lark's per-token loop --------------------------
+#
+# Each line of the notation is a regular language. A line whose words all lex as the grammar's
+# terminals (checked against grammars/dos.lark by tests/test_fast_path.py) and whose sequence of
+# terminals is one of its keyword's shapes is turned into the tokens Lark would give and handed
+# to the same callback; any other line is read by Lark (`line_only`), and if Lark rejects one,
+# the whole text is read by Lark alone, which stays the source of every syntax diagnostic.
+# DOSVERIFY_PARSER=lark turns the fast path off.
+
+_BLANK_RE = re.compile(r"[ \t]*(?:#[^\n]*)?\r?")
+# indentation, the keyword, the words (never starting with `#`: that starts a comment), the end
+_LINE_RE = re.compile(r"[ \t]*([a-z]+)((?:[ \t]+[^ \t\r\n#][^ \t\r\n]*)*)(?:[ \t]+#[^\n]*|[ \t]*)\r?")
+_WORD_RE = re.compile(r"[^ \t]+")
+# the grammar's terminals, one letter each (C CARD, H HIDDEN, N NAME, I INT; `+`, w with, b by)
+_CARD_RE = re.compile(r"[RGBYW][0-9#][^ \t\r\n]*")
+_NAME_RE = re.compile(r"(?![RGBYW][0-9#])[A-Za-z][A-Za-z0-9_-]*")
+_INT_RE = re.compile(r"[0-9]+")
+_KW_TYPE = {k: k.upper() for k in KEYWORDS}
+_FAST_SHAPES = {  # keyword: [(shape of its words, callback name)], as the grammar's rules say
+    "dos": [(r"I", "dos_line"), (r"N?", "dos_call")],
+    "players": [(r"N*", "players_line")],
+    "target": [(r"I", "target_line")],
+    "round": [(r"I", "round_line")],
+    "dealer": [(r"N", "dealer_line")],
+    "deck": [(r"[CH]+", "deck_line")],
+    "hand": [(r"N[CH]*", "hand_line")],
+    "center": [(r"[CH]*", "center_line")],
+    "turn": [(r"N", "turn_line")],
+    "match": [(r"[CH]w[CH](?:\+[CH])*", "match_line")],
+    "draw": [(r"N?[CH]*", "draw_line")],
+    "refill": [(r"[CH]*", "refill_line")],
+    "place": [(r"[CH]", "place_line")],
+    "pass": [(r"", "pass_line")],
+    "catch": [(r"NbN", "catch_line")],
+    "reshuffle": [(r"[CH]*", "reshuffle_line")],
+    "show": [(r"N[CH]*", "show_line")],
+    "score": [(r"NI", "score_line")],
+    "totals": [(r"(?:NI)+", "totals_line")],
+    "winner": [(r"N", "winner_line")],
+}
+_FAST_SHAPES = {k: [(re.compile(r), cb) for r, cb in v] for k, v in _FAST_SHAPES.items()}
+_LETTER_TYPE = {"C": "CARD", "H": "HIDDEN", "N": "NAME", "I": "INT"}
+
+
+def _word_letter(w: str) -> str | None:
+    """The terminal a word lexes as after a keyword; None for a word the fast path leaves to Lark."""
+    if w in _SEPARATORS:
+        return _SEPARATORS[w]
+    if _CARD_RE.fullmatch(w):
+        return "C"
+    if w[0] == "?":
+        return "H"
+    if _INT_RE.fullmatch(w):
+        return "I"
+    if _NAME_RE.fullmatch(w) and w not in KEYWORDS:
+        return "N"
+    return None
+
+
+_SEPARATORS = {"+": "+", "with": "w", "by": "b"}
+
+
+def fast_path_on() -> bool:
+    return os.environ.get("DOSVERIFY_PARSER", "").strip().lower() != "lark"
+
+
+def _fast_line(b, raw: str, line: int) -> bool | None:
+    """Hand one line to its callback if the fast path accepts it: True when it did, False when
+    the line is blank or a comment, None when Lark must read it."""
+    m = _LINE_RE.fullmatch(raw)
+    if m is None:
+        return False if _BLANK_RE.fullmatch(raw) else None
+    kw = m.group(1)
+    shapes = _FAST_SHAPES.get(kw)
+    if shapes is None:
+        return None
+    off = m.start(2)
+    words = [(w.group(), w.start() + off) for w in _WORD_RE.finditer(m.group(2))]
+    letters = []
+    for w, _ in words:
+        t = _word_letter(w)
+        if t is None:
+            return None
+        letters.append(t)
+    shape = "".join(letters)
+    for rx, cb in shapes:
+        if rx.fullmatch(shape):
+            toks = [Token(_KW_TYPE[kw], kw, line=line, column=m.start(1) + 1)]
+            for (w, pos), t in zip(words, letters):
+                if t in _LETTER_TYPE:
+                    toks.append(Token(_LETTER_TYPE[t], w, line=line, column=pos + 1))
+            getattr(b, cb)(toks)
+            return True
+    return None
+
+
+def _read_fast(text: str) -> list | None:
+    """The line items of a text every line of which the fast path or Lark's `line_only` reads
+    without a syntax error; None otherwise (the caller then runs Lark over the whole text)."""
+    lark, b = _parser()
+    b.out = out = []
+    b.off = 0
+    lines = text.split("\n")
+    try:
+        for i, raw in enumerate(lines):
+            if _fast_line(b, raw, i + 1) is None:
+                if not out:  # not even the first line: Lark reads the text once (junk costs one pass)
+                    return None
+                b.off = i
+                try:
+                    lark.parse(raw + "\n", start="line_only")
+                except Exception:
+                    return None
+                finally:
+                    b.off = 0
+    except Exception:  # defensive: Lark alone decides
+        return None
+    return out
+
+
 def _read_lines(text: str) -> list:
     """Run the grammar over the whole text; returns the line items in order."""
+    if fast_path_on():
+        out = _read_fast(text)
+        if out is not None:
+            return out
     lark, b = _parser()
     b.out = out = []
     b.off = 0

@@ -1,0 +1,123 @@
+"""The fast path (one regular expression per line keyword) reads exactly what Lark alone reads:
+the same line items, events, findings and positions, on every fixture, the conformance corpus,
+generated games in every rendering, mutated lines and sentences generated from the grammar."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+from dosverify import notation
+from dosverify.render import STYLES, render
+from dosverify.simulate import Sim
+
+ROOT = Path(__file__).resolve().parent.parent
+LOGS = sorted(p for p in (ROOT / "fixtures").rglob("*") if p.suffix in (".log", ".txt"))
+
+
+def _norm(x):
+    if isinstance(x, (list, tuple)):
+        return [type(x).__name__, [_norm(y) for y in x]]
+    if isinstance(x, dict):
+        return {k: _norm(v) for k, v in x.items()}
+    if hasattr(x, "__dict__"):
+        return [type(x).__name__, _norm(vars(x))]
+    if hasattr(x, "__dataclass_fields__"):
+        return [type(x).__name__, _norm({k: getattr(x, k) for k in x.__dataclass_fields__})]
+    return x
+
+
+def _both(text: str, monkeypatch) -> tuple:
+    monkeypatch.setenv("DOSVERIFY_PARSER", "lark")
+    slow_items, slow = _norm(notation._read_lines(text)), notation.parse(text)
+    monkeypatch.delenv("DOSVERIFY_PARSER")
+    fast_items, fast = _norm(notation._read_lines(text)), notation.parse(text)
+    return slow_items, fast_items, (_norm(slow.log), _norm(slow.findings)), (_norm(fast.log), _norm(fast.findings))
+
+
+def _same(text: str, monkeypatch) -> None:
+    slow_items, fast_items, slow, fast = _both(text, monkeypatch)
+    assert fast_items == slow_items
+    assert fast == slow
+
+
+def test_the_switch_runs_lark_alone(monkeypatch) -> None:
+    monkeypatch.setenv("DOSVERIFY_PARSER", "lark")
+    assert not notation.fast_path_on()
+    monkeypatch.setattr(notation, "_read_fast", lambda text: pytest.fail("fast path used"))
+    notation._read_lines("dos 1\nplayers a b\n")
+    monkeypatch.delenv("DOSVERIFY_PARSER")
+    assert notation.fast_path_on()
+
+
+def test_the_fast_path_reads_well_formed_lines_without_lark(monkeypatch) -> None:
+    lark, _ = notation._parser()
+    calls = []
+    monkeypatch.setattr(lark, "parse", lambda *a, **k: calls.append(a))
+    text = ("dos 1\nplayers ann bob\nround 1\ndealer ann\n  hand ann R1 ?  # c\ncenter G3 B#\nturn bob\n"
+            "match G3 with R1 + W2=G\r\ndraw bob ? ?\nplace Y5\npass\ndos\ndos bob\ncatch ann by bob\n"
+            "refill R3\nreshuffle\nshow ann R1\nscore ann 3\ntotals ann 3 bob 0\nwinner ann\n")
+    items = notation._read_lines(text)
+    assert not calls and len(items) == 20
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_fixture(path, monkeypatch) -> None:
+    _same(path.read_bytes().decode("utf-8", "replace"), monkeypatch)
+
+
+def test_generated_games_in_every_rendering(monkeypatch) -> None:
+    for seed in range(12):
+        log = Sim(players=2 + seed % 3, seed=seed, deck=seed % 2 == 0).play().to_log()
+        for name in STYLES:
+            _same(render(log, name, seed=seed).text, monkeypatch)
+
+
+def test_mutated_lines(monkeypatch) -> None:
+    """Every line of a game, broken in small ways (a character dropped, doubled, a space or `#`
+    put in): each text reads the same both ways, errors included."""
+    rng = random.Random(5)
+    log = Sim(players=3, seed=7).play().to_log()
+    lines = notation.write(log).split("\n")
+    for _ in range(400):
+        i = rng.randrange(len(lines))
+        ln = lines[i]
+        j = rng.randrange(len(ln) + 1)
+        op = rng.choice(["drop", "dup", "space", "hash", "cr", "tab", "lower", "q"])
+        ch = {"space": " ", "hash": "#", "cr": "\r", "tab": "\t", "q": "?"}.get(op, "")
+        new = (ln[:j] + ln[j + 1:] if op == "drop" else ln[:j] + ln[j:j + 1] * 2 + ln[j + 1:] if op == "dup"
+               else ln.lower() if op == "lower" else ln[:j] + ch + ln[j:])
+        _same("\n".join(lines[:i] + [new] + lines[i + 1:]), monkeypatch)
+
+
+_GRAMMAR = Lark(notation.grammar_text(), parser="lalr", start=["start", "line_only"], keep_all_tokens=True)
+
+
+def _explicit():
+    """Terminal strategies (the grammar's lookaheads defeat hypothesis' own), valid and not."""
+    ex = {k.upper(): st.just(k) for k in notation.KEYWORDS if k not in ("with", "by")}
+    ex.update({"_WITH": st.just("with"), "_BY": st.just("by"), "_PLUS": st.just("+")})
+    ex.update({
+        "CARD": st.sampled_from(["R1", "G#", "W2=R", "B10", "Y3", "R#=7", "R2", "W3", "B3+B7", "G5#x"]),
+        "HIDDEN": st.sampled_from(["?", "?", "?=R", "?5"]),
+        "NAME": st.sampled_from(["ann", "bob", "Cyd", "x-1", "turn", "with", "a" * 33]),
+        "TAG": st.sampled_from(["event", "site", "round-name"]),
+        "INT": st.sampled_from(["0", "1", "57", "200"]),
+        "WORD": st.sampled_from(["official", "2026-11-28", "left"]),
+        "STRING": st.sampled_from(['"a b"', '"x # y"']),
+        "_NL": st.sampled_from(["\n", " # note\n", "\r\n", "\n\n  "]),
+        "WS": st.sampled_from([" ", "\t", "  "]),
+    })
+    return ex
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(from_lark(_GRAMMAR, start="line_only", explicit=_explicit()), min_size=1, max_size=6))
+def test_sentences_generated_from_the_grammar(monkeypatch, lines) -> None:
+    _same("dos 1\n" + "".join(lines), monkeypatch)
