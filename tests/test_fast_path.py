@@ -57,6 +57,7 @@ def test_the_switch_runs_lark_alone(monkeypatch) -> None:
 
 
 def test_the_fast_path_reads_well_formed_lines_without_lark(monkeypatch) -> None:
+    monkeypatch.delenv("DOSVERIFY_PARSER", raising=False)  # the CI pass with Lark alone runs this file too
     lark, _ = notation._parser()
     calls = []
     monkeypatch.setattr(lark, "parse", lambda *a, **k: calls.append(a))
@@ -151,7 +152,9 @@ def test_tricky_lines(line, monkeypatch) -> None:
 
 def test_valid_lines_skip_the_token_tier(monkeypatch) -> None:
     """Every keyword's valid line, and the header's value lines, are read by the first tier."""
+    monkeypatch.delenv("DOSVERIFY_PARSER", raising=False)
     monkeypatch.setattr(notation, "_token_line", lambda *a: pytest.fail(f"token tier used: {a[1]!r}"))
+    monkeypatch.setattr(notation._parser()[0], "parse", lambda *a, **k: pytest.fail(f"Lark used: {a[0]!r}"))
     text = ("dos 1\nplayers ann bob\nruleset official\noption dcm-draws \"at once\"\nevent \"a  b\"\ntarget 200\nsite club\n"
             "round 1\ndealer ann\ndeck R1 G3\n  hand ann R1 W2  # c\ncenter G3 B#\nturn bob\n"
             "match G3 with R1 + W2=G\r\ndraw bob R1\ndraw\tG3\nplace Y5\npass\ndos\ndos bob\ncatch ann by bob\n"
