@@ -7,9 +7,11 @@ A line that is not a sentence of the notation, or stands out of place, is
 reported and skipped, and reading goes on with the next line. The parser never
 judges the game: players, cards and turns are the referee's business.
 
-Speed: the whole text is parsed in one go by an LALR parser that builds the
-models as it reduces (no parse tree). After a first syntax error the rest is
-parsed line by line, so recovery stays linear in the size of the log.
+Speed: a well-formed line is read by a fast path (one regular expression per
+line keyword, the same line items as the grammar's callbacks make; see "the fast
+path" below); any other line by the LALR parser, which builds the models as it
+reduces (no parse tree). After a first syntax error the rest is parsed line by
+line, so recovery stays linear in the size of the log.
 """
 
 from __future__ import annotations
