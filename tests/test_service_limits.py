@@ -5,6 +5,8 @@ fairness between small and large logs, and `serve`'s validation of every setting
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import subprocess
 import sys
 import time
@@ -19,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from liveserver import ROOT, server_env, start_server, stop_server  # noqa: E402
 from test_service import EXAMPLE  # noqa: E402
 
-from dosverify.pool import cap_findings, check_job  # noqa: E402
+from dosverify.api import check  # noqa: E402
+from dosverify.pool import cap_findings  # noqa: E402
 from dosverify.settings import SettingError, Settings  # noqa: E402
 
 TEXT = {"content-type": "text/plain"}
@@ -104,15 +107,14 @@ def test_batch_bytes_limit_and_findings_cap(server):
         r = c.post("/v1/check", content=junk(10), headers=TEXT)
         report = r.json()
         assert r.status_code == 200 and len(report["findings"]) == 3 and report["truncated"] > 0
-        full = check_job(junk(10), None, "-", None, None)[0]
-        assert len(full.findings) == 3 + report["truncated"]
+        assert len(check(junk(10)).findings) == 3 + report["truncated"]
         r = c.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)
         assert r.json()["truncated"] == 0
         assert c.get("/healthz").json()["max_findings"] == 3
 
 
 def test_cap_findings_keeps_the_first_in_line_order():
-    report = check_job(junk(10), None, "-", None, None)[0]
+    report = check(junk(10))
     lines = [f.line for f in report.findings]
     assert cap_findings(report, 4) == len(lines) - 4
     assert [f.line for f in report.findings] == lines[:4]
@@ -183,24 +185,119 @@ def test_settings_precedence():
 # ---- the pool itself -----------------------------------------------------------------------------
 
 
-def test_pool_queue_timeout_and_order():
-    """One worker busy with a long log: a log queued behind it past the queue timeout is
-    CheckBusy; results of a request come back in its order."""
-    from dosverify.pool import CheckBusy, CheckPool
+def sleep(seconds: float) -> tuple:
+    """A pool job that takes ``seconds`` without using the CPU, so the tests below hold on a
+    loaded machine: what they check is order and policy, not speed."""
+    return ("call", (time.sleep, (seconds,)), 0)
+
+
+def pool_run(test, **kw):
+    from dosverify.pool import CheckPool
 
     async def run():
-        pool = CheckPool(1, budget=30, queue_timeout=0.3)
+        pool = CheckPool(**{"workers": 1, "budget": 30, **kw})
         try:
             await pool.start()
-            job = lambda body: ("check", (body, None, "-", None, None), len(body))  # noqa: E731
-            long = asyncio.create_task(pool.run([job(junk(20_000))]))
-            await asyncio.sleep(0.1)
-            with pytest.raises(CheckBusy):
-                await pool.run([job(EXAMPLE.encode())])
-            await long
-            out = await pool.run([job(junk(3)), job(EXAMPLE.encode()), job(junk(1))])
-            assert [len(r.findings) for r, _, _ in out] == [3, 0, 1]
+            await test(pool)
         finally:
             pool.close()
 
     asyncio.run(run())
+
+
+def test_pool_queue_timeout_and_order():
+    """One worker busy with a long job: a request queued behind it past the queue timeout is
+    CheckBusy; results of a request come back in its order."""
+    from dosverify.pool import CheckBusy
+
+    async def test(pool):
+        job = lambda body: ("check", (body, None, "-", None, None), len(body))  # noqa: E731
+        long = asyncio.create_task(pool.run([sleep(3)]))
+        await asyncio.sleep(0.1)
+        with pytest.raises(CheckBusy):
+            await pool.run([job(EXAMPLE.encode())])
+        await long
+        out = await pool.run([job(junk(3)), job(EXAMPLE.encode()), job(junk(1))])
+        assert [(v, json.loads(r)["verdict"], len(json.loads(r)["findings"])) for v, _, r in out] == \
+            [("illegal", "illegal", 3), ("legal", "legal", 0), ("illegal", "illegal", 1)]
+
+    pool_run(test, queue_timeout=0.3)
+
+
+def test_pool_serves_the_shortest_request_first():
+    """Behind a busy worker wait a batch of three, then a single check: the single one goes
+    first, then the batch, its logs in order."""
+    async def test(pool):
+        done: list[str] = []
+
+        async def run(name, jobs):
+            await pool.run(jobs)
+            done.append(name)
+
+        first = asyncio.create_task(run("first", [sleep(0.5)]))
+        await asyncio.sleep(0.1)
+        batch = asyncio.create_task(run("batch", [sleep(0.05)] * 3))
+        await asyncio.sleep(0.05)
+        single = asyncio.create_task(run("single", [sleep(0.05)]))
+        await asyncio.gather(first, batch, single)
+        assert done == ["first", "single", "batch"]
+
+    pool_run(test)
+
+
+def test_pool_queue_timeout_counts_from_the_last_log_started():
+    """A batch that takes longer than the queue timeout in all, but starts a log well within it
+    each time, is answered: a batch being worked on is not cut off half way."""
+    async def test(pool):
+        out = await pool.run([sleep(0.3)] * 8)  # 2.4 s in all, one log started every 0.3 s
+        assert out == [None] * 8
+
+    pool_run(test, queue_timeout=1.5)
+
+
+def test_pool_large_logs_have_their_own_lower_priority_workers():
+    """A large log runs on a worker of its own at a lower OS priority, while the small lane's
+    worker stays free: a small check sent meanwhile is answered before it."""
+    from dosverify.pool import LARGE_NICE
+
+    async def test(pool):
+        assert len(pool.pids()) == 2  # one small worker, one large
+        small, large = pool._all
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, small.pid) == base
+        assert os.getpriority(os.PRIO_PROCESS, large.pid) == min(19, base + LARGE_NICE)
+        done: list[str] = []
+
+        async def run(name, job):
+            await pool.run([job])
+            done.append(name)
+
+        big = ("call", (time.sleep, (1.0,)), 10 ** 6)  # a job the size of a large log
+        await asyncio.gather(run("large", big), run("small", sleep(0.05)))
+        assert done == ["small", "large"]
+
+    pool_run(test)
+
+
+def test_health_reports_every_setting():
+    """/healthz's model is built from Settings: a new setting shows there, documented, without
+    anyone keeping a second list."""
+    from dataclasses import asdict, fields
+
+    from fastapi.testclient import TestClient
+
+    from dosverify.service import BATCH_OVERHEAD, create_app
+    from dosverify.settings import SPECS
+
+    app = create_app(workers=3, max_findings=7, max_log_bytes=1000, max_batch_items=5)
+    with TestClient(app) as c:
+        health = c.get("/healthz").json()
+        schema = c.get("/openapi.json").json()["components"]["schemas"]["Health"]
+    cfg = app.state.settings
+    assert set(health) == {"status", "version", "spec_version"} | {f.name for f in fields(cfg)}
+    assert {k: health[k] for k in asdict(cfg) if k != "max_batch_bytes"} == \
+        {k: v for k, v in asdict(cfg).items() if k != "max_batch_bytes"}
+    assert health["max_batch_bytes"] == 1000 * 5 + BATCH_OVERHEAD  # the limit in force, not the 8 MiB setting
+    for name in asdict(cfg):
+        assert schema["properties"][name]["description"] == SPECS[name][4]
+        assert name in schema["required"]
