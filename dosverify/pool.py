@@ -12,15 +12,17 @@ a time budget, so one slow or huge log never holds up small ones.
   answers at once rather than holding connections for ever. The clock stops while one of its
   logs runs and starts again from zero when it ends, so a batch being worked on is not cut off
   half way; its wait stays bounded (logs x (queue timeout + budget)).
-- Fairness, between sizes: logs up to ``small_bytes`` go to the small lane, larger ones to the
-  large lane, and each lane has workers of its own: ``workers`` for small logs, and
-  ``workers - 1`` more (at least one) for large ones, started at a lower OS priority
-  (``os.nice(LARGE_NICE)``), so a small check never waits for a large one to finish and, while
-  both run, the CPU goes to the small one first; on an idle machine a large check still gets a
-  whole core.
+- Fairness, between kinds of work: three lanes, each with workers of its own: single small
+  checks (a request of one log up to ``small_bytes``: what a user waits for), the small logs of
+  batches, and large logs. A single check never waits for a worker busy with a batch or a
+  large log, and as the batch workers run at ``os.nice(BATCH_NICE)`` and the large ones at
+  ``os.nice(LARGE_NICE)``, while all run the OS gives the CPU to single checks first, then to
+  batches; on an idle machine each still gets a whole core. ``workers`` processes serve each of
+  the first two lanes, ``workers - 1`` (at least one) the large one.
 - Fairness, within a lane: shortest request first (fewest logs, then earliest), a request's
-  logs in order: a single check never queues behind a batch, and batches go one after the
-  other, so under saturation the earliest ones finish instead of all of them finishing late.
+  logs in order, so batches go one after the other and under saturation the earliest ones
+  finish instead of all finishing late. A batch worker takes up to ``CHUNK_LOGS`` logs of a
+  batch at once (each within its own budget): the service's own work per log shrinks as much.
 
 The event loop never checks anything: a thread per worker waits on that worker's pipe.
 """
@@ -32,6 +34,7 @@ import heapq
 import itertools
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
 from collections import deque
@@ -42,7 +45,10 @@ from typing import Any
 SMALL_BYTES = 64 * 1024  # a log up to this size is "small": it never waits behind large ones
 GRACE_SECONDS = 2.0  # past budget + grace the worker is killed (a check stuck in C code)
 START_TIMEOUT = 60.0  # a worker must be ready (imports, grammar built) within this
-LARGE_NICE = 10  # large-log workers run this much nicer (os.nice): the CPU favours small checks
+BATCH_NICE = 5  # workers for the logs of batches run this much nicer (os.nice) than those of single checks
+LARGE_NICE = 10  # and those for large logs nicer still: the CPU favours a single small check
+CHUNK_LOGS, CHUNK_BYTES = 8, 16 * 1024  # a batch worker takes up to this many of a batch's logs at once
+LANES = ("single", "batch", "large")
 
 
 class CheckTimeout(Exception):
@@ -138,26 +144,39 @@ def _worker_main(conn, budget: float, nice: int = 0) -> None:  # pragma: no cove
     conn.send(("ready", os.getpid()))
     while True:
         try:
-            job = conn.recv()
+            jobs = conn.recv()
         except (EOFError, OSError):
             return
-        if job is None:
+        if jobs is None:
             return
-        name, args = job
+        results = [_run(job, budget) for job in jobs]  # each job within its own budget
         try:
-            try:
-                signal.setitimer(signal.ITIMER_REAL, budget)
-                result = ("ok", JOBS[name](*args))
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-        except _Budget:
-            result = ("timeout", None)
-        except Exception as exc:  # noqa: BLE001 - sent back and raised again in the service
-            result = ("raise", exc)
+            conn.send(results)
+        except Exception:  # noqa: BLE001 - an unpicklable result or exception
+            conn.send([r if _picklable(r) else ("raise", RuntimeError(f"{type(r[1]).__name__}: {r[1]}"))
+                       for r in results])
+
+
+def _run(job: tuple, budget: float) -> tuple[str, Any]:  # pragma: no cover - runs in the child process
+    name, args = job
+    try:
         try:
-            conn.send(result)
-        except Exception as exc:  # noqa: BLE001 - an unpicklable result or exception
-            conn.send(("raise", RuntimeError(f"{type(exc).__name__}: {exc}")))
+            signal.setitimer(signal.ITIMER_REAL, budget)
+            return ("ok", JOBS[name](*args))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _Budget:
+        return ("timeout", None)
+    except Exception as exc:  # noqa: BLE001 - sent back and raised again in the service
+        return ("raise", exc)
+
+
+def _picklable(result) -> bool:  # pragma: no cover - runs in the child process
+    try:
+        pickle.dumps(result)
+        return True
+    except Exception:  # noqa: BLE001
+        return False
 
 
 # ---- one worker, seen from the service -----------------------------------------------------
@@ -216,17 +235,18 @@ class _Worker:
                 self._kill()
                 self._start()
 
-    def call(self, job: tuple) -> tuple[str, Any]:
+    def call(self, jobs: list[tuple]) -> list[tuple[str, Any]]:
+        """Run the jobs one after the other in the worker: their results, in order."""
         self.ensure()
         try:
-            self.conn.send(job)
-            if self.conn.poll(self.budget + GRACE_SECONDS):
+            self.conn.send(jobs)
+            if self.conn.poll(self.budget * len(jobs) + GRACE_SECONDS):
                 return self.conn.recv()
         except (EOFError, OSError):
             self._kill()
-            return ("died", None)
+            return [("died", None)] * len(jobs)
         self._kill()  # stuck past budget and grace: a new worker starts with the next job
-        return ("timeout", None)
+        return [("timeout", None)] * len(jobs)
 
 
 # ---- the pool ------------------------------------------------------------------------------
@@ -236,6 +256,7 @@ class _Worker:
 class _Item:
     index: int
     job: tuple
+    size: int
     future: asyncio.Future
     flow: _Flow
 
@@ -246,7 +267,7 @@ class _Flow:
     it when it has waited the queue timeout with none of its logs running."""
 
     key: tuple  # (number of logs, arrival): its place in a lane's queue, shortest request first
-    lanes: dict[str, deque] = field(default_factory=lambda: {"small": deque(), "large": deque()})
+    lanes: dict[str, deque] = field(default_factory=lambda: {lane: deque() for lane in LANES})
     expiry: asyncio.TimerHandle | None = None
     running: int = 0
     cancelled: bool = False
@@ -269,13 +290,14 @@ class _Flow:
 class CheckPool:
     """Worker processes with a fair scheduler. Use :meth:`run` from the event loop.
 
-    ``workers`` processes check small logs; ``large_workers`` more (default ``workers - 1``, at
-    least one) check large ones, at ``large_nice`` (lower OS priority), so that while both kinds
-    run the CPU goes to the small checks first."""
+    Three lanes, each with workers of its own: ``workers`` for single small checks (requests of
+    one log up to ``small_bytes``), ``workers`` more at ``BATCH_NICE`` for the small logs of
+    batches, and ``large_workers`` (default ``workers - 1``, at least one) at ``LARGE_NICE`` for
+    large logs: no kind of work waits for a worker busy with another, and while all run the CPU
+    goes first to the single checks, then to batches."""
 
     def __init__(self, workers: int, budget: float, small_bytes: int = SMALL_BYTES,
-                 queue_timeout: float | None = None, large_workers: int | None = None,
-                 large_nice: int = LARGE_NICE) -> None:
+                 queue_timeout: float | None = None, large_workers: int | None = None) -> None:
         if workers < 1 or budget <= 0 or (large_workers is not None and large_workers < 1):
             raise ValueError("a pool needs at least one worker per lane and a positive budget")
         self.workers, self.budget, self.small_bytes = workers, budget, small_bytes
@@ -284,11 +306,12 @@ class CheckPool:
         # CheckBusy): a queue that grows faster than it drains answers at once instead of
         # holding connections for ever, while a batch being worked on is not cut off half way
         self.queue_timeout = budget if queue_timeout is None else queue_timeout
-        self._idle = {"small": [_Worker(budget) for _ in range(workers)],
-                      "large": [_Worker(budget, large_nice) for _ in range(self.large_workers)]}
-        self._all = self._idle["small"] + self._idle["large"]
+        self._idle = {"single": [_Worker(budget) for _ in range(workers)],
+                      "batch": [_Worker(budget, BATCH_NICE) for _ in range(workers)],
+                      "large": [_Worker(budget, LARGE_NICE) for _ in range(self.large_workers)]}
+        self._all = [w for lane in LANES for w in self._idle[lane]]
         self._threads = ThreadPoolExecutor(max_workers=len(self._all), thread_name_prefix="dosverify-pool")
-        self._queues: dict[str, list[tuple[tuple, _Flow]]] = {"small": [], "large": []}  # heaps by flow key
+        self._queues: dict[str, list[tuple[tuple, _Flow]]] = {lane: [] for lane in LANES}  # heaps by flow key
         self._arrivals = itertools.count()
         self._closed = False
 
@@ -317,9 +340,10 @@ class CheckPool:
         loop = asyncio.get_running_loop()
         flow = _Flow((len(jobs), next(self._arrivals)))
         items = []
+        small = "single" if len(jobs) == 1 else "batch"
         for i, (name, args, size) in enumerate(jobs):
-            item = _Item(i, (name, args), loop.create_future(), flow)
-            flow.lanes["small" if size <= self.small_bytes else "large"].append(item)
+            item = _Item(i, (name, args), size, loop.create_future(), flow)
+            flow.lanes[small if size <= self.small_bytes else "large"].append(item)
             items.append(item)
         for lane, queue in self._queues.items():
             if flow.lanes[lane]:
@@ -344,37 +368,44 @@ class CheckPool:
         finally:
             flow.drop()  # the logs not started yet (after an error, or a cancelled request) are dropped
 
-    def _next(self, lane: str) -> _Item | None:
-        """The next log of the lane: the first waiting log of the request with the fewest logs
-        (the earliest of those), so a single check never queues behind a batch and batches go
-        one after the other rather than all finishing late."""
+    def _next(self, lane: str) -> list[_Item]:
+        """The next logs of the lane: the first waiting ones of the request with the fewest logs
+        (the earliest of those), so batches go one after the other rather than all finishing
+        late. One log, but in the batch lane up to CHUNK_LOGS of them (CHUNK_BYTES in all): the
+        service's own work per log, a round trip to a worker, shrinks as much."""
         queue = self._queues[lane]
+        most = CHUNK_LOGS if lane == "batch" else 1
         while queue:
             _, flow = queue[0]
             waiting = flow.lanes[lane]
             if flow.cancelled or not waiting:
                 heapq.heappop(queue)
                 continue
-            item = waiting.popleft()
+            taken, size = [], 0
+            while waiting and len(taken) < most and (not taken or size + waiting[0].size <= CHUNK_BYTES):
+                item = waiting.popleft()
+                if not item.future.done():
+                    taken.append(item)
+                    size += item.size
             if not waiting:
                 heapq.heappop(queue)
-            if item.future.done():
-                continue
-            return item
-        return None
+            if taken:
+                return taken
+        return []
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
         for lane, idle in self._idle.items():
             while idle:
-                item = self._next(lane)
-                if item is None:
+                items = self._next(lane)
+                if not items:
                     break
-                item.flow.running += 1
-                item.flow.disarm()  # the queue timeout runs only while none of its logs does
+                flow = items[0].flow
+                flow.running += len(items)
+                flow.disarm()  # the queue timeout runs only while none of its logs does
                 worker = idle.pop()
-                fut = loop.run_in_executor(self._threads, worker.call, item.job)
-                fut.add_done_callback(lambda f, w=worker, ln=lane, it=item: self._done(f, w, ln, it))
+                fut = loop.run_in_executor(self._threads, worker.call, [it.job for it in items])
+                fut.add_done_callback(lambda f, w=worker, ln=lane, its=items: self._done(f, w, ln, its))
 
     def _expire(self, flow: _Flow) -> None:
         flow.expiry = None
@@ -384,19 +415,21 @@ class CheckPool:
                     item.future.set_result(("busy", None))
         flow.drop()
 
-    def _done(self, fut: asyncio.Future, worker: _Worker, lane: str, item: _Item) -> None:
+    def _done(self, fut: asyncio.Future, worker: _Worker, lane: str, items: list[_Item]) -> None:
         self._idle[lane].append(worker)
-        flow = item.flow
-        flow.running -= 1
+        flow = items[0].flow
+        flow.running -= len(items)
         if not flow.running and not flow.cancelled and flow.waiting():
             flow.expiry = asyncio.get_running_loop().call_later(self.queue_timeout, self._expire, flow)
-        if not item.future.done():
-            if fut.cancelled():
-                item.future.set_result(("died", None))
-            elif fut.exception() is not None:
-                item.future.set_result(("raise", fut.exception()))
-            else:
-                item.future.set_result(fut.result())
+        if fut.cancelled():
+            results = [("died", None)] * len(items)
+        elif fut.exception() is not None:
+            results = [("raise", fut.exception())] * len(items)
+        else:
+            results = fut.result()
+        for item, result in zip(items, results):
+            if not item.future.done():
+                item.future.set_result(result)
         if not self._closed:
             self._dispatch()
 

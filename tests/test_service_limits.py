@@ -224,23 +224,26 @@ def test_pool_queue_timeout_and_order():
     pool_run(test, queue_timeout=0.3)
 
 
-def test_pool_serves_the_shortest_request_first():
-    """Behind a busy worker wait a batch of three, then a single check: the single one goes
-    first, then the batch, its logs in order."""
+def test_pool_serves_the_shortest_batch_first_and_single_checks_at_once():
+    """Behind a batch that keeps the batch worker busy wait a batch of four, then one of two:
+    the shorter goes first, each batch's logs in order; meanwhile a single check is answered at
+    once, on a worker of its own."""
     async def test(pool):
         done: list[str] = []
 
         async def run(name, jobs):
-            await pool.run(jobs)
+            out = await pool.run(jobs)
+            assert out == [None] * len(jobs)
             done.append(name)
 
-        first = asyncio.create_task(run("first", [sleep(0.5)]))
+        first = asyncio.create_task(run("first", [sleep(0.5)] * 2))
         await asyncio.sleep(0.1)
-        batch = asyncio.create_task(run("batch", [sleep(0.05)] * 3))
+        four = asyncio.create_task(run("four", [sleep(0.05)] * 4))
         await asyncio.sleep(0.05)
-        single = asyncio.create_task(run("single", [sleep(0.05)]))
-        await asyncio.gather(first, batch, single)
-        assert done == ["first", "single", "batch"]
+        two = asyncio.create_task(run("two", [sleep(0.05)] * 2))
+        await run("single", [sleep(0.05)])
+        await asyncio.gather(first, four, two)
+        assert done == ["single", "first", "two", "four"]
 
     pool_run(test)
 
@@ -249,22 +252,23 @@ def test_pool_queue_timeout_counts_from_the_last_log_started():
     """A batch that takes longer than the queue timeout in all, but starts a log well within it
     each time, is answered: a batch being worked on is not cut off half way."""
     async def test(pool):
-        out = await pool.run([sleep(0.3)] * 8)  # 2.4 s in all, one log started every 0.3 s
-        assert out == [None] * 8
+        out = await pool.run([sleep(0.1)] * 24)  # 2.4 s in all, in chunks of at most 0.8 s
+        assert out == [None] * 24
 
-    pool_run(test, queue_timeout=1.5)
+    pool_run(test, queue_timeout=1.0)
 
 
-def test_pool_large_logs_have_their_own_lower_priority_workers():
-    """A large log runs on a worker of its own at a lower OS priority, while the small lane's
-    worker stays free: a small check sent meanwhile is answered before it."""
-    from dosverify.pool import LARGE_NICE
+def test_pool_lanes_have_their_own_workers_at_their_own_priority():
+    """Batches and large logs run on workers of their own at lower OS priorities; a small check
+    sent while a large log is checked is answered before it."""
+    from dosverify.pool import BATCH_NICE, LARGE_NICE
 
     async def test(pool):
-        assert len(pool.pids()) == 2  # one small worker, one large
-        small, large = pool._all
+        assert len(pool.pids()) == 3  # one worker for single checks, one for batches, one for large logs
+        single, batch, large = pool._all
         base = os.getpriority(os.PRIO_PROCESS, 0)
-        assert os.getpriority(os.PRIO_PROCESS, small.pid) == base
+        assert os.getpriority(os.PRIO_PROCESS, single.pid) == base
+        assert os.getpriority(os.PRIO_PROCESS, batch.pid) == min(19, base + BATCH_NICE)
         assert os.getpriority(os.PRIO_PROCESS, large.pid) == min(19, base + LARGE_NICE)
         done: list[str] = []
 
