@@ -30,6 +30,7 @@ The event loop never checks anything: a thread per worker waits on that worker's
 from __future__ import annotations
 
 import asyncio
+import gc
 import heapq
 import itertools
 import multiprocessing
@@ -45,7 +46,8 @@ from typing import Any
 SMALL_BYTES = 64 * 1024  # a log up to this size is "small": it never waits behind large ones
 GRACE_SECONDS = 2.0  # past budget + grace the worker is killed (a check stuck in C code)
 START_TIMEOUT = 60.0  # a worker must be ready (imports, grammar built) within this
-BATCH_NICE = 5  # workers for the logs of batches run this much nicer (os.nice) than those of single checks
+BATCH_NICE = 2  # workers for the logs of batches run this much nicer (os.nice) than those of single checks:
+# enough for the OS to prefer a single check, little enough not to starve batches on a shared machine
 LARGE_NICE = 10  # and those for large logs nicer still: the CPU favours a single small check
 CHUNK_LOGS, CHUNK_BYTES = 8, 16 * 1024  # a batch worker takes up to this many of a batch's logs at once
 LANES = ("single", "batch", "large")
@@ -141,6 +143,8 @@ def _worker_main(conn, budget: float, nice: int = 0) -> None:  # pragma: no cove
     from .api import check
 
     check(b"dos 1\n")  # load the spec and build the parser before the first job
+    gc.collect()
+    gc.freeze()  # the spec and parser stay for good: no full collection scans them again
     conn.send(("ready", os.getpid()))
     while True:
         try:

@@ -305,3 +305,41 @@ def test_health_reports_every_setting():
     for name in asdict(cfg):
         assert schema["properties"][name]["description"] == SPECS[name][4]
         assert name in schema["required"]
+
+
+def _check_workers(pid: int) -> list[int]:
+    """The check worker processes of the server ``pid`` (spawned children; not the resource tracker)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                cmd = (d / "cmdline").read_bytes()
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == pid and b"spawn_main" in cmd:
+                out.append(int(d.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_serve_starts_every_lane_s_workers_as_it_starts_each_at_its_priority():
+    """`serve` starts its workers before the first check (so a burst at start-up does not wait
+    for them): one for single checks, one for batches, one for large logs, at their niceness."""
+    from dosverify.pool import BATCH_NICE, LARGE_NICE
+
+    proc, _ = start_server("--workers", "1")
+    try:
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        want = sorted(min(19, base + n) for n in (0, BATCH_NICE, LARGE_NICE))
+        for _ in range(600):  # bounded: 60 s for three processes to start
+            try:
+                got = sorted(os.getpriority(os.PRIO_PROCESS, p) for p in _check_workers(proc.pid))
+            except OSError:  # a process that went away between the two reads
+                got = []
+            if got == want:
+                break
+            time.sleep(0.1)
+        assert got == want
+    finally:
+        stop_server(proc)
