@@ -542,7 +542,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", default="8000", help="TCP port, 1-65535 (default 8000)")
     # values are checked by dosverify.settings (one-line errors, exit 2), so they are read as text here
-    for flag, text in (("--workers", "check worker processes (default: the number of cores, or $DOSVERIFY_WORKERS)"),
+    for flag, text in (("--workers", "check worker processes for single checks, as many for batches, one fewer (at least one) for large logs (default: the number of cores, or $DOSVERIFY_WORKERS)"),
                        ("--max-log-bytes", "largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)"),
                        ("--max-batch-items", "most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)"),
                        ("--max-batch-bytes", "largest batch body (default 8 MiB, or $DOSVERIFY_MAX_BATCH_BYTES)"),

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import gc
 import html
 import json
 import os
@@ -45,13 +47,13 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
 from .pool import CheckBusy, CheckPool, CheckTimeout, InFlightLimit, WorkerDied
-from .settings import Settings
+from .settings import SPECS, Settings
 from .events import Log
 from .jsonform import json_type_name
 from .findings import Finding
@@ -131,17 +133,16 @@ class ErrorBody(BaseModel):
     spec_version: str
 
 
-class Health(BaseModel):
+class _HealthBase(BaseModel):
     status: Literal["ok"] = "ok"
     version: str = Field(description="the dosverify package version")
     spec_version: str
-    max_log_bytes: int
-    max_batch_items: int
-    max_batch_bytes: int
-    workers: int
-    check_timeout: float
-    max_in_flight: int
-    max_findings: int
+
+
+# /healthz: the service's identity and every setting, its fields built from Settings (so the two
+# cannot drift); max_batch_bytes is the limit in force (at most max_log_bytes x max_batch_items)
+Health = create_model("Health", __base__=_HealthBase, **{
+    f.name: (SPECS[f.name][1], Field(description=SPECS[f.name][4])) for f in dataclasses.fields(Settings)})
 
 
 class BatchResult(BaseModel):
@@ -560,14 +561,18 @@ center R3 B10
 """
 
 
-def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None, **settings: Any) -> FastAPI:
+def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None, *, warm: bool = False,
+               **settings: Any) -> FastAPI:
     """Build the service. Every setting (see :mod:`dosverify.settings`: ``max_log_bytes``,
     ``max_batch_items``, ``max_batch_bytes``, ``workers``, ``check_timeout``, ``max_in_flight``,
     ``max_findings``) given here wins over its environment variable, which wins over its default.
 
     The endpoints are ``async def``: they read the body on the event loop (so the body limit
     applies while it streams in) and send every check to a pool of worker processes
-    (:mod:`dosverify.pool`), started with the first check: checks run in parallel, each within
+    (:mod:`dosverify.pool`), started with the first check (with ``warm``, as the app starts, in the
+    background, so the first checks under load do not wait for workers to start, and what the app
+    holds for good is frozen out of the garbage collector's full scans; `serve` does that):
+    checks run in parallel, each within
     its time budget, and small logs never wait behind large ones. The event loop stays free to
     accept connections, answer ``/healthz`` and refuse oversized bodies or excess requests.
     """
@@ -580,9 +585,23 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        async def warm_up() -> None:
+            with contextlib.suppress(Exception):  # a worker that does not start is retried by its first job
+                await get_pool().start()
+
+        task = None
+        if warm:
+            task = asyncio.create_task(warm_up())
+            # What the service holds for good (spec, models, routes) leaves the collector's
+            # view: a full collection scanned it all, a pause of the event loop of 0.2 s and
+            # more under load, that every request in flight waited out.
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
+            if task is not None:
+                task.cancel()
             if "pool" in pool_box:
                 pool_box.pop("pool").close()
 
@@ -609,7 +628,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json",
                         options: dict | None = None) -> list:
-        """(report, truncated, rendered bytes) for each (body, form, name), checked in the pool
+        """(verdict, truncated, rendered bytes) for each (body, form, name), checked in the pool
         (under `?option=` overrides, if any)."""
         jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None), len(raw)) for raw, f, nm in items]
         return await _in_pool(get_pool(), jobs)
@@ -716,7 +735,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         _check_ruleset(ruleset)
         options = parse_options(option)
         as_text = prefers_text(request)
-        [(report, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json", options)
+        [(_, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json", options)
         return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
 
     batch_body = {"requestBody": {"required": True, "content": {
@@ -780,7 +799,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                 items.append((raw, f, item_name))
 
         done = await check_all(items, ruleset, options=options)
-        counts = {v: sum(1 for r, _, _ in done if r.verdict == v) for v in ("legal", "illegal", "malformed")}
+        counts = {v: sum(1 for verdict, _, _ in done if verdict == v) for v in ("legal", "illegal", "malformed")}
         head = json.dumps({"spec_version": spec.version, "count": len(done), **counts}, separators=(",", ":"))
         payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"
         return Response(payload, media_type="application/json")
@@ -914,9 +933,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness", operation_id="getHealth")
     def healthz() -> dict:
         return {"status": "ok", "version": __version__, "spec_version": spec.version,
-                "max_log_bytes": max_log, "max_batch_items": max_items, "max_batch_bytes": batch_bytes,
-                "workers": cfg.workers, "check_timeout": cfg.check_timeout, "max_in_flight": cfg.max_in_flight,
-                "max_findings": max_findings}
+                **dataclasses.asdict(cfg), "max_batch_bytes": batch_bytes}
 
     def openapi() -> dict:
         """The OpenAPI document, with the log schema (Log and its events) among the components
@@ -989,7 +1006,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", ac
     uvicorn's, one line a request on standard output (``access_log=False`` turns it off)."""
     import uvicorn
 
-    app = create_app(**given)
+    app = create_app(warm=True, **given)
     uvicorn.run(app, host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
                 proxy_headers=False, server_header=False, access_log=access_log)
 
