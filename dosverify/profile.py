@@ -24,11 +24,15 @@ def _options(spec) -> dict[str, dict]:
     return {k: v for k, v in spec.options.items() if len(v["values"]) > 1}
 
 
-def profile(logs: list[tuple[str, str | bytes | dict]]) -> dict:
+def profile(logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
     """The profile of (name, log) pairs: per option its consistent values, deciding lines and
-    examples; the verdicts under the inferred options; the command to check with them."""
+    examples; the named ruleset they fit; the verdicts under the inferred options; the command
+    to check with them. `fixed` options (`check --ruleset auto --option K=V`) are not inferred.
+    Every log is judged under the options tried, over its own `ruleset` and `option` lines."""
     spec = load_spec()
-    opts = _options(spec)
+    fixed = dict(fixed or {})
+    spec.ruleset("official", fixed)  # raises SpecError naming an unknown option or value
+    opts = {k: v for k, v in _options(spec).items() if k not in fixed}
     chosen = {k: v["default"] for k, v in opts.items()}
     cache: dict = {}
 
@@ -46,7 +50,7 @@ def profile(logs: list[tuple[str, str | bytes | dict]]) -> dict:
             rules = set(opt.get("rules", ()))
             per_value = {}
             for value in opt["values"]:
-                trial = {**chosen, key: value}
+                trial = {**chosen, **fixed, key: value}
                 found = [(logs[i][0], f) for i in range(len(logs)) for f in judge(i, trial).findings]
                 per_value[value] = {"own": [p for p in found if p[1].rule in rules], "found": found,
                                     "keys": {(n, f.rule, f.line) for n, f in found}}
@@ -76,13 +80,47 @@ def profile(logs: list[tuple[str, str | bytes | dict]]) -> dict:
         if not changed:
             break
 
+    name, fits = _ruleset(spec, result, fixed)
+    base = spec.ruleset(name).options
+    for key, r in result.items():  # the ruleset's own value wherever the logs allow it
+        if base[key] in r["values"]:
+            r["inferred"] = chosen[key] = base[key]
+    chosen = {**chosen, **fixed}
     reports = [judge(i, chosen) for i in range(len(logs))]
     verdicts = [{"file": r.file, "verdict": r.verdict,
                  "findings": [_where((r.file, f)) for f in r.findings if f.severity == "error"]} for r in reports]
-    flags = [f"--option {k}={chosen[k]}" for k, r in result.items() if r["evidence"] or chosen[k] != r["default"]]
-    return {"spec_version": spec.version, "logs": len(logs), "options": result, "inferred": chosen,
+    shown = {k for k, r in result.items() if r["evidence"]} | set(fixed)
+    flags = ([f"--ruleset {name}"] if name != "official" else []) + [
+        f"--option {k}={v}" for k, v in chosen.items() if k in shown or v != base[k]]
+    return {"spec_version": spec.version, "logs": len(logs), "options": result, "fixed": fixed,
+            "ruleset": name, "rulesets_consistent": fits, "inferred": chosen,
             "legal": all(r.verdict == "legal" for r in reports), "verdicts": verdicts, "flags": flags,
             "command": command({"flags": flags})}
+
+
+def _ruleset(spec, result: dict, fixed: dict) -> tuple[str, list[str]]:
+    """The named ruleset the logs fit: every rulebook option (not an engine's) that the logs
+    decide, or the command line fixes, takes a value they allow. `official` when it fits or when
+    several do (then its departures are named as options); else the one that fits. Engine
+    options (V12-V17) are `official` in every ruleset, so they never choose one."""
+    shown = {k: r["values"] for k, r in result.items() if r["evidence"]} | {k: [v] for k, v in fixed.items()}
+    shown = {k: v for k, v in shown.items() if not spec.options[k].get("engine")}
+    names = ["official"] + sorted(n for n in spec.rulesets if n != "official")
+    fits = [n for n in names if all(spec.ruleset(n).options.get(k) in vals for k, vals in shown.items())]
+    return ("official" if "official" in fits or len(fits) != 1 else fits[0]), fits
+
+
+def auto_choice(prof: dict) -> dict:
+    """What `check --ruleset auto` judges under, for each report's `auto` field: the ruleset,
+    every option in force, the options the logs decided and those fixed by the command line, and
+    the summary's naming ("official with dcm-draws=at-once")."""
+    spec = load_spec()
+    base = spec.ruleset(prof["ruleset"]).options
+    departs = {k: v for k, v in prof["inferred"].items() if base.get(k) != v}
+    named = prof["ruleset"] + (" with " + ", ".join(f"{k}={v}" for k, v in departs.items()) if departs else "")
+    return {"ruleset": prof["ruleset"], "options": spec.ruleset(prof["ruleset"], prof["inferred"]).options, "named": named,
+            "decided": sorted(k for k, r in prof["options"].items() if r["evidence"]),
+            "fixed": dict(prof["fixed"]), "logs": prof["logs"]}
 
 
 def _where(pair) -> dict:
@@ -97,6 +135,11 @@ def command(prof: dict, target: str = "DIR") -> str:
 
 def render_text(prof: dict, target: str = "DIR") -> str:
     out = [f"{prof['logs']} logs profiled"]
+    fits = [n for n in prof["rulesets_consistent"] if n != prof["ruleset"]]
+    out.append(f"ruleset: {prof['ruleset']}" + (f" (also consistent: {', '.join(fits)})" if fits else "")
+               + ("" if prof["rulesets_consistent"] else " (no named ruleset fits; its departures are options)"))
+    for key, value in prof["fixed"].items():
+        out.append(f"{key}: {value} (fixed by --option, not inferred)")
     for key, r in prof["options"].items():
         head = f"{key} ({r['variant']}): "
         if not r["evidence"]:
@@ -142,7 +185,18 @@ def main_profile(argv: list[str]) -> int:
                                  description="infer the options (rulebook and engine) that explain many logs of one program")
     ap.add_argument("paths", nargs="+", metavar="LOG|DIR")
     ap.add_argument("--format", choices=("text", "json"), default="text")
+    ap.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                    help="fix this option (not inferred); repeatable")
     args = ap.parse_args(argv)
+    from .simulate import parse_option_args
+    from .spec import SpecError
+
+    try:
+        fixed = parse_option_args(args.option)
+        load_spec().ruleset("official", fixed)
+    except (ValueError, SpecError) as exc:
+        print(f"dosverify profile: {exc}", file=sys.stderr)
+        return 2
     try:
         logs = read_paths(args.paths)
     except OSError as exc:
@@ -151,7 +205,7 @@ def main_profile(argv: list[str]) -> int:
     if not logs:
         print("dosverify profile: no logs found", file=sys.stderr)
         return 2
-    prof = profile(logs)
+    prof = profile(logs, fixed)
     target = " ".join(args.paths)
     if args.format == "json":
         print(json.dumps({**prof, "command": command(prof, target)}, ensure_ascii=False, indent=2))

@@ -153,6 +153,8 @@ class BatchResult(BaseModel):
     legal: int
     illegal: int
     malformed: int
+    auto: dict | None = Field(None, description="with `ruleset=auto`: the ruleset and options inferred from the "
+                                              "batch, as each report's `auto` (left out otherwise)")
     reports: list[Report]
 
 
@@ -608,10 +610,11 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         return pool_box["pool"]
 
     async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json",
-                        options: dict | None = None) -> list:
+                        options: dict | None = None, auto: dict | None = None) -> list:
         """(report, truncated, rendered bytes) for each (body, form, name), checked in the pool
         (under `?option=` overrides, if any)."""
-        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None), len(raw)) for raw, f, nm in items]
+        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None, auto), len(raw))
+                for raw, f, nm in items]
         return await _in_pool(get_pool(), jobs)
 
     async def run_in_pool(fn, *args):
@@ -731,9 +734,15 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                       "description": "one log per part, text or JSON (parts of any other name are logs "
                                      "too, in the order sent)"}}}}}}}
 
+    ruleset_batch_q = Query(None, description="overrides the logs' ruleset; `auto` infers the ruleset and options "
+                                              "from the whole batch (as `POST /v1/profile`; `option`s stay fixed) and "
+                                              "judges every log under them",
+                            json_schema_extra={"enum": [*ruleset_names, "auto"]})
+
     @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
               openapi_extra=batch_body, tags=["check"], summary="Check several logs", operation_id="checkBatch")
-    async def check_batch(request: Request, ruleset: str | None = ruleset_q, option: list[str] = option_q) -> JSONResponse:
+    async def check_batch(request: Request, ruleset: str | None = ruleset_batch_q,
+                          option: list[str] = option_q) -> JSONResponse:
         """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
         (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
         multipart upload with one log per part (a part's Content-Type, else its first character,
@@ -741,7 +750,8 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         malformed report and never spoils the others. Reports are named by the item's `name`,
         else `[i]` (JSON array), or by the part's file name."""
         form = _form_of(request, ("json", "multipart"))
-        _check_ruleset(ruleset)
+        if ruleset != "auto":
+            _check_ruleset(ruleset)
         options = parse_options(option)
         items: list[tuple[bytes, str | None, str]] = []  # (bytes, form, name)
         if form == "multipart":
@@ -779,9 +789,18 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                                 message=f"a log may have at most {max_log} bytes")])
                 items.append((raw, f, item_name))
 
-        done = await check_all(items, ruleset, options=options)
+        auto = None
+        if ruleset == "auto" and items:  # one inference over the batch, then every log judged under it
+            from .profile import auto_choice, profile
+
+            auto = auto_choice(await run_in_pool(profile, [(nm, raw) for raw, _, nm in items], options))
+            ruleset, options = auto["ruleset"], auto["options"]
+        elif ruleset == "auto":
+            ruleset = None
+        done = await check_all(items, ruleset, options=options, auto=auto)
         counts = {v: sum(1 for r, _, _ in done if r.verdict == v) for v in ("legal", "illegal", "malformed")}
-        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts}, separators=(",", ":"))
+        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts, **({"auto": auto} if auto else {})},
+                          separators=(",", ":"))
         payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"
         return Response(payload, media_type="application/json")
 
