@@ -253,12 +253,14 @@ def main(argv: list[str] | None = None) -> int:
     res["p99_ratio_mix_vs_unloaded"] = round(res["mix"]["legal_p99_ms"] / base_p99, 2)
     lost = res["mix"]["lost"] + res["mix_junk"]["lost"]
     bad = res["mix"]["bad_5xx"] + res["mix_junk"]["bad_5xx"]
-    print("\nphase        req/s   legal p50   legal p99   answered/sent   5xx!=503  lost")
-    for name in ("mix", "mix_junk"):
-        r = res[name]
-        print(f"{name:<12} {r['req_s']:>6}  {r['legal_p50_ms']:>8} ms {r['legal_p99_ms']:>8} ms"
-              f"  {r['answered']:>6}/{r['sent']:<6}  {r['bad_5xx']:>8}  {r['lost']:>4}")
-    print(f"unloaded            {res['unloaded']['legal_p50_ms']:>8} ms {base_p99:>8} ms")
+    from table import print_table
+
+    print()
+    body = [[name, r["req_s"], f"{r['legal_p50_ms']} ms", f"{r['legal_p99_ms']} ms", f"{r['answered']}/{r['sent']}",
+             r["bad_5xx"], r["lost"]] for name, r in ((n, res[n]) for n in ("mix", "mix_junk"))]
+    body.append(["unloaded", "", f"{res['unloaded']['legal_p50_ms']} ms", f"{base_p99} ms", "", "", ""])
+    print_table(["phase", "req/s", "legal p50", "legal p99", "answered/sent", "5xx!=503", "lost"], body,
+                right={1, 2, 3, 4, 5, 6})
     print(f"p99 with junk / unloaded p99: {res['p99_ratio_junk_vs_unloaded']} (target <= 5); "
           f"without junk: {res['p99_ratio_mix_vs_unloaded']}")
     for p in res["rss"]:

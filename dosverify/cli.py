@@ -37,6 +37,16 @@ def _read(path: str) -> bytes:
         return fh.read()
 
 
+def read_or_say(path: str, prog: str = "dosverify") -> bytes | None:
+    """The bytes of `path` (`-`: standard input), or None after saying on standard error why it
+    cannot be read: the caller exits 2 (or moves on to its next file)."""
+    try:
+        return _read(path)
+    except OSError as exc:
+        print(f"{prog}: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return None
+
+
 def _select(tokens: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
     """`--select a,b --select c` as one tuple."""
     return tuple(t.strip() for arg in tokens or () for t in arg.split(",") if t.strip())
@@ -277,10 +287,8 @@ def cmd_hide(args) -> int:
     from .report import render_text, Report
     from .spec import load_spec
 
-    try:
-        data = _read(args.file)
-    except OSError as exc:
-        print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+    data = read_or_say(args.file)
+    if data is None:
         return 2
     parsed = parse(data)
     if parsed.malformed or parsed.log is None or any(f.severity == "error" for f in parsed.findings):
@@ -411,10 +419,8 @@ def cmd_rulesets(args) -> int:
 def cmd_convert(args) -> int:
     from .api import convert, sniff_json
 
-    try:
-        data = _read(args.file)
-    except OSError as exc:
-        print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+    data = read_or_say(args.file)
+    if data is None:
         return 2
     form = "json" if sniff_json(data) else "text"
     to = args.to or ("text" if form == "json" else "json")  # --to is the output's form; the input's is sniffed

@@ -82,7 +82,7 @@ def test_cli_auto_over_the_logs_own_lines_and_stdin(logs, tmp_path):
                         str(logs)], input=lying.encode(), capture_output=True, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     reports = [json.loads(line) for line in r.stdout.splitlines()]
-    assert [rep["file"] for rep in reports][0] == "-" and len(reports) == 5
+    assert reports[0]["file"] == "-" and len(reports) == 5
     assert all(rep["auto"]["logs"] == 5 and rep["verdict"] == "legal" for rep in reports)
 
 
