@@ -3,7 +3,9 @@
 Sound and simple: judge every log under each value of one option at a time, the others at the
 best values found so far, until nothing changes (a fixed point). Only the findings whose rule is
 among that option's `rules` decide it; a value is consistent when it leaves none of them in any
-log, and an option has no evidence when every value gives the very same findings.
+log, and an option has no evidence when every value gives the very same findings. Where logs
+stay illegal at the fixed point, two options changed at once are tried (some departures show
+only together), and the sweep runs again from the better values.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import argparse
 import json
 import os
 import sys
+from types import SimpleNamespace
 
 from .api import check
 from .spec import load_spec
 
 MAX_ROUNDS = 6  # fixed-point passes; each pass either changes a value or stops
+PAIR_PROBE = 3  # illegal logs a two-option change must improve before all logs are judged
 
 
 def _options(spec) -> dict[str, dict]:
@@ -38,11 +42,39 @@ def profile(logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | 
 
     def judge(i: int, options: dict):
         key = (i, tuple(sorted(options.items())))
-        if key not in cache:
+        if key not in cache:  # only what the profile reads: a report keeps its whole replay
             name, src = logs[i]
-            cache[key] = check(src, name=name, options=options)
+            r = check(src, name=name, options=options)
+            cache[key] = SimpleNamespace(file=r.file, verdict=r.verdict, findings=r.findings)
         return cache[key]
 
+    result = _sweep(logs, opts, chosen, fixed, judge)
+    for _ in range(MAX_ROUNDS):  # coordinate steps can stall where two options must change at once
+        if not _pairs(len(logs), opts, chosen, fixed, judge):
+            break
+        result = _sweep(logs, opts, chosen, fixed, judge)
+
+    name, fits = _ruleset(spec, result, fixed)
+    base = spec.ruleset(name).options
+    for key, r in result.items():  # the ruleset's own value wherever the logs allow it
+        if base[key] in r["values"]:
+            r["inferred"] = chosen[key] = base[key]
+    chosen = {**chosen, **fixed}
+    reports = [judge(i, chosen) for i in range(len(logs))]
+    verdicts = [{"file": r.file, "verdict": r.verdict,
+                 "findings": [_where((r.file, f)) for f in r.findings if f.severity == "error"]} for r in reports]
+    shown = {k for k, r in result.items() if r["evidence"]} | set(fixed)
+    flags = ([f"--ruleset {name}"] if name != "official" else []) + [
+        f"--option {k}={v}" for k, v in chosen.items() if k in shown or v != base[k]]
+    return {"spec_version": spec.version, "logs": len(logs), "options": result, "fixed": fixed,
+            "ruleset": name, "rulesets_consistent": fits, "inferred": chosen,
+            "legal": all(r.verdict == "legal" for r in reports), "verdicts": verdicts, "flags": flags,
+            "command": command({"flags": flags})}
+
+
+def _sweep(logs, opts: dict, chosen: dict, fixed: dict, judge) -> dict:
+    """One option at a time, the others at `chosen` (updated in place), until nothing changes:
+    per option its consistent values, whether the logs show it, deciding lines and examples."""
     result: dict[str, dict] = {}
     for _ in range(MAX_ROUNDS):
         changed = False
@@ -79,23 +111,38 @@ def profile(logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | 
                 chosen[key], changed = best, True
         if not changed:
             break
+    return result
 
-    name, fits = _ruleset(spec, result, fixed)
-    base = spec.ruleset(name).options
-    for key, r in result.items():  # the ruleset's own value wherever the logs allow it
-        if base[key] in r["values"]:
-            r["inferred"] = chosen[key] = base[key]
-    chosen = {**chosen, **fixed}
-    reports = [judge(i, chosen) for i in range(len(logs))]
-    verdicts = [{"file": r.file, "verdict": r.verdict,
-                 "findings": [_where((r.file, f)) for f in r.findings if f.severity == "error"]} for r in reports]
-    shown = {k for k, r in result.items() if r["evidence"]} | set(fixed)
-    flags = ([f"--ruleset {name}"] if name != "official" else []) + [
-        f"--option {k}={v}" for k, v in chosen.items() if k in shown or v != base[k]]
-    return {"spec_version": spec.version, "logs": len(logs), "options": result, "fixed": fixed,
-            "ruleset": name, "rulesets_consistent": fits, "inferred": chosen,
-            "legal": all(r.verdict == "legal" for r in reports), "verdicts": verdicts, "flags": flags,
-            "command": command({"flags": flags})}
+
+def _errors(judge, idx, options: dict) -> int:
+    return sum(1 for i in idx for f in judge(i, options).findings if f.severity == "error")
+
+
+def _pairs(n: int, opts: dict, chosen: dict, fixed: dict, judge) -> bool:
+    """When logs stay illegal, try two options changed at once (a departure can show only under
+    another's right value: an at-once penalty in a round that ends at once). The first change
+    that lowers the errors of the first illegal logs and of all logs is kept (`chosen` updated);
+    True if one was."""
+    now = {**chosen, **fixed}
+    bad = [i for i in range(n) if judge(i, now).verdict != "legal"][:PAIR_PROBE]
+    if not bad:
+        return False
+    keys = list(opts)
+    base_bad, base_all = _errors(judge, bad, now), None
+    for a_i, a in enumerate(keys):
+        for b in keys[a_i + 1:]:
+            for va in opts[a]["values"]:
+                for vb in opts[b]["values"]:
+                    if va == chosen[a] or vb == chosen[b]:
+                        continue  # one option alone: the sweep has tried it
+                    trial = {**now, a: va, b: vb}
+                    if _errors(judge, bad, trial) >= base_bad:
+                        continue
+                    base_all = _errors(judge, range(n), now) if base_all is None else base_all
+                    if _errors(judge, range(n), trial) < base_all:
+                        chosen[a], chosen[b] = va, vb
+                        return True
+    return False
 
 
 def _ruleset(spec, result: dict, fixed: dict) -> tuple[str, list[str]]:
