@@ -811,11 +811,13 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     @app.post("/v1/profile", responses=errors, max_body_size=batch_bytes, openapi_extra=profile_body,
               tags=["check"], summary="Infer the options that explain several logs", operation_id="profileLogs")
-    async def profile_logs(request: Request) -> JSONResponse:
+    async def profile_logs(request: Request, option: list[str] = option_q) -> JSONResponse:
         """The options (rulebook and engine, spec/options.toml) that explain logs of one program, as
         `dosverify profile --format json`: per option the consistent values (or no evidence), the
-        lines that decide it and an example; the verdicts under the inferred options; the command."""
+        lines that decide it and an example; the verdicts under the inferred options; the command.
+        `option=KEY=VALUE` fixes an option instead of inferring it."""
         _form_of(request, ("json",))
+        fixed = parse_options(option)
         body = await request.body()
         try:
             data = json.loads(body)
@@ -841,7 +843,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                    [Problem(location=_loc("body", pointer=f"/{i}", item=i),
                                             message=f"expected a string or an object, found {json_type_name(item)}")])
             pairs.append((item_name, item))
-        return JSONResponse(await run_in_pool(profile, pairs))
+        return JSONResponse(await run_in_pool(profile, pairs, fixed))
 
     convert_body = {"requestBody": {"required": True, "content": {
         "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},

@@ -178,6 +178,18 @@ def test_cli_text_json_and_the_command_it_prints(tmp_path, capsys):
 def test_cli_missing_path(tmp_path, capsys):
     assert main(["profile", str(tmp_path / "nope.log")]) == 2
     assert "nope.log" in capsys.readouterr().err
+    assert main(["profile", "--option", "dcm-draws=sometimes", str(tmp_path)]) == 2
+    assert "dcm-draws" in capsys.readouterr().err
+
+
+def test_cli_option_fixed(tmp_path, capsys):
+    combo = {"dcm-draws": "at-once", "deal-from": "first-seat"}
+    for s in range(3):
+        (tmp_path / f"g{s}.log").write_text(engine_log(2 + s, s, combo), encoding="utf-8")
+    assert main(["profile", "--option", "dcm-draws=at-once", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "dcm-draws: at-once (fixed by --option, not inferred)" in out and "dcm-draws (V12)" not in out
+    assert "--option dcm-draws=at-once" in out.splitlines()[-1]
 
 
 def test_endpoint():
@@ -194,6 +206,9 @@ def test_endpoint():
         data = r.json()
         assert data["legal"] and data["inferred"]["deal-from"] == "first-seat"
         assert [v["file"] for v in data["verdicts"]] == ["g0", "g1"]
+        r = client.post("/v1/profile", params={"option": "deal-from=dealer-left"}, json=body)
+        assert r.status_code == 200 and r.json()["fixed"] == {"deal-from": "dealer-left"} and not r.json()["legal"]
+        assert client.post("/v1/profile", params={"option": "deal-from=nowhere"}, json=body).status_code == 422
         assert client.post("/v1/profile", json={"not": "an array"}).status_code == 422
         assert client.post("/v1/profile", json=[1]).status_code == 422
         ops = client.get("/openapi.json").json()["paths"]["/v1/profile"]["post"]
