@@ -10,7 +10,8 @@ It writes one-round games (2, 3 and 4 players in turn, seeded) of an engine with
 seat), without `option` lines, into bench/out/profile-games/, then times `dosverify profile
 --format json DIR` in a fresh process on the first N games of each size, in turn, `--rounds`
 times interleaved (the median is the figure). Rows: games, turns, seconds, games/s, ms per game,
-and ms per game relative to the smallest size (1.00 = linear); the inferred options must be the
+ms per game relative to the smallest size (1.00 = linear), and checks per game (a log judged
+under one set of options: the work, whatever the machine's load); the inferred options must be the
 same at every size and the logs legal under them. JSON in bench/out/profile_scale.json.
 """
 
@@ -92,12 +93,13 @@ def main(argv: list[str] | None = None) -> int:
     turns = {n: subset(base / "all", base / str(n), n) for n in sizes}
     times: dict[int, list[float]] = {n: [] for n in sizes}
     inferred: dict[int, dict] = {}
+    judged: dict[int, int] = {}
     legal: dict[int, bool] = {}
     for r in range(args.rounds):
         for n in sizes:
             dt, prof = run_profile(base / str(n))
             times[n].append(dt)
-            inferred[n], legal[n] = prof["inferred"], prof["legal"]
+            inferred[n], legal[n], judged[n] = prof["inferred"], prof["legal"], prof["judgements"]
             print(f"round {r + 1}: {n} games in {dt:.1f} s", flush=True)
     rows = []
     first = None
@@ -107,11 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         first = first or per
         rows.append({"games": n, "turns": turns[n], "seconds": round(sec, 2), "games_per_s": round(n / sec, 2),
                      "ms_per_game": round(per, 1), "vs_smallest": round(per / first, 2), "legal": legal[n],
+                     "checks_per_game": round(judged[n] / n, 2),
                      "passes": [round(t, 2) for t in times[n]]})
     print()
-    print_table(["games", "turns", "seconds", "games/s", "ms/game", "ms/game vs smallest", "all legal"],
+    print_table(["games", "turns", "seconds", "games/s", "ms/game", "ms/game vs smallest", "checks/game", "all legal"],
                 [[r["games"], r["turns"], r["seconds"], r["games_per_s"], r["ms_per_game"], f"{r['vs_smallest']:.2f}",
-                  "yes" if r["legal"] else "NO"] for r in rows], right={0, 1, 2, 3, 4, 5})
+                  r["checks_per_game"], "yes" if r["legal"] else "NO"] for r in rows], right={0, 1, 2, 3, 4, 5, 6})
     same = all(inferred[n] == inferred[sizes[-1]] for n in sizes)
     departs = {k: v for k, v in inferred[sizes[-1]].items() if combo.get(k) == v}
     print(f"\ninferred the same options at every size: {'yes' if same else 'NO'}; "

@@ -69,6 +69,7 @@ def profile(logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | 
     return {"spec_version": spec.version, "logs": len(logs), "options": result, "fixed": fixed,
             "ruleset": name, "rulesets_consistent": fits, "inferred": chosen,
             "legal": all(r.verdict == "legal" for r in reports), "verdicts": verdicts, "flags": flags,
+            "judgements": len(cache),  # checks run (a log under one set of options): the work done
             "command": command({"flags": flags})}
 
 
