@@ -46,10 +46,9 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
 def results(items, policy: Policy, jobs: int = 1, read: dict | None = None):
     """Yield (item, outcome) for each input in order; `-` (standard input) is read here, unless
     `read` holds its bytes already (by path, as `--ruleset auto` read them)."""
-    if read is not None:
-        _stdin = lambda item: read.get(item.path)  # noqa: E731
-    else:
-        _stdin = _read_stdin
+    def _stdin(item) -> bytes | None:
+        return read.get(item.path) if read is not None else _read_stdin(item)
+
     if jobs <= 1:
         for item in items:
             yield item, (None if item.empty else check_one(item.path, item.problem, _stdin(item), policy))
