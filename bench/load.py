@@ -319,17 +319,17 @@ def main(argv: list[str] | None = None) -> int:
         res[f"p99_ratio_{name}_vs_unloaded"] = round(res[name]["legal_p99_ms"] / res[f"unloaded_{name}"]["legal_p99_ms"], 2)
     lost = res["mix"]["lost"] + res["mix_junk"]["lost"]
     bad = res["mix"]["bad_5xx"] + res["mix_junk"]["bad_5xx"]
-    print(f"\nphase        req/s   legal p50   legal p99  (with the {args.ramp:g} s ramp: p99, max)   healthz p50/p99"
-          "   answered/sent   5xx!=503  lost")
-    for name in ("mix", "mix_junk"):
-        r = res[name]
-        print(f"{name:<12} {r['req_s']:>6}  {r['legal_p50_ms']:>8} ms {r['legal_p99_ms']:>8} ms"
-              f"  ({r['legal_all_p99_ms']:>8} ms, {r['legal_all_max_ms']:>8} ms)"
-              f"  {r['health_p50_ms']:>6}/{r['health_p99_ms']:<6} ms  {r['answered']:>6}/{r['sent']:<6}"
-              f"  {r['bad_5xx']:>8}  {r['lost']:>4}")
+    from table import print_table
+
+    print()
+    body = [[name, r["req_s"], f"{r['legal_p50_ms']} ms", f"{r['legal_p99_ms']} ms",
+             f"{r['legal_all_p99_ms']} / {r['legal_all_max_ms']} ms", f"{r['health_p50_ms']}/{r['health_p99_ms']} ms",
+             f"{r['answered']}/{r['sent']}", r["bad_5xx"], r["lost"]] for name, r in ((n, res[n]) for n in ("mix", "mix_junk"))]
     for name in ("mix", "mix_junk"):
         u = res[f"unloaded_{name}"]
-        print(f"unloaded before {name:<8}   {u['legal_p50_ms']:>8} ms {u['legal_p99_ms']:>8} ms")
+        body.append([f"unloaded before {name}", "", f"{u['legal_p50_ms']} ms", f"{u['legal_p99_ms']} ms", "", "", "", "", ""])
+    print_table(["phase", "req/s", "legal p50", "legal p99", f"with the {args.ramp:g} s ramp: p99 / max", "healthz p50/p99",
+                 "answered/sent", "5xx!=503", "lost"], body, right={1, 2, 3, 4, 5, 6, 7, 8})
     print(f"p99 with junk / unloaded p99 (the baseline just before): {res['p99_ratio_mix_junk_vs_unloaded']} "
           f"(target <= 5); without junk: {res['p99_ratio_mix_vs_unloaded']}")
     for p in res["rss"]:

@@ -49,6 +49,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from corpus import OUT, dos_corpus, pgn_corpus  # noqa: E402
+from table import print_table as table  # noqa: E402
 
 ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory")
 
@@ -575,20 +576,8 @@ def print_table(rows: list[dict], out=sys.stdout) -> None:
                      r.get("target", ""),
                      "" if "met" not in r else ("yes" if r["met"] else "NO") + (
                          "" if "aim_met" not in r else (", aim yes" if r["aim_met"] else ", aim no"))])
-    w = [max(len(str(x[i])) for x in body + [head]) for i in range(len(head))]
-    right = {2, 4, 5}
-
-    def line(cells):
-        return "  ".join(str(c).rjust(w[i]) if i in right else str(c).ljust(w[i]) for i, c in enumerate(cells)).rstrip()
-
-    print(line(head), file=out)
-    print("  ".join("-" * x for x in w), file=out)
-    last = None
-    for r, cells in zip(rows, body):
-        if last is not None and r["part"][0] != last:
-            print(file=out)
-        last = r["part"][0]
-        print(line(cells), file=out)
+    breaks = {i for i in range(1, len(rows)) if rows[i]["part"][0] != rows[i - 1]["part"][0]}  # a blank line between parts
+    table(head, body, right={2, 4, 5}, breaks=breaks, out=out)
 
 
 def compare(old_path: str, rows: list[dict]) -> None:

@@ -84,7 +84,7 @@ def cap_findings(report, max_findings: int | None) -> int:
 
 
 def check_job(body: bytes, form: str | None, name: str, ruleset: str | None, max_findings: int | None,
-              render: str = "json", options: dict | None = None):
+              render: str = "json", options: dict | None = None, auto: dict | None = None):
     """Check one log and render it: returns (verdict, truncated, the rendered report as bytes:
     its JSON, or with ``render="text"`` the compiler-style text `dosverify check` prints). Not
     the report itself: unpickling its findings in the service cost the event loop more than
@@ -92,10 +92,12 @@ def check_job(body: bytes, form: str | None, name: str, ruleset: str | None, max
 
     A capped report counts the findings left out in ``truncated``; a capped text report says
     how many more there are, as the CLI's ``--max-errors`` does. ``options`` (``KEY=VALUE`` pairs
-    as a dict) override the log's own option lines, as `check --option` does."""
+    as a dict) override the log's own option lines, as `check --option` does; ``auto`` is what
+    `ruleset=auto` chose, carried in the report."""
     from .api import check
 
     report = check(body, name=name, ruleset=ruleset, form=form, options=options or None)
+    report.auto = auto
     text = report._text
     if render == "text":  # as `dosverify check --max-errors N` prints it: the summary counts every finding
         from .report import render_text

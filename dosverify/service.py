@@ -154,6 +154,8 @@ class BatchResult(BaseModel):
     legal: int
     illegal: int
     malformed: int
+    auto: dict | None = Field(None, description="with `ruleset=auto`: the ruleset and options inferred from the "
+                                              "batch, as each report's `auto` (left out otherwise)")
     reports: list[Report]
 
 
@@ -627,10 +629,11 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         return pool_box["pool"]
 
     async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json",
-                        options: dict | None = None) -> list:
+                        options: dict | None = None, auto: dict | None = None) -> list:
         """(verdict, truncated, rendered bytes) for each (body, form, name), checked in the pool
         (under `?option=` overrides, if any)."""
-        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None), len(raw)) for raw, f, nm in items]
+        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None, auto), len(raw))
+                for raw, f, nm in items]
         return await _in_pool(get_pool(), jobs)
 
     async def run_in_pool(fn, *args):
@@ -750,9 +753,15 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                       "description": "one log per part, text or JSON (parts of any other name are logs "
                                      "too, in the order sent)"}}}}}}}
 
+    ruleset_batch_q = Query(None, description="overrides the logs' ruleset; `auto` infers the ruleset and options "
+                                              "from the whole batch (as `POST /v1/profile`; `option`s stay fixed) and "
+                                              "judges every log under them",
+                            json_schema_extra={"enum": [*ruleset_names, "auto"]})
+
     @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
               openapi_extra=batch_body, tags=["check"], summary="Check several logs", operation_id="checkBatch")
-    async def check_batch(request: Request, ruleset: str | None = ruleset_q, option: list[str] = option_q) -> JSONResponse:
+    async def check_batch(request: Request, ruleset: str | None = ruleset_batch_q,
+                          option: list[str] = option_q) -> JSONResponse:
         """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
         (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
         multipart upload with one log per part (a part's Content-Type, else its first character,
@@ -760,7 +769,8 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         malformed report and never spoils the others. Reports are named by the item's `name`,
         else `[i]` (JSON array), or by the part's file name."""
         form = _form_of(request, ("json", "multipart"))
-        _check_ruleset(ruleset)
+        if ruleset != "auto":
+            _check_ruleset(ruleset)
         options = parse_options(option)
         items: list[tuple[bytes, str | None, str]] = []  # (bytes, form, name)
         if form == "multipart":
@@ -798,9 +808,18 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                                 message=f"a log may have at most {max_log} bytes")])
                 items.append((raw, f, item_name))
 
-        done = await check_all(items, ruleset, options=options)
+        auto = None
+        if ruleset == "auto" and items:  # one inference over the batch, then every log judged under it
+            from .profile import auto_choice, profile
+
+            auto = auto_choice(await run_in_pool(profile, [(nm, raw) for raw, _, nm in items], options))
+            ruleset, options = auto["ruleset"], auto["options"]
+        elif ruleset == "auto":
+            ruleset = None
+        done = await check_all(items, ruleset, options=options, auto=auto)
         counts = {v: sum(1 for verdict, _, _ in done if verdict == v) for v in ("legal", "illegal", "malformed")}
-        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts}, separators=(",", ":"))
+        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts, **({"auto": auto} if auto else {})},
+                          separators=(",", ":"))
         payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"
         return Response(payload, media_type="application/json")
 
@@ -811,11 +830,13 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     @app.post("/v1/profile", responses=errors, max_body_size=batch_bytes, openapi_extra=profile_body,
               tags=["check"], summary="Infer the options that explain several logs", operation_id="profileLogs")
-    async def profile_logs(request: Request) -> JSONResponse:
+    async def profile_logs(request: Request, option: list[str] = option_q) -> JSONResponse:
         """The options (rulebook and engine, spec/options.toml) that explain logs of one program, as
         `dosverify profile --format json`: per option the consistent values (or no evidence), the
-        lines that decide it and an example; the verdicts under the inferred options; the command."""
+        lines that decide it and an example; the verdicts under the inferred options; the command.
+        `option=KEY=VALUE` fixes an option instead of inferring it."""
         _form_of(request, ("json",))
+        fixed = parse_options(option)
         body = await request.body()
         try:
             data = json.loads(body)
@@ -841,7 +862,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                    [Problem(location=_loc("body", pointer=f"/{i}", item=i),
                                             message=f"expected a string or an object, found {json_type_name(item)}")])
             pairs.append((item_name, item))
-        return JSONResponse(await run_in_pool(profile, pairs))
+        return JSONResponse(await run_in_pool(profile, pairs, fixed))
 
     convert_body = {"requestBody": {"required": True, "content": {
         "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
