@@ -102,3 +102,21 @@ def test_junk_after_a_header_costs_no_parse_a_line(monkeypatch):
         assert len([f for f in report.findings if f.rule == "notation.line"]) == n
         counts.append(len(fed))
     assert counts[1] == counts[0] <= notation._DETAILED_ERRORS + 3
+
+
+def test_blank_lines_are_looked_at_once_each(monkeypatch):
+    """A million blank lines: each line is looked at once by the fast path and never by Lark
+    (with Lark alone, a chunk of lines a call)."""
+    looked: list[int] = []
+    real = notation._fast_line
+    monkeypatch.setattr(notation, "_fast_line", lambda b, raw, line: (looked.append(1), real(b, raw, line))[1])
+    fed = count_parses(monkeypatch)
+    for n in (100_000, 1_000_000):
+        looked.clear()
+        fed.clear()
+        report = check(b"dos 1\nplayers ann bob\n" + b"\n" * n + b"round 1\n")
+        assert report.lines == n + 3
+        assert len(looked) == n + 4 and fed == []  # the lines, and the empty one after the last line end
+    monkeypatch.setenv("DOSVERIFY_PARSER", "lark")
+    check(b"dos 1\nplayers ann bob\n" + b"\n" * 100_000)
+    assert len(fed) <= 100_003 // notation._CHUNK + 2
