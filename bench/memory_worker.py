@@ -10,6 +10,11 @@ size before the loop, every N/10 games, and the peak (``VmHWM``).
 ``cli``: one ``dosverify check -q`` call over N files (the small games, named round-robin):
 its peak resident set size (``ru_maxrss`` from ``wait4``).
 
+    python bench/memory_worker.py file LOG DOSVERIFY...
+
+``file``: one ``dosverify check -q LOG`` call (a long log): its peak resident set size, its
+time and its summary line.
+
 Why a process of its own: on Linux a process's ``ru_maxrss`` carries over from the process it
 was forked from, across ``exec``; so the CLI is started from this small launcher (not from the
 benchmark, which holds the corpora), and the ``api`` figure reads the memory map's own high
@@ -69,7 +74,24 @@ def cli(d: Path, n: int, cmd: list[str]) -> int:
     return 0
 
 
+def one_file(path: str, cmd: list[str]) -> int:
+    import subprocess
+
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd + ["check", "-q", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out, err = proc.communicate()
+    secs = time.perf_counter() - t0
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"the CLI failed ({proc.returncode}): {err.decode()[-500:]}")
+    print(json.dumps(dict(file=path, bytes=os.path.getsize(path), peak_rss_mb=round(_maxrss_mb(ru.ru_maxrss), 2),
+                          seconds=round(secs, 3), summary=out.decode().strip().splitlines()[-1])))
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1] == "file":
+        return one_file(sys.argv[2], sys.argv[3:])
     if sys.argv[1] == "cli":
         return cli(Path(sys.argv[2]), int(sys.argv[3]), sys.argv[4:])
     d, n = Path(sys.argv[2]), int(sys.argv[3])

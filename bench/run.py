@@ -1,7 +1,7 @@
 """dosverify benchmark: every figure measured beside its companion in the same run.
 
     .venv/bin/python bench/run.py [--quick] [--json OUT] [--compare OLD.json] [--seed N]
-                                  [--parts parse,check,json,chess,cli,http,memory]
+                                  [--parts parse,check,json,chess,cli,http,memory,long]
 
 Parts (each figure is also given as a ratio to its companion, since absolute times drift):
 
@@ -20,6 +20,11 @@ Parts (each figure is also given as a ratio to its companion, since absolute tim
            move) over a PGN corpus of random legal games of about the same byte size.
 7. memory  a fresh process checking 10,000 small games one by one (``--quick``: 2,000), and
            one CLI call over as many files: peak resident set size.
+8. long    one long game (``dosverify simulate --game --target 140000 --seed 1``: 104,761 turns,
+           9.7 MB; ``--quick``: target 28000), checked by one ``dosverify check -q`` call, in the
+           text form and in the JSON form (331,607 events): peak resident set size and time; and
+           1 MiB of junk after a valid header (``dos 1``, ``players``): time, beside the same
+           size of the long game's text.
 
 In-process rates are the median of several passes over the whole corpus (a warm-up pass first);
 the best pass is kept in the JSON too. The DOS corpus comes from the project's own generator
@@ -51,11 +56,13 @@ sys.path.insert(0, str(HERE))
 from corpus import OUT, dos_corpus, pgn_corpus  # noqa: E402
 from table import print_table as table  # noqa: E402
 
-ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory")
+ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory", "long")
 
 SETTINGS = {
-    "full": dict(reps=5, cold_runs=21, http_requests=3000, http_cap=90.0, http_conns=4, memory_games=10_000),
-    "quick": dict(reps=3, cold_runs=9, http_requests=600, http_cap=30.0, http_conns=4, memory_games=2_000),
+    "full": dict(reps=5, cold_runs=21, http_requests=3000, http_cap=90.0, http_conns=4, memory_games=10_000,
+                 long_target=140_000),
+    "quick": dict(reps=3, cold_runs=9, http_requests=600, http_cap=30.0, http_conns=4, memory_games=2_000,
+                  long_target=28_000),
 }
 
 TARGETS = {
@@ -467,6 +474,41 @@ def bench_memory(games, n: int) -> dict:
     return out
 
 
+def _junk(n: int, seed: int = 1) -> bytes:
+    import random
+
+    rng = random.Random(seed)
+    return bytes(rng.choice(b"abcdefgh RGBYW0123456789#+=\n") for _ in range(n))
+
+
+def bench_long(target: int) -> dict:
+    """One long game, text and JSON, and 1 MiB of junk after a header: each a `check -q` call."""
+    dosv = _venv_cmd("dosverify")
+    text = OUT / f"long-{target}.log"
+    if not text.exists():
+        subprocess.run(dosv + ["simulate", "--game", "--players", "3", "--seed", "1", "--target", str(target),
+                               "-o", str(text)], check=True, timeout=3600)
+    js = OUT / f"long-{target}.json"
+    if not js.exists():
+        with open(js, "wb") as fh:
+            subprocess.run(dosv + ["convert", str(text), "--to", "json"], stdout=fh, check=True, timeout=3600)
+    junk = OUT / "junk-1mib.log"
+    if not junk.exists():
+        junk.write_bytes(b"dos 1\nplayers ann bob\n" + _junk(2**20))
+    same = OUT / "long-1mib.log"
+    same.write_bytes(text.read_bytes()[:2**20].rsplit(b"\nround ", 1)[0] + b"\n")  # whole rounds, about 1 MiB
+    out = {}
+    for key, path in (("text", text), ("json", js), ("junk", junk), ("same", same)):
+        p = subprocess.run([sys.executable, str(HERE / "memory_worker.py"), "file", str(path), *dosv],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=3600)
+        if p.returncode != 0:
+            raise RuntimeError(f"memory worker (long {key}) failed: {p.stderr.decode()[-800:]}")
+        out[key] = json.loads(p.stdout)
+    out["turns"] = text.read_text().count("\nturn ")
+    out["events"] = sum(len(t["events"]) for r in json.loads(js.read_text())["rounds"] for t in r["turns"])
+    return out
+
+
 # ---- the table ------------------------------------------------------------------------------
 
 
@@ -564,6 +606,17 @@ def build_rows(res: dict) -> list[dict]:
              "RSS after import", a["rss_after_import_mb"])
         _row(rows, f"7 memory, {a['games']:,} games", "peak RSS, one CLI call", M["cli"]["peak_rss_mb"], "MB",
              "RSS after import", a["rss_after_import_mb"], "memory")
+    L = res.get("long")
+    if L:
+        part = f"8 one long log, {L['turns']:,} turns"
+        _row(rows, part, "peak RSS, check -q (text)", L["text"]["peak_rss_mb"], "MB", "MB of log",
+             L["text"]["bytes"] / 1e6, "memory")
+        _row(rows, part, "time, check -q (text)", L["text"]["seconds"], "s", "MB of log", L["text"]["bytes"] / 1e6)
+        _row(rows, part, f"peak RSS, check -q (JSON, {L['events']:,} events)", L["json"]["peak_rss_mb"], "MB",
+             "MB of log", L["json"]["bytes"] / 1e6)
+        _row(rows, part, "time, check -q (JSON)", L["json"]["seconds"], "s", "MB of log", L["json"]["bytes"] / 1e6)
+        _row(rows, "8 1 MiB of junk after a header", "time, check -q", L["junk"]["seconds"], "s",
+             "1 MiB of the long game", L["same"]["seconds"])
     return rows
 
 
@@ -666,6 +719,9 @@ def main(argv=None) -> int:
     if "memory" in parts:
         log(f"7 memory ({st['memory_games']:,} games) ...")
         res["memory"] = bench_memory(games, st["memory_games"])
+    if "long" in parts:
+        log(f"8 one long log (target {st['long_target']:,}) ...")
+        res["long"] = bench_long(st["long_target"])
 
     rows = build_rows(res)
     print()

@@ -37,16 +37,31 @@ def check(
     ruleset: str | None = None,
     form: str | None = None,
     options: dict[str, str] | None = None,
+    whole: bool = False,
 ) -> Report:
     """Check one log. A `ruleset` override that does not exist, or an `options` override
     (over the log's own `option` lines) that is unknown, raises SpecError (a misuse, not a
-    verdict); everything wrong with the log itself is a finding in the report."""
+    verdict); everything wrong with the log itself is a finding in the report.
+
+    A text log is read and judged a round at a time (memory for the game state, not the
+    log); `whole` reads it all first and keeps it, with the referee, on the report (the
+    witness needs both)."""
     spec = load_spec()
     if ruleset is not None and ruleset not in spec.rulesets:
         spec.ruleset(ruleset)  # raises SpecError with the known names
     if options:
         spec.ruleset("official", options)  # raises SpecError naming the unknown option or value
-    parsed = parse(source, form)
+    stream = None
+    if whole or form == "json" or (form is None and sniff_json(source)):
+        parsed = parse(source, form)
+    else:
+        from .notation import Parsed, stream as read_stream
+
+        stream = read_stream(source)
+        log = stream.header()
+        parsed = Parsed(log, [], stream.malformed, stream.text)
+        if log is None:
+            parsed.findings = stream.close()
     findings: list[Finding] = list(parsed.findings)
     log = parsed.log
     report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=findings)
@@ -70,17 +85,28 @@ def check(
             src = parsed.text.splitlines()[line - 1] if line <= parsed.text.count("\n") + 1 else ""
             at = src.find(name_rs, (col or 1) - 1 + len("ruleset"))
             col = at + 1 if at >= 0 else col
+        if stream is not None:  # the rest of the log's findings come first, as when it is read whole
+            findings.extend(stream.close())
         findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr,
                                 found=found))
         return report
     from .referee import Referee
 
     ref = Referee(log, rs)
-    findings.extend(ref.run())
+    if stream is None:
+        findings.extend(ref.run())
+    else:
+        ref.provs = None  # no witness: keep no round's provenance
+        judged = ref.run(stream.rounds())
+        findings.extend(stream.close())  # the parser's findings first, as when the log is read whole
+        if stream.malformed:  # pragma: no cover - a failure midway (never raise): as a log that cannot be read
+            report.findings[:] = findings
+            return report
+        findings.extend(judged)
     as_json = form == "json" or (form is None and sniff_json(source))
     # notation.rounds: a header alone is legal, but never in silence; after an unreadable line
     # (perhaps the `round` line itself) it would be a follow-on finding
-    if not log.rounds and not any(f.severity == "error" for f in findings):
+    if not ref.rounds_seen and not any(f.severity == "error" for f in findings):
         findings.append(finding("notation.rounds", "the log has no round: nothing was played, nothing refereed",
                                 line=None if as_json else report.lines + 1, pointer="/rounds" if as_json else None,
                                 expected="`round 1` and the game's turns after the header"))
@@ -92,7 +118,8 @@ def check(
     report.turns = ref.turns_seen
     report.face_down = ref.face_down
     report.unverified = list(ref.unverified)
-    report._referee = ref
+    if stream is None:
+        report._referee = ref
     report.verdict = verdict_of(findings, False)
     return report
 
@@ -105,7 +132,7 @@ def witness(source: str | bytes | dict, *, name: str = "<input>", ruleset: str |
     from .hide import witness as fill
     from .notation import write
 
-    report = check(source, name=name, ruleset=ruleset, form=form)
+    report = check(source, name=name, ruleset=ruleset, form=form, whole=True)
     ref = getattr(report, "_referee", None)
     if report.verdict != "legal" or ref is None or not fill(ref):
         return None, report

@@ -9,6 +9,7 @@ its JSON pointer, and makes the log malformed.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -124,18 +125,31 @@ def load_json(data: str | bytes | dict) -> Parsed:
         except json.JSONDecodeError as e:
             return Parsed(None, [finding("notation.schema", f"this is not JSON: {e.msg}", line=e.lineno, column=e.colno,
                                          pointer="")], True, text)
-        except (ValueError, RecursionError) as e:
+        except RecursionError:
+            return Parsed(None, [finding("notation.schema", f"this is not a log: the JSON is nested more than "
+                                         f"{sys.getrecursionlimit()} levels deep", line=1, pointer="")], True, text)
+        except ValueError as e:
             return Parsed(None, [finding("notation.schema", f"this is not JSON: {e}", line=1, pointer="")], True, text)
     else:
         obj = data
     if not isinstance(obj, dict):
         return Parsed(None, [finding("notation.schema", "a JSON log is one object", pointer="",
                                      found=json_type_name(obj), expected="an object")], True, text)
-    obj = _integral_floats(obj)
+    floats: list = []
+    obj = _integral_floats(obj, floats)
+    # the JSON text validated: the client's own when no number changed (no copy of it), and
+    # the parsed objects let go meanwhile (read again only to place an error), so a long log
+    # needs its text and its events, not also a second copy and every parsed object
+    src = text if text is not None and not floats and not _has_lone_surrogate(text) else json.dumps(obj)
+    reread = src is text and isinstance(data, str)
+    if reread:
+        obj = None
     try:
         # strict, in JSON mode: JSON types as the schema says (no `false` for 0, no "3" for 3)
-        log = log_adapter().validate_json(json.dumps(obj), strict=True)
+        log = log_adapter().validate_json(src, strict=True)
     except ValidationError as e:
+        if obj is None:
+            obj = json.loads(text)
         findings = []
         for err in e.errors(include_url=False):
             ptr = _pointer_from_loc(obj, tuple(err.get("loc", ())))
@@ -152,13 +166,21 @@ def load_json(data: str | bytes | dict) -> Parsed:
     return Parsed(log, findings, False, text)
 
 
-def _integral_floats(obj):
+def _has_lone_surrogate(text: str) -> bool:
+    """A ``\\ud800`` escape alone: json.loads takes it, pydantic's parser refuses it; such a text
+    is validated as ``json.dumps`` writes it back, as always."""
+    return "\\ud" in text or "\\uD" in text
+
+
+def _integral_floats(obj, changed: list | None = None):
     """JSON numbers like ``3.0`` are integers to JSON Schema: make them Python ints.
 
     Validation is strict (no ``false`` or ``"3"`` for a number), so this is the one
-    conversion JSON allows.
+    conversion JSON allows. Every float seen is noted in `changed`.
     """
+    changed = [] if changed is None else changed
     if isinstance(obj, float):
+        changed.append(obj)
         return int(obj) if obj.is_integer() else obj
     stack = [obj]
     while stack:
@@ -166,6 +188,7 @@ def _integral_floats(obj):
         items = cur.items() if isinstance(cur, dict) else enumerate(cur) if isinstance(cur, list) else ()
         for k, v in list(items):
             if isinstance(v, float):
+                changed.append(v)
                 if v.is_integer():
                     cur[k] = int(v)
             elif isinstance(v, (dict, list)):

@@ -939,89 +939,214 @@ def _fast_line(b, raw: str, line: int) -> bool | None:
     return _token_line(b, raw, line)
 
 
-def _read_fast(text: str) -> list | None:
-    """The line items of a text every line of which the fast path or Lark's `line_only` reads
-    without a syntax error; None otherwise (the caller then runs Lark over the whole text)."""
+def _lines_of(text: str):
+    """The text's lines, as ``text.split("\\n")`` gives them, one at a time (no list of them all)."""
+    find = text.find
+    start = 0
+    while True:
+        end = find("\n", start)
+        if end < 0:
+            yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
+def _read_fast(lines, b, lark, out: list, stop: list):
+    """Read lines with the fast path (Lark's `line_only` for a line it leaves), yielding the
+    line items a batch at a time. Stops at the first line that neither reads, or at a first
+    line that is not a sentence the fast path knows: `stop` then holds its index and text
+    (the caller hands Lark the text from there on, as the whole text would read)."""
+    i = 0
+    started = False  # a line item was read: the first line is not junk
+    for raw in lines:
+        b.out = out
+        r = _fast_line(b, raw, i + 1)
+        if r is None:
+            if not started and not out:  # not even the first line: Lark reads (junk costs one pass)
+                stop[:] = [i, raw]
+                return
+            mark = len(out)
+            b.off = i
+            try:
+                lark.parse(raw + "\n", start="line_only")
+            except Exception:
+                del out[mark:]
+                stop[:] = [i, raw]
+                return
+            finally:
+                b.off = 0
+        i += 1
+        if len(out) >= _BATCH:
+            started = True
+            yield from out
+            out.clear()
+    yield from out
+    out.clear()
+
+
+def _iter_items(text: str):
+    """The line items of a text, in order, a batch at a time: the referee can judge a round
+    while the rest is still unread, so memory follows the game state, not the log.
+
+    The fast path reads what it can; from the first line it cannot, Lark reads a chunk of
+    lines at a time, each chunk before the first syntax error in the state the whole text
+    would be in there (after a line end), so every finding is what one pass over the whole
+    text gives; after an error, reading resumes after the bad line (linear, whatever the
+    errors)."""
     lark, b = _parser()
-    b.out = out = []
-    b.off = 0
-    lines = text.split("\n")
+    lines = _lines_of(text)
+    out: list = []
+    i = 0
+    pending: list[str] = []
+    first = None  # the first line item: a text that is not a log of notation 1 is read no further
+    if fast_path_on():
+        stop: list = []
+        for item in _read_fast(lines, b, lark, out, stop):
+            if first is None:
+                first = item
+            yield item
+        if not stop:
+            return
+        i, raw = stop
+        pending.append(raw)
+    errors = 0
+    plain = None  # what a line that cannot start a sentence is told, once past the detailed errors
+    while True:
+        while len(pending) < _CHUNK:
+            raw = next(lines, None)
+            if raw is None:
+                break
+            pending.append(raw)
+        if not pending:
+            yield from out
+            return
+        if errors >= _DETAILED_ERRORS and _CHEAP_JUNK:
+            # junk costs a regular expression a line, not a parse: the finding Lark's error gives
+            plain = plain or _start_expected(lark, b)
+            item = _plain_junk(pending[0], i + 1, plain)
+            if item is not None:
+                out.append(item)
+                errors += 1
+                del pending[0]
+                i += 1
+                if len(out) >= _BATCH:
+                    yield from out
+                    out.clear()
+                continue
+        chunk = pending[:_CHUNK]
+        lead = "\n" if errors == 0 and i > 0 else ""  # before the first error: the state after a line end
+        off = i - 1 if lead else i
+        src = lead + "\n".join(chunk) + "\n"
+        b.out = out
+        b.off = off
+        try:
+            lark.parse(src, start="start")
+            used = len(chunk)
+        except UnexpectedInput as e:
+            if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
+                e.line, e.column = 1 + len(lead), 1
+            at = e.line - len(lead)  # the bad line, from 1, within the chunk
+            line = i + at
+            errors += 1
+            b.off = 0
+            if not _retry_upper(lark, b, chunk[at - 1] if at <= len(chunk) else "", line, out):
+                out.append(("bad", line, e.column, [_syntax_finding(e, src, off, errors <= _DETAILED_ERRORS)]))
+                head = first or out[0]
+                if errors == 1 and (head[0] != "dos" or head[3][0] != 1):
+                    yield from out  # not a log of notation 1 (the fold reads no further than its first line)
+                    out.clear()
+                    return
+            used = at
+        except Exception as e:  # never raise: a defensive net for the unforeseen
+            errors += 1
+            out.append(("bad", i + 1, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
+                                                  line=i + 1)]))
+            used = 1
+        finally:
+            b.off = 0
+        del pending[:used]
+        i += used
+        if out:
+            if first is None:
+                first = out[0]
+            yield from out
+            out.clear()
+
+
+_CHEAP_JUNK = True  # tests turn it off to compare
+_JUNK_START_RE = re.compile(r"([ \t]*)([^ \t\r\n#\"][^ \t\r\n]*)")
+_TAG_WORD_RE = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def _start_expected(lark, b) -> tuple:
+    """What the parser expects at the start of a chunk (its state's terminals, as an error
+    past the detailed ones names them): a bad line's own parse finds the same."""
+    out, off = b.out, b.off
+    b.out, b.off = [], 0
     try:
-        for i, raw in enumerate(lines):
-            if _fast_line(b, raw, i + 1) is None:
-                if not out:  # not even the first line: Lark reads the text once (junk costs one pass)
-                    return None
-                b.off = i
-                try:
-                    lark.parse(raw + "\n", start="line_only")
-                except Exception:
-                    return None
-                finally:
-                    b.off = 0
-    except Exception:  # defensive: Lark alone decides
+        lark.parse("%\n", start="start")
+    except UnexpectedInput as e:
+        names = e.expected if isinstance(e, UnexpectedToken) else e.allowed
+        return (names, _readable(names))
+    finally:
+        b.out, b.off = out, off
+    raise AssertionError("`%` is a sentence")  # pragma: no cover
+
+
+def _plain_junk(raw: str, line: int, plain: tuple):
+    """The "bad" item of a line that cannot start a sentence (its first word is not one a
+    keyword or a tag could be), as `_syntax_finding` words it for an error past the detailed
+    ones at the start of a line; None for any other line (Lark reads it). Lark's token there,
+    or the word it reports, is the whole first word: every terminal runs to white space, the
+    word of an unlexable one is cut at 200 characters (left to Lark), and a quote starts a
+    string (left to Lark)."""
+    m = _JUNK_START_RE.match(raw)
+    if m is None:
         return None
-    return out
+    word = m.group(2)
+    if len(word) > 200 or _TAG_WORD_RE.fullmatch(word):
+        return None
+    column = len(m.group(1)) + 1
+    names, expected = plain
+    found = _short(word)
+    if CARD_WORD_RE.match(word):
+        problem = card_problem(word)
+        if problem:
+            return ("bad", line, column, [finding("notation.card", problem, line=line, column=column, found=found,
+                                                  expected=expected)])
+        if "CARD" not in names:
+            return ("bad", line, column, [finding("notation.line", f"expected {expected}, found the card `{word}`",
+                                                  line=line, column=column, found=found, expected=expected,
+                                                  help="a card word is never a player name" if "NAME" in names else None)])
+        return None  # pragma: no cover - no card starts a line
+    low = word.lower()
+    help = None
+    message = f"expected {expected}, found `{found}`"
+    if low in KEYWORDS and word != low:
+        help = f"keywords are lower case: `{low}`"
+        message = f"`{found}` is not a keyword: keywords are lower case (`{low}`)"
+    else:
+        glued = next((k for k in sorted(KEYWORDS, key=len, reverse=True) if low.startswith(k) and low != k), None)
+        if glued:
+            message = f"`{found}` is not a keyword: words are separated by white space (`{glued} {word[len(glued):]}`?)"
+            help = "separate the words of a line with spaces"
+        elif "TAG" in names:
+            message = f"`{found}` is not a keyword of the notation"
+            help = "a line starts with a keyword (`turn`, `match`, `draw`, ...) or, in the header, a lower-case tag name"
+        else:
+            return None  # pragma: no cover - a tag may start a line
+    return ("bad", line, column, [finding("notation.line", message, line=line, column=column, found=found,
+                                          expected=expected, help=help)])
 
 
 def _read_lines(text: str) -> list:
-    """Run the grammar over the whole text; returns the line items in order."""
-    if fast_path_on():
-        out = _read_fast(text)
-        if out is not None:
-            return out
-    lark, b = _parser()
-    b.out = out = []
-    b.off = 0
-    try:
-        lark.parse(text if text.endswith("\n") else text + "\n", start="start")
-        return out
-    except UnexpectedInput as e:
-        if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
-            e.line, e.column = _last_line(out) + 1, 1
-        bad_line = e.line
-        if not _retry_upper(lark, b, text.split("\n")[bad_line - 1] if bad_line <= text.count("\n") + 1 else "", bad_line, out):
-            out.append(("bad", bad_line, e.column, [_syntax_finding(e, text, 0)]))
-            if out[0][0] != "dos" or out[0][3][0] != 1:
-                return out  # not a log of notation 1 (_fold reads no further than its first line): junk costs one pass
-    except Exception as e:  # never raise: a defensive net for the unforeseen
-        bad_line = _last_line(out) + 1
-        out.append(("bad", bad_line, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
-                                                line=bad_line)]))
-    # Go on after the line with the error, a chunk of lines at a time: a chunk is
-    # parsed until its first error, then reading resumes after that line. Lines
-    # never span a line end, so a chunk reads as the whole text would; every line
-    # is parsed at most once (linear, whatever the errors), and a chunk saves the
-    # per-call cost of parsing line by line.
-    lines = text.split("\n")
-    i, n = bad_line, len(lines)
-    bad = 1
-    try:
-        while i < n:
-            chunk = lines[i:i + _CHUNK]
-            b.off = i
-            try:
-                lark.parse("\n".join(chunk) + "\n", start="start")
-                i += len(chunk)
-            except UnexpectedInput as e:
-                if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
-                    e.line, e.column = 1, 1
-                src = "\n".join(chunk)
-                if not _retry_upper(lark, b, chunk[e.line - 1] if e.line <= len(chunk) else "", e.line + i, out):
-                    bad += 1
-                    out.append(("bad", e.line + i, e.column, [_syntax_finding(e, src, i, bad <= _DETAILED_ERRORS)]))
-                b.off = i
-                i += e.line
-            except Exception as e:  # pragma: no cover - defensive
-                out.append(("bad", i + 1, 1, [finding("notation.line",
-                                                      f"this line could not be read ({type(e).__name__})",
-                                                      line=i + 1)]))
-                i += 1
-    finally:
-        b.off = 0
-    return out
+    """Every line item of the text, in order."""
+    return list(_iter_items(text))
 
 
 _CHUNK = 64
+_BATCH = 256  # line items handed on at a time
 _DETAILED_ERRORS = 200  # syntax errors a log gets told exactly what was expected; the rest, the state's terminals
 
 _LOWER_CARD_RE = re.compile(r"(?<![^ \t])([rgbyw](?:[0-9][0-9]?|#)(?:=(?:[0-9][0-9]?|[rgbyRGBY]))?)(?![^ \t])")
@@ -1068,225 +1193,305 @@ _SETUP_KW = {Dealer: "dealer", Deck: "deck", Hand: "hand", Center: "center"}
 
 
 def parse(source: str | bytes) -> Parsed:
-    """Read a text log. Never raises: every problem is a finding."""
-    text, bad = _decode(source)
-    if bad is not None:
-        return Parsed(None, [bad], True, None)
+    """Read a text log, every round of it. Never raises: every problem is a finding."""
+    st = stream(source)
+    if st.text is None:
+        return Parsed(None, st.close(), True, None)
     # the parse allocates many small objects that all live on: the cyclic garbage
     # collector would only slow it down (by a third, measured)
     gc_was_on = gc.isenabled()
     if gc_was_on:
         gc.disable()
     try:
-        return _fold(text, _read_lines(text))
-    except Exception as e:  # pragma: no cover - never raise
-        return Parsed(None, [finding("notation.line", f"the log could not be read ({type(e).__name__}: {e})", line=1)],
-                      True, text)
+        log = st.header()
+        rounds = list(st.rounds())
+        findings = st.close()
+        if st.malformed or log is None:
+            return Parsed(None, findings, True, st.text)
+        log.rounds = rounds
+        return Parsed(log, findings, False, st.text)
     finally:
         if gc_was_on:
             gc.enable()
 
 
-def _fold(text: str, items: list) -> Parsed:
-    findings: list[Finding] = []
-    n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    end_line = n_lines + 1
+def stream(source: str | bytes) -> "TextStream":
+    """A text log to be read a round at a time (see TextStream)."""
+    text, bad = _decode(source)
+    st = TextStream(text)
+    if bad is not None:
+        st.findings.append(bad)
+        st.malformed = True
+    return st
 
-    # the first line: `dos 1`
-    first = items[0] if items else None
-    if first is None or first[0] != "dos" or first[3][0] != 1:
-        if first is None:
-            msg, line, col, found = "the log is empty: a log starts with `dos 1`", 1, 1, "end of file"
-        elif first[0] == "dos":
-            msg, line, col, found = (f"this is a log of notation version {first[3][0]}; only version 1 is read",
-                                     first[1], first[3][1], str(first[3][0]))
-        else:
-            line, col = first[1], first[2]
-            msg, found = "a log starts with `dos 1`", _short(text.split("\n", line)[line - 1].strip() if line <= n_lines else "")
-            if first[0] == "bad":
-                findings.extend(first[3])
-        return Parsed(None, [finding("notation.version", msg, line=line, column=col, found=found,
-                                     expected="`dos 1`")] + findings, True, text)
 
-    header_at: dict = {"dos": (first[1], first[2])}
-    players = ruleset = target = None
-    players_bad = False
-    options: dict = {}
-    tags: dict = {}
-    rounds: list[Round] = []
-    winner = None
-    rnd: Round | None = None
-    turn: Turn | None = None
-    state = "header"  # header | setup | turns | score | totals | end
-    first_round_line = None
+class TextStream:
+    """A text log read a round at a time: ``header()`` reads up to the first round and gives
+    the log's header (a Log without rounds; None when the log is malformed), ``rounds()``
+    hands on each round once the next begins (or the text ends), and ``close()`` reads what
+    is left and gives the parser's findings, sorted. Only the round being read is held, so
+    a referee that judges each round as it comes needs memory for the game state, not the log.
+    Never raises: a failure is a finding (malformed)."""
 
-    def place(line, col, msg, found=None):
-        findings.append(finding("notation.placement", msg, line=line, column=col, found=found,
-                                round=rnd.number if rnd is not None else None))
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+        self.findings: list[Finding] = []
+        self._hidden: list[Finding] = []  # `?` in a round with a deck: found as each round is handed on
+        self.malformed = False
+        self.log: Log | None = None
+        self._sort = True
+        self._started = False
+        self._gen = self._guarded(self._fold(_iter_items(text))) if text is not None else iter(())
 
-    for kind, line, col, payload in items[1:]:
-        if kind == "note":  # a finding about a line that was read all the same
-            findings.extend(payload)
-            continue
-        if kind == "bad":
-            findings.extend(payload)
-            if payload[0].rule == "notation.players":
-                players_bad = True
-            if state == "turns" and turn is not None:
-                turn._damaged = True  # the referee does not judge what the skipped line may have done
-            continue
-        if state == "end":
-            what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind
-            place(line, col, "nothing may follow the `winner` line", found=what)
-            continue
-        if kind == "event":
-            if state == "show":
-                place(line, col, f"a `{payload.type}` line after a `show` line of round {rnd.number}: a turn's lines come "
-                                 "before the `show` lines", found=payload.type)
+    def _guarded(self, gen):
+        try:
+            yield from gen
+        except Exception as e:  # pragma: no cover - never raise
+            self.findings = [finding("notation.line", f"the log could not be read ({type(e).__name__}: {e})", line=1)]
+            self._hidden = []
+            self.malformed, self._sort, self.log = True, False, None
+            yield None
+
+    def header(self) -> Log | None:
+        if not self._started:
+            self._started = True
+            next(self._gen, None)
+        return None if self.malformed else self.log
+
+    def rounds(self):
+        self.header()
+        for rnd in self._gen:
+            if self.malformed:  # a failure midway: nothing more is handed on
+                return
+            yield rnd
+
+    def close(self) -> list[Finding]:
+        self.header()
+        for _ in self._gen:
+            pass
+        findings = self.findings + self._hidden
+        if self._sort:
+            findings.sort(key=lambda f: (f.line or 0, f.column or 0))
+        return findings
+
+    def _fold(self, items):
+        text = self.text
+        findings = self.findings
+        items = iter(items)
+        n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        end_line = n_lines + 1
+
+        # the first line: `dos 1`
+        first = next(items, None)
+        if first is None or first[0] != "dos" or first[3][0] != 1:
+            if first is None:
+                msg, line, col, found = "the log is empty: a log starts with `dos 1`", 1, 1, "end of file"
+            elif first[0] == "dos":
+                msg, line, col, found = (f"this is a log of notation version {first[3][0]}; only version 1 is read",
+                                         first[1], first[3][1], str(first[3][0]))
+            else:
+                line, col = first[1], first[2]
+                msg, found = "a log starts with `dos 1`", _short(text.split("\n", line)[line - 1].strip() if line <= n_lines else "")
+                if first[0] == "bad":
+                    findings.extend(first[3])
+            self.findings = [finding("notation.version", msg, line=line, column=col, found=found,
+                                     expected="`dos 1`")] + findings
+            self.malformed, self._sort = True, False
+            yield None
+            return
+
+        header_at: dict = {"dos": (first[1], first[2])}
+        players = ruleset = target = None
+        players_bad = False
+        options: dict = {}
+        tags: dict = {}
+        winner = None
+        rnd: Round | None = None
+        turn: Turn | None = None
+        state = "header"  # header | setup | turns | score | totals | end
+        first_round_line = None
+
+        def place(line, col, msg, found=None):
+            findings.append(finding("notation.placement", msg, line=line, column=col, found=found,
+                                    round=rnd.number if rnd is not None else None))
+
+        header_read = False
+
+        def read_header():
+            """The header is read (a first `round`, or the end): the log's header, or malformed."""
+            if players is None:
+                self.malformed = True
+                return
+            log = self.log = Log(dos=1, players=players, ruleset=ruleset, options=options, target=target, tags=tags,
+                                 rounds=[], winner=None)
+            log.at(first[1], first[2])
+            log._header_at = header_at
+            log._end_line = end_line
+
+        for kind, line, col, payload in items:
+            if kind == "note":  # a finding about a line that was read all the same
+                findings.extend(payload)
                 continue
-            if state == "turns":
-                turn.events.append(payload)
-            elif state == "header":
-                place(line, col, f"a `{payload.type}` line before the first `round`: turn events come after a `turn` line",
-                      found=payload.type)
-            elif state == "setup":
-                place(line, col, f"a `{payload.type}` line before the first `turn` of round {rnd.number}",
-                      found=payload.type)
-            else:
-                place(line, col, f"a `{payload.type}` line after the `{state}` line of round {rnd.number}: "
-                                 f"a round's turns come before its `score`", found=payload.type)
-        elif kind == "show":
-            if state in ("turns", "show"):
-                prior = next((sh for sh in rnd.shows if sh.player == payload.player), None)
-                if prior is not None:
-                    findings.append(finding("notation.repeated", f"a second `show` line for {payload.player} in round "
-                                            f"{rnd.number} (the first is at line {prior._line})", line=line, column=col,
-                                            found="show", round=rnd.number))
-                    continue
-                rnd.shows.append(payload)
-                state = "show"
-            elif state == "header":
-                place(line, col, "a `show` line before the first `round`", found="show")
-            elif state == "setup":
-                place(line, col, f"a `show` line before the first `turn` of round {rnd.number}: `show` stands between the "
-                                 "turn that ended the round and its `score`", found="show")
-            else:
-                place(line, col, f"a `show` line after the `{state}` line of round {rnd.number}: `show` stands between "
-                                 "the turn that ended the round and its `score`", found="show")
-        elif kind == "turn":
-            if state == "show":
-                place(line, col, f"a `turn` after a `show` line of round {rnd.number}: `show` lines come after the turn "
-                                 "that ended the round", found="turn")
-                continue
-            if state in ("setup", "turns"):
-                turn = payload
-                rnd.turns.append(turn)
-                state = "turns"
-            elif state == "header":
-                place(line, col, "a `turn` before the first `round`", found="turn")
-            else:
-                place(line, col, f"a `turn` after the `{state}` line of round {rnd.number}: "
-                                 "the round has ended (start the next one with `round`)", found="turn")
-        elif kind == "setup":
-            kw = payload.type
-            if state == "setup":
-                rnd.setup.append(payload)
-            elif state == "header":
-                place(line, col, f"a `{kw}` line before the first `round`", found=kw)
-            else:
-                place(line, col, f"a `{kw}` line after the first `turn` of round {rnd.number}: "
-                                 "set-up lines come before the round's first turn", found=kw)
-        elif kind == "round":
-            if state == "header":
-                first_round_line = line
-            num, ncol = payload
-            rnd = _mk(Round, {"number": num, "setup": [], "turns": [], "shows": [], "score": None, "totals": None},
-                      line, col, {"number": ncol})
-            rounds.append(rnd)
-            turn = None
-            state = "setup"
-        elif kind == "score":
-            if state in ("setup", "turns", "show"):
-                rnd.score = payload
-                state = "score"
-            elif state == "header":
-                place(line, col, "a `score` line before the first `round`", found="score")
-            else:
-                place(line, col, f"a second `score` line in round {rnd.number}" if state == "score"
-                      else f"a `score` line after the `totals` of round {rnd.number}", found="score")
-        elif kind == "totals":
-            if state in ("setup", "turns", "show", "score"):
-                rnd.totals = payload
-                state = "totals"
-            elif state == "header":
-                place(line, col, "a `totals` line before the first `round`", found="totals")
-            else:
-                place(line, col, f"a second `totals` line in round {rnd.number}", found="totals")
-        elif kind == "winner":
-            winner = payload
-            state = "end"
-        else:  # header lines
-            if state != "header" and kind == "tag":
-                place(line, col, f"`{payload[0]}` is not a keyword of the notation; as a free tag it belongs in the "
-                                 "header, before the first `round`", found=payload[0])
-                continue
-            if state != "header":
-                place(line, col, f"a header line (`{kind if kind != 'tag' else payload[0]}`) after the first `round`: "
-                                 "header lines come before it", found=kind if kind != "tag" else payload[0])
-                continue
-            key = {"option": lambda: f"option:{payload[0]}", "tag": lambda: f"tag:{payload[0]}"}.get(kind, lambda: kind)()
-            if key in header_at:
-                what = {"option": f"option `{payload[0]}`", "tag": f"tag `{payload[0]}`"}.get(kind, f"`{kind}` line")
-                pl, pc = header_at[key]
-                findings.append(finding("notation.repeated", f"a second {what} (the first is at line {pl})",
-                                        line=line, column=col, found=kind if kind != "tag" else payload[0]))
-                continue
-            header_at[key] = (line, col)
-            if kind == "players":
-                names, cols = payload
-                problem = None
-                if not 2 <= len(names) <= 4:
-                    problem = f"a game has 2 to 4 players; this line names {len(names)}"
-                else:
-                    seen: dict = {}
-                    for nm, nc in zip(names, cols):
-                        if nm.lower() in seen:
-                            problem = f"`{nm}` and `{seen[nm.lower()]}` are the same name, ignoring case"
-                            break
-                        seen[nm.lower()] = nm
-                if problem:
+            if kind == "bad":
+                findings.extend(payload)
+                if payload[0].rule == "notation.players":
                     players_bad = True
-                    findings.append(finding("notation.players", problem, line=line, column=col,
-                                            expected="2 to 4 distinct player names"))
+                if state == "turns" and turn is not None:
+                    turn._damaged = True  # the referee does not judge what the skipped line may have done
+                continue
+            if state == "end":
+                what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind
+                place(line, col, "nothing may follow the `winner` line", found=what)
+                continue
+            if kind == "event":
+                if state == "show":
+                    place(line, col, f"a `{payload.type}` line after a `show` line of round {rnd.number}: a turn's lines come "
+                                     "before the `show` lines", found=payload.type)
+                    continue
+                if state == "turns":
+                    turn.events.append(payload)
+                elif state == "header":
+                    place(line, col, f"a `{payload.type}` line before the first `round`: turn events come after a `turn` line",
+                          found=payload.type)
+                elif state == "setup":
+                    place(line, col, f"a `{payload.type}` line before the first `turn` of round {rnd.number}",
+                          found=payload.type)
                 else:
-                    players = names
-            elif kind == "ruleset":
-                ruleset = payload[0]
-            elif kind == "target":
-                target = payload[0]
-            elif kind == "option":
-                options[payload[0]] = payload[1]
-            elif kind == "tag":
-                tags[payload[0]] = payload[1]
-            # "dos" again is caught as repeated above
+                    place(line, col, f"a `{payload.type}` line after the `{state}` line of round {rnd.number}: "
+                                     f"a round's turns come before its `score`", found=payload.type)
+            elif kind == "show":
+                if state in ("turns", "show"):
+                    prior = next((sh for sh in rnd.shows if sh.player == payload.player), None)
+                    if prior is not None:
+                        findings.append(finding("notation.repeated", f"a second `show` line for {payload.player} in round "
+                                                f"{rnd.number} (the first is at line {prior._line})", line=line, column=col,
+                                                found="show", round=rnd.number))
+                        continue
+                    rnd.shows.append(payload)
+                    state = "show"
+                elif state == "header":
+                    place(line, col, "a `show` line before the first `round`", found="show")
+                elif state == "setup":
+                    place(line, col, f"a `show` line before the first `turn` of round {rnd.number}: `show` stands between the "
+                                     "turn that ended the round and its `score`", found="show")
+                else:
+                    place(line, col, f"a `show` line after the `{state}` line of round {rnd.number}: `show` stands between "
+                                     "the turn that ended the round and its `score`", found="show")
+            elif kind == "turn":
+                if state == "show":
+                    place(line, col, f"a `turn` after a `show` line of round {rnd.number}: `show` lines come after the turn "
+                                     "that ended the round", found="turn")
+                    continue
+                if state in ("setup", "turns"):
+                    turn = payload
+                    rnd.turns.append(turn)
+                    state = "turns"
+                elif state == "header":
+                    place(line, col, "a `turn` before the first `round`", found="turn")
+                else:
+                    place(line, col, f"a `turn` after the `{state}` line of round {rnd.number}: "
+                                     "the round has ended (start the next one with `round`)", found="turn")
+            elif kind == "setup":
+                kw = payload.type
+                if state == "setup":
+                    rnd.setup.append(payload)
+                elif state == "header":
+                    place(line, col, f"a `{kw}` line before the first `round`", found=kw)
+                else:
+                    place(line, col, f"a `{kw}` line after the first `turn` of round {rnd.number}: "
+                                     "set-up lines come before the round's first turn", found=kw)
+            elif kind == "round":
+                if state == "header":
+                    first_round_line = line
+                num, ncol = payload
+                done = rnd
+                rnd = _mk(Round, {"number": num, "setup": [], "turns": [], "shows": [], "score": None, "totals": None},
+                          line, col, {"number": ncol})
+                turn = None
+                state = "setup"
+                if not header_read:
+                    header_read = True
+                    read_header()
+                    yield None
+                if done is not None:
+                    _no_hidden_with_deck(done, self._hidden)
+                    yield done
+            elif kind == "score":
+                if state in ("setup", "turns", "show"):
+                    rnd.score = payload
+                    state = "score"
+                elif state == "header":
+                    place(line, col, "a `score` line before the first `round`", found="score")
+                else:
+                    place(line, col, f"a second `score` line in round {rnd.number}" if state == "score"
+                          else f"a `score` line after the `totals` of round {rnd.number}", found="score")
+            elif kind == "totals":
+                if state in ("setup", "turns", "show", "score"):
+                    rnd.totals = payload
+                    state = "totals"
+                elif state == "header":
+                    place(line, col, "a `totals` line before the first `round`", found="totals")
+                else:
+                    place(line, col, f"a second `totals` line in round {rnd.number}", found="totals")
+            elif kind == "winner":
+                winner = payload
+                state = "end"
+            else:  # header lines
+                if state != "header" and kind == "tag":
+                    place(line, col, f"`{payload[0]}` is not a keyword of the notation; as a free tag it belongs in the "
+                                     "header, before the first `round`", found=payload[0])
+                    continue
+                if state != "header":
+                    place(line, col, f"a header line (`{kind if kind != 'tag' else payload[0]}`) after the first `round`: "
+                                     "header lines come before it", found=kind if kind != "tag" else payload[0])
+                    continue
+                key = {"option": lambda: f"option:{payload[0]}", "tag": lambda: f"tag:{payload[0]}"}.get(kind, lambda: kind)()
+                if key in header_at:
+                    what = {"option": f"option `{payload[0]}`", "tag": f"tag `{payload[0]}`"}.get(kind, f"`{kind}` line")
+                    pl, pc = header_at[key]
+                    findings.append(finding("notation.repeated", f"a second {what} (the first is at line {pl})",
+                                            line=line, column=col, found=kind if kind != "tag" else payload[0]))
+                    continue
+                header_at[key] = (line, col)
+                if kind == "players":
+                    names, cols = payload
+                    problem = None
+                    if not 2 <= len(names) <= 4:
+                        problem = f"a game has 2 to 4 players; this line names {len(names)}"
+                    else:
+                        seen: dict = {}
+                        for nm, nc in zip(names, cols):
+                            if nm.lower() in seen:
+                                problem = f"`{nm}` and `{seen[nm.lower()]}` are the same name, ignoring case"
+                                break
+                            seen[nm.lower()] = nm
+                    if problem:
+                        players_bad = True
+                        findings.append(finding("notation.players", problem, line=line, column=col,
+                                                expected="2 to 4 distinct player names"))
+                    else:
+                        players = names
+                elif kind == "ruleset":
+                    ruleset = payload[0]
+                elif kind == "target":
+                    target = payload[0]
+                elif kind == "option":
+                    options[payload[0]] = payload[1]
+                elif kind == "tag":
+                    tags[payload[0]] = payload[1]
+                # "dos" again is caught as repeated above
 
-    malformed = False
-    if players is None:
-        malformed = True
-        if not players_bad:
+        if not header_read:
+            read_header()
+            yield None
+        if rnd is not None:
+            _no_hidden_with_deck(rnd, self._hidden)
+            yield rnd
+        if players is None and not players_bad:
             findings.append(finding("notation.players", "the header has no valid `players` line (2 to 4 names)",
                                     line=first_round_line or end_line, column=1, expected="`players P Q ...`"))
-    for rnd in rounds:
-        _no_hidden_with_deck(rnd, findings)
-    findings.sort(key=lambda f: (f.line or 0, f.column or 0))
-    if malformed:
-        return Parsed(None, findings, True, text)
-    log = Log(dos=1, players=players, ruleset=ruleset, options=options, target=target, tags=tags,
-              rounds=rounds, winner=winner)
-    log.at(first[1], first[2])
-    log._header_at = header_at
-    log._end_line = end_line
-    return Parsed(log, findings, False, text)
+        if self.log is not None:
+            self.log.winner = winner
 
 
 def face_down_checks(log: Log) -> list[Finding]:

@@ -71,3 +71,52 @@ def test_work_grows_linearly_with_junk_after_a_header(monkeypatch):
     (fed1, acc1), (fed2, acc2) = sizes
     assert fed2 <= 2.2 * fed1
     assert acc1 <= notation._DETAILED_ERRORS + 1 and acc2 <= notation._DETAILED_ERRORS + 1
+
+
+def test_junk_past_the_detailed_errors_is_told_what_lark_tells(monkeypatch):
+    """Past the detailed errors, a line that cannot start a sentence is judged by a regular
+    expression, not a parse: the same findings, word for word, with either parser."""
+    rng = random.Random(5)
+    alphabets = (b"abcdefgh RGBYW0123456789#+=\n", b"ab RGBYWrgby0123456789#+=?\"%TtDdPp_-.:\t\r\n")
+    for seed in range(4):
+        body = bytes(rng.choice(alphabets[seed % 2]) for _ in range(30_000)).decode()
+        text = "dos 1\nplayers ann bob\n" + body
+        for parser in ("", "lark"):
+            monkeypatch.setenv("DOSVERIFY_PARSER", parser)
+            monkeypatch.setattr(notation, "_CHEAP_JUNK", True)
+            cheap = notation._read_lines(text)
+            monkeypatch.setattr(notation, "_CHEAP_JUNK", False)
+            exact = notation._read_lines(text)
+            assert len([i for i in exact if i[0] == "bad"]) > notation._DETAILED_ERRORS
+            assert cheap == exact
+
+
+def test_junk_after_a_header_costs_no_parse_a_line(monkeypatch):
+    """Lines that cannot start a sentence, past the detailed errors: Lark is not called for
+    them at all, whether there are a thousand or ten thousand (each is still a finding)."""
+    fed = count_parses(monkeypatch)
+    counts = []
+    for n in (1_000, 10_000):
+        fed.clear()
+        report = check(b"dos 1\nplayers ann bob\n" + b"".join(b"X%d = not a line\n" % i for i in range(n)))
+        assert len([f for f in report.findings if f.rule == "notation.line"]) == n
+        counts.append(len(fed))
+    assert counts[1] == counts[0] <= notation._DETAILED_ERRORS + 3
+
+
+def test_blank_lines_are_looked_at_once_each(monkeypatch):
+    """A million blank lines: each line is looked at once by the fast path and never by Lark
+    (with Lark alone, a chunk of lines a call)."""
+    looked: list[int] = []
+    real = notation._fast_line
+    monkeypatch.setattr(notation, "_fast_line", lambda b, raw, line: (looked.append(1), real(b, raw, line))[1])
+    fed = count_parses(monkeypatch)
+    for n in (100_000, 1_000_000):
+        looked.clear()
+        fed.clear()
+        report = check(b"dos 1\nplayers ann bob\n" + b"\n" * n + b"round 1\n")
+        assert report.lines == n + 3
+        assert len(looked) == n + 4 and fed == []  # the lines, and the empty one after the last line end
+    monkeypatch.setenv("DOSVERIFY_PARSER", "lark")
+    check(b"dos 1\nplayers ann bob\n" + b"\n" * 100_000)
+    assert len(fed) <= 100_003 // notation._CHUNK + 2

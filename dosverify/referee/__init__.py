@@ -154,51 +154,73 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
     def resolve_names(self) -> None:
         """A name that is not a player but plainly means one (`Ann`, `anne`) is reported once, at
         its line (notation.player), and read as that player, so that the line still counts and
-        its consequences are not reported again."""
-        def fix(ev, attr: str, rnd=None) -> None:
-            name = getattr(ev, attr, None)
-            if name is None or name in self.seat:
-                return
-            p = self.likely_player(name)
-            if p is None:
-                return
-            self.findings.append(finding(
-                "notation.player", f"`{name}` is not a player of this game{did_you_mean(name, p)}", at=ev,
-                column=(ev._cols or {}).get(attr) if isinstance((ev._cols or {}).get(attr), int) else None,
-                pointer=f"{ev._pointer}/{attr}" if ev._pointer is not None else None,
-                round=rnd.number if rnd is not None else None, player=p,
-                expected=p, found=name))
-            setattr(ev, attr, p)
-
-        seat = self.seat
+        its consequences are not reported again: in every round of the log, and the winner."""
         for rnd in self.log.rounds:
-            for ev in rnd.setup:
-                fix(ev, "player", rnd)
-            for turn in rnd.turns:
-                if turn.player not in seat:
-                    fix(turn, "player", rnd)
-                for ev in turn.events:  # most events name a player of the game, or none: no call for them
-                    if (q := getattr(ev, "player", None)) is not None and q not in seat:
-                        fix(ev, "player", rnd)
-                    if (q := getattr(ev, "by", None)) is not None and q not in seat:
-                        fix(ev, "by", rnd)
-            if rnd.score is not None:
-                fix(rnd.score, "player", rnd)
-            if rnd.totals is not None:
-                for e in rnd.totals.entries:
-                    if e.player not in self.seat and (p := self.likely_player(e.player)) is not None:
-                        self.findings.append(finding("notation.player", f"`{e.player}` is not a player of this game"
-                                                     f"{did_you_mean(e.player, p)}", at=rnd.totals, round=rnd.number, player=p,
-                                                     expected=p, found=e.player))
-                        e.player = p
-        if self.log.winner is not None:
-            fix(self.log.winner, "player")
+            self.resolve_round(rnd)
+        self.resolve_winner()
 
-    def run(self) -> list[Finding]:
+    def _fix_name(self, ev, attr: str, rnd=None) -> None:
+        name = getattr(ev, attr, None)
+        if name is None or name in self.seat:
+            return
+        p = self.likely_player(name)
+        if p is None:
+            return
+        self.findings.append(finding(
+            "notation.player", f"`{name}` is not a player of this game{did_you_mean(name, p)}", at=ev,
+            column=(ev._cols or {}).get(attr) if isinstance((ev._cols or {}).get(attr), int) else None,
+            pointer=f"{ev._pointer}/{attr}" if ev._pointer is not None else None,
+            round=rnd.number if rnd is not None else None, player=p,
+            expected=p, found=name))
+        setattr(ev, attr, p)
+
+    def resolve_round(self, rnd: Round) -> None:
+        """resolve_names for one round."""
+        fix = self._fix_name
+        for ev in rnd.setup:
+            fix(ev, "player", rnd)
+        seat = self.seat
+        for turn in rnd.turns:
+            if turn.player not in seat:
+                fix(turn, "player", rnd)
+            for ev in turn.events:  # most events name a player of the game, or none: no call for them
+                if (q := getattr(ev, "player", None)) is not None and q not in seat:
+                    fix(ev, "player", rnd)
+                if (q := getattr(ev, "by", None)) is not None and q not in seat:
+                    fix(ev, "by", rnd)
+        if rnd.score is not None:
+            fix(rnd.score, "player", rnd)
+        if rnd.totals is not None:
+            for e in rnd.totals.entries:
+                if e.player not in self.seat and (p := self.likely_player(e.player)) is not None:
+                    self.findings.append(finding("notation.player", f"`{e.player}` is not a player of this game"
+                                                 f"{did_you_mean(e.player, p)}", at=rnd.totals, round=rnd.number, player=p,
+                                                 expected=p, found=e.player))
+                    e.player = p
+
+    def resolve_winner(self) -> None:
+        if self.log.winner is not None:
+            self._fix_name(self.log.winner, "player")
+
+    def run(self, rounds=None) -> list[Finding]:
+        """Referee the log's rounds; or, given `rounds` (an iterable handing on each round as it
+        is read, the log's own list left empty), each round as it comes: then no more than the
+        round being judged and the next need be held, and the log's `winner` is read once the
+        rounds are exhausted. Either way, the same findings."""
         log = self.log
-        self.resolve_names()
-        for i, rnd in enumerate(log.rounds):
-            self.play_round(rnd, log.rounds[i + 1] if i + 1 < len(log.rounds) else None)
+        if rounds is None:
+            self.resolve_names()
+            for i, rnd in enumerate(log.rounds):
+                self.play_round(rnd, log.rounds[i + 1] if i + 1 < len(log.rounds) else None)
+        else:
+            it = iter(rounds)
+            rnd = next(it, None)
+            while rnd is not None:
+                nxt = next(it, None)  # the next round's line places a step missing from this round's last turn
+                self.resolve_round(rnd)
+                self.play_round(rnd, nxt)
+                rnd = nxt
+            self.resolve_winner()
         self.end_round(None)
         if log.winner is not None:
             w = log.winner

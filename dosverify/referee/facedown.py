@@ -37,7 +37,8 @@ def _sums(k: int) -> frozenset:
 class FaceDownMixin:
     def hidden_start_round(self, rnd: Round) -> None:
         self.prov = Provenance() if has_face_down(rnd) else None
-        self.provs.append(self.prov)
+        if self.provs is not None:  # None: rounds judged as they are read keep no provenance (no witness)
+            self.provs.append(self.prov)
 
     def hidden_token(self, p: str, ev, index: int) -> None:
         self.face_down += 1
