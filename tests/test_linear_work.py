@@ -107,6 +107,7 @@ def test_junk_after_a_header_costs_no_parse_a_line(monkeypatch):
 def test_blank_lines_are_looked_at_once_each(monkeypatch):
     """A million blank lines: each line is looked at once by the fast path and never by Lark
     (with Lark alone, a chunk of lines a call)."""
+    monkeypatch.delenv("DOSVERIFY_PARSER", raising=False)  # the CI pass with Lark alone runs this file too
     looked: list[int] = []
     real = notation._fast_line
     monkeypatch.setattr(notation, "_fast_line", lambda b, raw, line: (looked.append(1), real(b, raw, line))[1])
