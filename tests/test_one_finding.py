@@ -30,7 +30,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "extra_dcm_draw": "cards.unseen, draw.top or score.round after the extra card",
     "glued_words": "draw.reason on later refills after the unreadable line",
     "invalid_card": "center.refill after an unreadable refill line",
-    "matched_twice": "cards.unseen, draw.top or round.end after the card matched twice",
     "refilled_matched": "center.refill and draw.reason after the refilled card matched",
     "single_number": "draw.top after a held card played instead of the right one",
     "swap_penalty_dcm": "match.held and cards.held after the swapped draws",

@@ -121,6 +121,9 @@ class PlaysMixin:
             elif t.matched_targets.get(target.base):
                 self.report("match.once", f"{target.base} was already matched this turn: each Center Row card is matched once",
                             ev, "target", expected="a Center Row card not yet matched", found=ev.target)
+                # nothing lies there to cover: the line cannot have happened, and the cards stay in the
+                # hand (R39), so that the later lines that play them are not judged against a hand short of them
+                return
             else:
                 self.report("match.center", f"there is no {target.base} in the Center Row", ev, "target",
                             expected="one of " + " ".join(c.base for c in tb.center) if tb.center else "a card of the Center Row",
