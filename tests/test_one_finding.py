@@ -24,7 +24,6 @@ RULESETS = ["official", "italian", "bosnian", "strict"]
 CASCADING = {  # operator: the follow-on findings seen in some games (recovery not built yet)
     "bad_pass": "center.refill and score.round after the card kept instead of placed",
     "double_sum": "cards.unseen, draw.top or reshuffle.cards after a held card played instead of the right one",
-    "draw_not_top": "match.after-draw or match.held when the really drawn card is played",
     "excess_copies": "match.held and cards.unseen after a deck with a card too many",
     "extra_bonus": "draw.reason on later refills after the extra Center Row card",
     "extra_dcm_draw": "cards.unseen, draw.top or score.round after the extra card",

@@ -14,7 +14,7 @@ from .table import UNKNOWN, CenterCard
 
 
 class DrawsMixin:
-    def draw_from_pile(self, written: str | None, ev, index: int, what: str) -> str | None:
+    def draw_from_pile(self, written: str | None, ev, index: int, what: str, who: str | None = None) -> str | None:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
         tb = self.table
         if tb.pile_size <= 0:
@@ -46,16 +46,19 @@ class DrawsMixin:
             self.lazy_skip = None
             if tb.top() != base and n < len(tb.pile_order) and tb.pile_order[-1 - n] == base:
                 self.draw_left_out(q, n)
+        if base is not None and tb.swaps and tb.pile_order and tb.top() != base:
+            tb.unswap(base, None)  # an earlier draw.top's player took the top card, not this one (R40)
         top = tb.top()
         got, problem = tb.take(base)
         if problem is None and base is not None:
             self.hidden_out(base, ev, index, what)
         if problem == "top":
+            tb.record_swap(who, base, top)
             self.report("draw.top", f"{what} {written}, but the top of the draw pile is {top}", ev, "cards", index,
-                        expected=top, found=written)
+                        expected=top, found=written, player=who)
         elif problem == "unseen":
             self.report("cards.unseen", f"{what} {written}, but no {written} is unseen: every copy is in {tb.where(base)}",
-                        ev, "cards", index, expected="a card still in the draw pile", found=written)
+                        ev, "cards", index, expected="a card still in the draw pile", found=written, player=who)
         if written and parse_card(written).decl is not None:
             self.report("wild.declaration", f"{written}: a declaration is made only when a wild card is matched", ev, "cards", index,
                         expected=parse_card(written).base, found=written)
@@ -73,6 +76,18 @@ class DrawsMixin:
         drawn = Counter(parse_card(c).base for c in ev.cards)
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
+
+    def drawn_next(self, ev: Draw, q: str) -> int:
+        """The cards q draws on the draw lines right after ev (a draw written one card a line): those
+        of the same draw still to come, which a card below the top cannot show to be left out."""
+        events = self.t.turn.events
+        i = next((k for k, e in enumerate(events) if e is ev), None)
+        n = 0
+        for e in events[i + 1:] if i is not None else ():
+            if e.type != "draw" or (e.player or self.t.player) != q:
+                break
+            n += max(1, len(e.cards))
+        return n
 
     def catch_up(self, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
@@ -193,7 +208,8 @@ class DrawsMixin:
                            f"draw {earlier[0]} first", f"draw {q}")
             self.arrive(("dcm", q), ev)
         if reason in ("penalty", "dcm", "immediate") and ev.cards:
-            self.catch_up(ev.cards[0], q if reason == "dcm" else None, q, max(0, owed - len(ev.cards)))
+            own = max(0, owed - len(ev.cards) - self.drawn_next(ev, q))
+            self.catch_up(ev.cards[0], q if reason == "dcm" else None, q, own)
         extra_reported = False
         taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
@@ -201,7 +217,7 @@ class DrawsMixin:
                 extra_reported = True
                 self.report("draw.reason", f"{q} draws {plural(n, 'card')} but owes {owed} here", ev, "cards", i, player=q,
                             expected=plural(owed, "card"), found=plural(n, "card"))
-            got = self.draw_from_pile(w, ev, i, "draw")
+            got = self.draw_from_pile(w, ev, i, "draw", q)
             taken.append(got)
             if got is None:
                 continue

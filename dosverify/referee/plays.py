@@ -94,6 +94,8 @@ class PlaysMixin:
             self.unverify("match.after-draw")  # the drawn card is face down: the choice decides it
         elif t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported:
             played = parse_card(meant.get(0, ev.cards[0])).base  # the card meant, where a typo was inferred
+            if played != t.drawn_card and len(cards) == 1 and tb.hands[p].get(played, 0) <= 0 and tb.unswap(None, p, played):
+                t.drawn_card = played  # the draw (draw.top, reported) took the top card, as this line shows (R40)
             if len(cards) != 1 or played != t.drawn_card or t.matches_after_draw >= 1:
                 self.report("match.after-draw", "after the draw only the drawn card may be matched, in one single match "
                             "(after-draw-match=drawn-only)", ev, "cards", 0,

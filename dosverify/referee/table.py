@@ -33,6 +33,11 @@ class Table:
     pile_size: int = 0
     pile_order: list[str] | None = None  # known order, top LAST; None when unknown
     from_hidden: bool = False  # the last card taken out of a hand was an UNKNOWN one (a `?`)
+    # draws of a card below the top of a known pile (draw.top, reported): (player, card written, top card,
+    # the top card's new place in pile_order). Which of the two the player took is in doubt until a later
+    # line shows it (R40): the player plays the top card, or a later draw takes the written one
+    swaps: list = field(default_factory=list)
+    swap_at: int = 0  # where the last draw.top put the top card
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -44,6 +49,7 @@ class Table:
         self.pile = composition().copy()
         self.pile_size = sum(self.pile.values())
         self.pile_order = None
+        self.swaps = []
 
     def hand_size(self, p: str) -> int:
         return sum(self.hands[p].values())
@@ -94,10 +100,41 @@ class Table:
                 problem = "top"
                 idx = len(self.pile_order) - 1 - self.pile_order[::-1].index(base)
                 self.pile_order[idx] = top
+                self.swap_at = idx
             self.pile_order.pop()
         self.pile[base] -= 1
         self.pile_size -= 1
         return base, problem
+
+    def record_swap(self, player: str | None, written: str, top: str) -> None:
+        """A draw.top: `written` went to `player`, `top` took its place in the pile (see `swaps`)."""
+        if player is not None and self.pile_order is not None:
+            self.swaps.append((player, written, top, self.swap_at))
+
+    def unswap(self, written: str | None, player: str | None, top: str | None = None) -> bool:
+        """R40: a later line shows that a draw.top's player took the top card, not the card written: the
+        player holds the top card and the written one lies in the pile where the top card was put. Either
+        `written` is drawn again (player None), or `player` plays `top`. True when a swap was undone."""
+        order = self.pile_order
+        for k, (p, x, t, idx) in enumerate(self.swaps):
+            if (written is not None and x != written) or (player is not None and (p != player or t != top)):
+                continue
+            if order is None or self.hands[p].get(x, 0) <= 0 or self.pile.get(t, 0) <= 0:
+                continue
+            at = idx if idx < len(order) and order[idx] == t else next(
+                (i for i in range(len(order) - 1, -1, -1) if order[i] == t), None)
+            if at is None:
+                continue
+            order[at] = x
+            self.pile[t] -= 1
+            self.pile[x] += 1
+            self.hands[p][x] -= 1
+            if not self.hands[p][x]:
+                del self.hands[p][x]
+            self.hands[p][t] += 1
+            del self.swaps[k]
+            return True
+        return False
 
     def remove_from_pile(self, base: str) -> None:
         """A card of the pile turns out to have left it unseen (drawn by a line the log left out)."""
@@ -121,6 +158,7 @@ class Table:
         self.pile_size = sum(self.discard.values())
         self.discard = Counter()
         self.pile_order = list(reversed(order)) if order is not None else None
+        self.swaps = []
 
     def flush_pending(self) -> None:
         """End-of-turn step 1: the matched cards go to the discard pile."""
@@ -135,6 +173,8 @@ class Table:
         (or an unknown card of the hand) so that the state stays whole. False when not held."""
         hand = self.hands[p]
         self.from_hidden = False
+        if hand.get(base, 0) <= 0 and self.swaps:
+            self.unswap(None, p, base)  # p drew this card where the log wrote another (R40)
         if hand.get(base, 0) > 0:
             hand[base] -= 1
             if not hand[base]:
