@@ -26,7 +26,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "double_sum": "cards.unseen, draw.top or reshuffle.cards after a held card played instead of the right one",
     "excess_copies": "match.held and cards.unseen after a deck with a card too many",
     "extra_bonus": "draw.reason on later refills after the extra Center Row card",
-    "extra_dcm_draw": "cards.unseen, draw.top or score.round after the extra card",
     "glued_words": "draw.reason on later refills after the unreadable line",
     "invalid_card": "center.refill after an unreadable refill line",
     "refilled_matched": "center.refill and draw.reason after the refilled card matched",

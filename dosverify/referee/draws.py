@@ -217,6 +217,13 @@ class DrawsMixin:
                 extra_reported = True
                 self.report("draw.reason", f"{q} draws {plural(n, 'card')} but owes {owed} here", ev, "cards", i, player=q,
                             expected=plural(owed, "card"), found=plural(n, "card"))
+            if (reason is None or i >= owed) and w not in (None, HIDDEN) and not t.turn._damaged:
+                # a card nobody owes (reported): taken as not drawn, since the later lines of an engine or
+                # scribe that wrote one line too many play on without it; if q plays it later, it came
+                # from the unseen cards after all (R41). q's hand is in doubt either way
+                tb.maybe_held[q][parse_card(w).base] += 1
+                self.doubt.add(q)
+                continue
             got = self.draw_from_pile(w, ev, i, "draw", q)
             taken.append(got)
             if got is None:

@@ -37,6 +37,7 @@ class Table:
     # the top card's new place in pile_order). Which of the two the player took is in doubt until a later
     # line shows it (R40): the player plays the top card, or a later draw takes the written one
     swaps: list = field(default_factory=list)
+    maybe_held: dict = field(default_factory=dict)  # player -> Counter: cards of unowed draws not taken (R41)
     swap_at: int = 0  # where the last draw.top put the top card
 
     # ---- set-up -------------------------------------------------------------------------
@@ -50,6 +51,7 @@ class Table:
         self.pile_size = sum(self.pile.values())
         self.pile_order = None
         self.swaps = []
+        self.maybe_held = {p: Counter() for p in self.players}
 
     def hand_size(self, p: str) -> int:
         return sum(self.hands[p].values())
