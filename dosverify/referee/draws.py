@@ -307,7 +307,10 @@ class DrawsMixin:
         order = None
         if ev.cards:
             listed = Counter(parse_card(c).base for c in ev.cards)
-            if listed != tb.discard:
+            known = Counter({b: n for b, n in tb.discard.items() if b != UNKNOWN})
+            if tb.discard.get(UNKNOWN) and not (known - listed) and sum((listed - known).values()) == tb.discard[UNKNOWN]:
+                order = [parse_card(c).base for c in ev.cards]  # the cards in doubt (R42) are the ones listed
+            elif listed != tb.discard:
                 extra, missing = listed - tb.discard, tb.discard - listed
                 bits = []
                 if extra:

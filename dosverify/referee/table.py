@@ -38,6 +38,9 @@ class Table:
     # line shows it (R40): the player plays the top card, or a later draw takes the written one
     swaps: list = field(default_factory=list)
     maybe_held: dict = field(default_factory=dict)  # player -> Counter: cards of unowed draws not taken (R41)
+    # player -> Counter: cards the referee puts in a hand that may not be there (a wrong match's other fits,
+    # the copies of a hand beyond the deck): a card the player lacks is taken out in place of one (R42)
+    phantoms: dict = field(default_factory=dict)
     swap_at: int = 0  # where the last draw.top put the top card
 
     # ---- set-up -------------------------------------------------------------------------
@@ -52,6 +55,7 @@ class Table:
         self.pile_order = None
         self.swaps = []
         self.maybe_held = {p: Counter() for p in self.players}
+        self.phantoms = {p: Counter() for p in self.players}
 
     def hand_size(self, p: str) -> int:
         return sum(self.hands[p].values())
@@ -89,6 +93,10 @@ class Table:
                 return base, None
             self.pile_size = max(0, self.pile_size - 1)
             return UNKNOWN, "unknown"
+        if self.pile.get(base, 0) <= 0 and self.pile.get(UNKNOWN, 0) > 0 and self.pile_order is None:
+            self.pile[UNKNOWN] -= 1  # a card whose identity was in doubt when it was discarded (R42): this one
+            self.pile_size -= 1
+            return base, None
         if self.pile.get(base, 0) <= 0:
             problem = "unseen"
             if self.pile_order is not None and self.pile_order:
@@ -138,6 +146,15 @@ class Table:
             return True
         return False
 
+    def phantom_of(self, p: str) -> str | None:
+        """A card of p's hand that may not really be there (R42), if any."""
+        ph = self.phantoms.get(p)
+        if ph:
+            for y, n in ph.items():
+                if n > 0 and self.hands[p].get(y, 0) > 0:
+                    return y
+        return None
+
     def remove_from_pile(self, base: str) -> None:
         """A card of the pile turns out to have left it unseen (drawn by a line the log left out)."""
         if self.pile.get(base, 0) > 0:
@@ -156,7 +173,7 @@ class Table:
 
     def reshuffle(self, order: list[str] | None) -> None:
         """The discard pile becomes the draw pile (V5); `order` top first, when known."""
-        self.pile = self.discard
+        self.pile = self.discard if order is None else Counter(order)
         self.pile_size = sum(self.discard.values())
         self.discard = Counter()
         self.pile_order = list(reversed(order)) if order is not None else None
@@ -188,6 +205,17 @@ class Table:
             if not hand[UNKNOWN]:
                 del hand[UNKNOWN]
             return True
+        if self.maybe_held[p].get(base, 0) > 0:  # a card of a draw nobody owed, taken as not drawn (R41): drawn after all
+            self.maybe_held[p][base] -= 1
+        elif (y := self.phantom_of(p)) is not None:
+            # a card the referee wrongly put in this hand stands for it (R42); the pile keeps its cards
+            self.phantoms[p][y] -= 1
+            hand[y] -= 1
+            if not hand[y]:
+                del hand[y]
+            if self.pile.get(base, 0) > 0 and sum(self.pile.values()) > self.pile_size:
+                self.pile[base] -= 1  # a pile counted with cards whose place is unknown: base was one of them
+            return False
         if self.pile.get(base, 0) > 0:
             self.pile[base] -= 1
             self.pile_size = max(0, self.pile_size - 1)
