@@ -23,7 +23,6 @@ RULESETS = ["official", "italian", "bosnian", "strict"]
 # and the operator moves to the asserted set.
 CASCADING = {  # operator: the follow-on findings seen in some games (recovery not built yet)
     "bad_pass": "center.refill and score.round after the card kept instead of placed",
-    "excess_copies": "match.held and cards.unseen after a deck with a card too many",
     "extra_bonus": "draw.reason on later refills after the extra Center Row card",
     "glued_words": "draw.reason on later refills after the unreadable line",
     "invalid_card": "center.refill after an unreadable refill line",

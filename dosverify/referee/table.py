@@ -41,6 +41,7 @@ class Table:
     # player -> Counter: cards the referee puts in a hand that may not be there (a wrong match's other fits,
     # the copies of a hand beyond the deck): a card the player lacks is taken out in place of one (R42)
     phantoms: dict = field(default_factory=dict)
+    phantom_dealt: dict = field(default_factory=dict)  # of those, copies the deal took out of the pile's count
     swap_at: int = 0  # where the last draw.top put the top card
 
     # ---- set-up -------------------------------------------------------------------------
@@ -56,6 +57,7 @@ class Table:
         self.swaps = []
         self.maybe_held = {p: Counter() for p in self.players}
         self.phantoms = {p: Counter() for p in self.players}
+        self.phantom_dealt = {p: Counter() for p in self.players}
 
     def hand_size(self, p: str) -> int:
         return sum(self.hands[p].values())
@@ -98,6 +100,18 @@ class Table:
             self.pile_size -= 1
             return base, None
         if self.pile.get(base, 0) <= 0:
+            for q, ph in self.phantoms.items():
+                if ph.get(base, 0) > 0 and self.hands[q].get(base, 0) > 0:
+                    # a copy the referee put in q's hand (R43) is this card: q's card there is an unknown one
+                    ph[base] -= 1
+                    self.hands[q][base] -= 1
+                    if not self.hands[q][base]:
+                        del self.hands[q][base]
+                    self.hands[q][UNKNOWN] += 1
+                    self.pile_size = max(0, self.pile_size - 1)
+                    if self.pile_order:
+                        self.pile_order.pop()
+                    return base, None
             problem = "unseen"
             if self.pile_order is not None and self.pile_order:
                 # the log drew a card the pile does not hold: the top card is what left the pile
@@ -215,6 +229,9 @@ class Table:
                 del hand[y]
             if self.pile.get(base, 0) > 0 and sum(self.pile.values()) > self.pile_size:
                 self.pile[base] -= 1  # a pile counted with cards whose place is unknown: base was one of them
+            if self.phantom_dealt[p][y] > self.phantoms[p][y]:  # a copy the deal took from the pile was never dealt
+                self.phantom_dealt[p][y] -= 1
+                self.pile[y] += 1
             return False
         if self.pile.get(base, 0) > 0:
             self.pile[base] -= 1
