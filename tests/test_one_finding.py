@@ -27,7 +27,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "glued_words": "draw.reason on later refills after the unreadable line",
     "invalid_card": "center.refill after an unreadable refill line",
     "refilled_matched": "center.refill and draw.reason after the refilled card matched",
-    "swap_penalty_dcm": "match.held and cards.held after the swapped draws",
     "wrong_dealer": "turn.order and match.held after the wrong dealer",
     "wrong_turn": "match.held and turn.order after the wrong player's turn",
     # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and

@@ -133,15 +133,11 @@ class DrawsMixin:
             if kind == "refill":
                 tb.center.extend(CenterCard(b, refilled=True) for b in got)
                 t.refilled += n
+                t.skipped.append((kind, p, n))
             else:
-                for b in got:
-                    tb.hands[p][b] += 1
-                self.hand_changed(p)
-                if kind == "penalty":
-                    t.penalty_owed = 0
-                else:
-                    t.dcm_owed[p] = 0
-            t.skipped.append((kind, p, n))
+                # left out, or only written later (the steps out of order, turn.steps)? Set aside until
+                # the turn ends: a later line of that draw takes them (R44), else they were left out
+                t.reserved[(kind, p)] = list(got)
 
     def on_draw(self, ev: Draw) -> None:
         t, tb = self.t, self.table
@@ -224,7 +220,12 @@ class DrawsMixin:
                 tb.maybe_held[q][parse_card(w).base] += 1
                 self.doubt.add(q)
                 continue
-            got = self.draw_from_pile(w, ev, i, "draw", q)
+            kind = {"penalty": "penalty", "dcm": "dcm"}.get(reason)
+            res = t.reserved.get((kind, q)) if kind else None
+            if res and (w is None or parse_card(w).base == res[0]):
+                got = res.pop(0)  # a card set aside for this draw, written after a later step (R44)
+            else:
+                got = self.draw_from_pile(w, ev, i, "draw", q)
             taken.append(got)
             if got is None:
                 continue

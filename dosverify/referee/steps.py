@@ -111,6 +111,17 @@ class StepsMixin:
             self.report("place.no-match", f"{p} drew, made no match and put no card into the Center Row",
                         expected="place C", found="nothing", **kw)
         self.flush()
+        for (kind, q), cards in t.reserved.items():  # cards set aside for a draw no later line made: left out (R27)
+            if cards:
+                for b in cards:
+                    tb.hands[q][b] += 1
+                self.hand_changed(q)
+                if kind == "penalty":
+                    t.penalty_owed = max(0, t.penalty_owed - len(cards))
+                else:
+                    t.dcm_owed[q] = max(0, t.dcm_owed.get(q, 0) - len(cards))
+                t.skipped.append((kind, q, len(cards)))
+        t.reserved.clear()
         for kind, q, n in t.skipped:  # steps left out whose cards later lines show were taken (R27)
             rule, what = {"refill": ("center.refill", "refill"), "penalty": ("dos.penalty", "DOS penalty draw"),
                           "dcm": ("bonus.draw", "Double Color Match draw")}[kind]
