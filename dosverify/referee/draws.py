@@ -220,8 +220,7 @@ class DrawsMixin:
                 tb.maybe_held[q][parse_card(w).base] += 1
                 self.doubt.add(q)
                 continue
-            kind = {"penalty": "penalty", "dcm": "dcm"}.get(reason)
-            res = t.reserved.get((kind, q)) if kind else None
+            res = t.reserved.get((reason, q)) if reason in ("penalty", "dcm") else None
             if res and (w is None or parse_card(w).base == res[0]):
                 got = res.pop(0)  # a card set aside for this draw, written after a later step (R44)
             else:
