@@ -109,6 +109,13 @@ class PlaysMixin:
         self.t = TurnState(p, turn)
 
     def on_match(self, ev: Match) -> None:
+        if self.table.swaps:  # a card p lacks, where a draw.top wrote another: p took this one (R40)
+            hand = self.table.hands[self.t.player]
+            for c in ev.cards:
+                if hand.get(b := parse_card(c).base, 0) <= 0:
+                    x = self.table.unswap(None, self.t.player, b)
+                    if x is not None and self.t.drawn_card == x:
+                        self.t.drawn_card = b  # the draw after no match took this card
         if (nxt := self.turn_seems_missing(ev, ev.cards)) is not None and not self.slip_in_turn(ev):
             self.start_implied_turn(nxt, ev)
         t, tb = self.t, self.table
@@ -146,8 +153,6 @@ class PlaysMixin:
             self.unverify("match.after-draw")  # the drawn card is face down: the choice decides it
         elif t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported:
             played = parse_card(meant.get(0, held_meant.get(0, ev.cards[0]))).base  # the card meant, where a typo was inferred
-            if played != t.drawn_card and len(cards) == 1 and tb.hands[p].get(played, 0) <= 0 and tb.unswap(None, p, played):
-                t.drawn_card = played  # the draw (draw.top, reported) took the top card, as this line shows (R40)
             if len(cards) != 1 or played != t.drawn_card or t.matches_after_draw >= 1:
                 self.report("match.after-draw", "after the draw only the drawn card may be matched, in one single match "
                             "(after-draw-match=drawn-only)", ev, "cards", 0,

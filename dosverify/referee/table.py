@@ -135,10 +135,10 @@ class Table:
         if player is not None and self.pile_order is not None:
             self.swaps.append((player, written, top, self.swap_at))
 
-    def unswap(self, written: str | None, player: str | None, top: str | None = None) -> bool:
+    def unswap(self, written: str | None, player: str | None, top: str | None = None) -> str | None:
         """R40: a later line shows that a draw.top's player took the top card, not the card written: the
         player holds the top card and the written one lies in the pile where the top card was put. Either
-        `written` is drawn again (player None), or `player` plays `top`. True when a swap was undone."""
+        `written` is drawn again (player None), or `player` plays `top`. The card written, when a swap was undone."""
         order = self.pile_order
         for k, (p, x, t, idx) in enumerate(self.swaps):
             if (written is not None and x != written) or (player is not None and (p != player or t != top)):
@@ -157,8 +157,8 @@ class Table:
                 del self.hands[p][x]
             self.hands[p][t] += 1
             del self.swaps[k]
-            return True
-        return False
+            return x
+        return None
 
     def phantom_of(self, p: str) -> str | None:
         """A card of p's hand that may not really be there (R42), if any."""
