@@ -62,6 +62,11 @@ class Table:
     def hand_size(self, p: str) -> int:
         return sum(self.hands[p].values())
 
+    def cards_left(self, p: str) -> int:
+        """The cards p still holds: less one for each bonus card the log left out (R27), which is in the
+        Center Row, its name unknown, though the hand still counts it until a match names it."""
+        return self.hand_size(p) - sum(1 for c in self.center if c.base == UNKNOWN and c.src == p)
+
     def where(self, base: str) -> str:
         """Say where the copies of a card are, for messages."""
         parts = [f"{p}'s hand ({n})" for p, h in self.hands.items() if (n := h.get(base, 0))]
