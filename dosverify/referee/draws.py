@@ -44,7 +44,7 @@ class DrawsMixin:
         if self.lazy_skip is not None and base is not None and tb.pile_order:
             q, n = self.lazy_skip  # a penalty not drawn at once: if this card lies below its cards, it was left out
             self.lazy_skip = None
-            if tb.top() != base and n < len(tb.pile_order) and tb.pile_order[-1 - n] == base:
+            if n < len(tb.pile_order) and tb.pile_order[-1 - n] == base:  # (also when the top is a copy of it)
                 self.draw_left_out(q, n)
         if base is not None and tb.swaps and tb.pile_order and tb.top() != base:
             tb.unswap(base, None)  # an earlier draw.top's player took the top card, not this one (R40)

@@ -108,7 +108,19 @@ class PlaysMixin:
             c.refilled = False
         self.t = TurnState(p, turn)
 
+    def lazy_penalty_shown(self, p: str, codes) -> None:
+        """A penalty not drawn at once (reported) whose cards p now plays: it was drawn, the line left out (R27)."""
+        tb = self.table
+        if self.lazy_skip is None or self.lazy_skip[0] != p or not tb.pile_order:
+            return
+        n = self.lazy_skip[1]
+        top = Counter(tb.pile_order[-n:])
+        if any(tb.hands[p].get(b := parse_card(c).base, 0) <= 0 and top.get(b) for c in codes):
+            self.lazy_skip = None
+            self.draw_left_out(p, n)
+
     def on_match(self, ev: Match) -> None:
+        self.lazy_penalty_shown(self.t.player, ev.cards)
         if self.table.swaps:  # a card p lacks, where a draw.top wrote another: p took this one (R40)
             hand = self.table.hands[self.t.player]
             for c in ev.cards:
@@ -273,6 +285,7 @@ class PlaysMixin:
             t.ended = ev  # V15: the round ends on this line
 
     def on_place(self, ev: Place) -> None:
+        self.lazy_penalty_shown(self.t.player, [ev.card])
         t, tb = self.t, self.table
         p = t.player
         card = parse_card(ev.card)
