@@ -31,7 +31,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "wrong_turn": "match.held and turn.order after the wrong player's turn",
     # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and
     # Double Color Match draws, long rounds): the recovery of these slips does not cover them yet
-    "drop_line": "a second bonus.card in a later turn after a dropped bonus card",
     "swap_bonus_penalty": "bonus.card after the swapped bonus card and penalty draw",
 }
 
