@@ -665,7 +665,10 @@ def op_swap_bonus_penalty(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_swap_penalty_dcm(text: str, rng: random.Random) -> Mutation | None:
-    """The others' Double Color Match draws before the DOS penalty (cards kept in pile order)."""
+    """The others' Double Color Match draw lines written before the DOS penalty lines, each line with
+    its own cards (one slip: the lines' order). Handing the pile's top cards to the Double Color Match
+    lines instead would give the players other cards than the later lines play: a second mistake
+    (READINGS R44)."""
     a = analyse(text)
     cands = []
     for t in a.turns:
@@ -677,25 +680,7 @@ def op_swap_penalty_dcm(text: str, rng: random.Random) -> Mutation | None:
     if not pick:
         return None
     b1, b2 = pick
-    ls = _lines(text)
-
-    def split(n):
-        ln = a.line(n)
-        w = ln.words
-        head = w[:2] if len(w) > 1 and w[1] in a.players else w[:1]
-        return head, w[len(head):]
-
-    pen = [split(n) for n in b1]
-    dcm = [split(n) for n in b2]
-    stream = [c for _, cs in pen + dcm for c in cs]
-    out, k = [], 0
-    for head, cs in dcm + pen:  # the DCM lines first, taking the pile's top cards
-        out.append(" ".join(head + stream[k:k + len(cs)]))
-        k += len(cs)
-    ind = _indent(ls[b1[0] - 1])
-    block = b1 + b2
-    new_ls = ls[: block[0] - 1] + [ind + x for x in out] + ls[block[-1]:]
-    return Mutation("swap_penalty_dcm", _join(new_ls), "draw-order", "turn.steps", b1[0], "DCM draws before penalty")
+    return Mutation("swap_penalty_dcm", _move_before(text, b2, b1[0]), "draw-order", "turn.steps", b1[0], "DCM draws before penalty")
 
 
 # ---- draws, refills, reshuffles

@@ -23,23 +23,14 @@ RULESETS = ["official", "italian", "bosnian", "strict"]
 # and the operator moves to the asserted set.
 CASCADING = {  # operator: the follow-on findings seen in some games (recovery not built yet)
     "bad_pass": "center.refill and score.round after the card kept instead of placed",
-    "double_sum": "cards.unseen, draw.top or reshuffle.cards after a held card played instead of the right one",
-    "draw_not_top": "match.after-draw or match.held when the really drawn card is played",
-    "excess_copies": "match.held and cards.unseen after a deck with a card too many",
     "extra_bonus": "draw.reason on later refills after the extra Center Row card",
-    "extra_dcm_draw": "cards.unseen, draw.top or score.round after the extra card",
     "glued_words": "draw.reason on later refills after the unreadable line",
     "invalid_card": "center.refill after an unreadable refill line",
-    "matched_twice": "cards.unseen, draw.top or round.end after the card matched twice",
     "refilled_matched": "center.refill and draw.reason after the refilled card matched",
-    "single_number": "draw.top after a held card played instead of the right one",
-    "swap_penalty_dcm": "match.held and cards.held after the swapped draws",
     "wrong_dealer": "turn.order and match.held after the wrong dealer",
     "wrong_turn": "match.held and turn.order after the wrong player's turn",
     # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and
     # Double Color Match draws, long rounds): the recovery of these slips does not cover them yet
-    "drop_line": "a second bonus.card in a later turn after a dropped bonus card",
-    "not_held": "cards.unseen and draw.top when the card played is still in another hand",
     "swap_bonus_penalty": "bonus.card after the swapped bonus card and penalty draw",
 }
 

@@ -34,7 +34,7 @@ NEEDS_WHOLE_TURN = frozenset({
 # Findings about a player's cards: after one, the hand is in doubt for the rest of the round.
 CARD_MISTAKES = frozenset({
     "match.held", "cards.held", "match.single", "match.double", "match.two-cards", "cards.unseen", "draw.top",
-    "match.center", "match.once", "match.refilled", "wild.declaration",
+    "match.center", "match.once", "match.refilled", "wild.declaration", "cards.composition",
 })
 # Findings that would only follow from a hand (or the pile) in doubt: not reported then.
 FOLLOW_ONS = frozenset({

@@ -14,7 +14,7 @@ from .table import UNKNOWN, CenterCard
 
 
 class DrawsMixin:
-    def draw_from_pile(self, written: str | None, ev, index: int, what: str) -> str | None:
+    def draw_from_pile(self, written: str | None, ev, index: int, what: str, who: str | None = None) -> str | None:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
         tb = self.table
         if tb.pile_size <= 0:
@@ -44,18 +44,21 @@ class DrawsMixin:
         if self.lazy_skip is not None and base is not None and tb.pile_order:
             q, n = self.lazy_skip  # a penalty not drawn at once: if this card lies below its cards, it was left out
             self.lazy_skip = None
-            if tb.top() != base and n < len(tb.pile_order) and tb.pile_order[-1 - n] == base:
+            if n < len(tb.pile_order) and tb.pile_order[-1 - n] == base:  # (also when the top is a copy of it)
                 self.draw_left_out(q, n)
+        if base is not None and tb.swaps and tb.pile_order and tb.top() != base:
+            tb.unswap(base, None)  # an earlier draw.top's player took the top card, not this one (R40)
         top = tb.top()
         got, problem = tb.take(base)
         if problem is None and base is not None:
             self.hidden_out(base, ev, index, what)
         if problem == "top":
+            tb.record_swap(who, base, top)
             self.report("draw.top", f"{what} {written}, but the top of the draw pile is {top}", ev, "cards", index,
-                        expected=top, found=written)
+                        expected=top, found=written, player=who)
         elif problem == "unseen":
             self.report("cards.unseen", f"{what} {written}, but no {written} is unseen: every copy is in {tb.where(base)}",
-                        ev, "cards", index, expected="a card still in the draw pile", found=written)
+                        ev, "cards", index, expected="a card still in the draw pile", found=written, player=who)
         if written and parse_card(written).decl is not None:
             self.report("wild.declaration", f"{written}: a declaration is made only when a wild card is matched", ev, "cards", index,
                         expected=parse_card(written).base, found=written)
@@ -73,6 +76,18 @@ class DrawsMixin:
         drawn = Counter(parse_card(c).base for c in ev.cards)
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
+
+    def drawn_next(self, ev: Draw, q: str) -> int:
+        """The cards q draws on the draw lines right after ev (a draw written one card a line): those
+        of the same draw still to come, which a card below the top cannot show to be left out."""
+        events = self.t.turn.events
+        i = next((k for k, e in enumerate(events) if e is ev), None)
+        n = 0
+        for e in events[i + 1:] if i is not None else ():
+            if e.type != "draw" or (e.player or self.t.player) != q:
+                break
+            n += max(1, len(e.cards))
+        return n
 
     def catch_up(self, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
@@ -118,15 +133,11 @@ class DrawsMixin:
             if kind == "refill":
                 tb.center.extend(CenterCard(b, refilled=True) for b in got)
                 t.refilled += n
+                t.skipped.append((kind, p, n))
             else:
-                for b in got:
-                    tb.hands[p][b] += 1
-                self.hand_changed(p)
-                if kind == "penalty":
-                    t.penalty_owed = 0
-                else:
-                    t.dcm_owed[p] = 0
-            t.skipped.append((kind, p, n))
+                # left out, or only written later (the steps out of order, turn.steps)? Set aside until
+                # the turn ends: a later line of that draw takes them (R44), else they were left out
+                t.reserved[(kind, p)] = list(got)
 
     def on_draw(self, ev: Draw) -> None:
         t, tb = self.t, self.table
@@ -193,7 +204,8 @@ class DrawsMixin:
                            f"draw {earlier[0]} first", f"draw {q}")
             self.arrive(("dcm", q), ev)
         if reason in ("penalty", "dcm", "immediate") and ev.cards:
-            self.catch_up(ev.cards[0], q if reason == "dcm" else None, q, max(0, owed - len(ev.cards)))
+            own = max(0, owed - len(ev.cards) - self.drawn_next(ev, q))
+            self.catch_up(ev.cards[0], q if reason == "dcm" else None, q, own)
         extra_reported = False
         taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):
@@ -201,7 +213,18 @@ class DrawsMixin:
                 extra_reported = True
                 self.report("draw.reason", f"{q} draws {plural(n, 'card')} but owes {owed} here", ev, "cards", i, player=q,
                             expected=plural(owed, "card"), found=plural(n, "card"))
-            got = self.draw_from_pile(w, ev, i, "draw")
+            if (reason is None or i >= owed) and w not in (None, HIDDEN) and not t.turn._damaged:
+                # a card nobody owes (reported): taken as not drawn, since the later lines of an engine or
+                # scribe that wrote one line too many play on without it; if q plays it later, it came
+                # from the unseen cards after all (R41). q's hand is in doubt either way
+                tb.maybe_held[q][parse_card(w).base] += 1
+                self.doubt.add(q)
+                continue
+            res = t.reserved.get((reason, q)) if reason in ("penalty", "dcm") else None
+            if res and (w is None or parse_card(w).base == res[0]):
+                got = res.pop(0)  # a card set aside for this draw, written after a later step (R44)
+            else:
+                got = self.draw_from_pile(w, ev, i, "draw", q)
             taken.append(got)
             if got is None:
                 continue
@@ -284,7 +307,10 @@ class DrawsMixin:
         order = None
         if ev.cards:
             listed = Counter(parse_card(c).base for c in ev.cards)
-            if listed != tb.discard:
+            known = Counter({b: n for b, n in tb.discard.items() if b != UNKNOWN})
+            if tb.discard.get(UNKNOWN) and not (known - listed) and sum((listed - known).values()) == tb.discard[UNKNOWN]:
+                order = [parse_card(c).base for c in ev.cards]  # the cards in doubt (R42) are the ones listed
+            elif listed != tb.discard:
                 extra, missing = listed - tb.discard, tb.discard - listed
                 bits = []
                 if extra:

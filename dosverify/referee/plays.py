@@ -37,6 +37,50 @@ class PlaysMixin:
                 fits.append(y)
         return {i: fits[0]} if len(fits) == 1 else {}
 
+    def held_fits(self, ev: Match, p: str, only: int | None = None) -> tuple[dict[int, str], dict[int, list[str]]]:
+        """For a match that does not add up or plays a card p lacks: the cards p holds that make it legal
+        in place of one written card, by position. The first part is the one card meant, when exactly one
+        fits (after the draw under after-draw-match=drawn-only, only the drawn card may); else all fits."""
+        t, hand = self.t, self.table.hands[p]
+        drawn_only = t.drew and self.rs.opt("after-draw-match") == "drawn-only"
+        fits: dict[int, list[str]] = {}
+        for i, c in enumerate(ev.cards):
+            if only is not None and i != only:
+                continue
+            rest = Counter(parse_card(x).base for k, x in enumerate(ev.cards) if k != i)
+            base = parse_card(c).base
+            for y in sorted(hand, key=lambda y: (y[1:] != base[1:], y[0] != base[0], y)):  # alike first
+                if y == base or y == UNKNOWN or hand[y] - rest.get(y, 0) <= 0 or (drawn_only and y != t.drawn_card):
+                    continue
+                codes = list(ev.cards)
+                codes[i] = y
+                if judge_codes(ev.target, tuple(codes)).ok:
+                    fits.setdefault(i, []).append(y)
+        if sum(map(len, fits.values())) == 1 and only is None:
+            i, ys = next(iter(fits.items()))
+            return {i: ys[0]}, {}
+        return {}, fits
+
+    def slip_in_turn(self, ev: Match) -> bool:
+        """Whether a match of cards the player on turn lacks reads as their slip rather than the next
+        player's turn begun (R26): the turn is still matching (no refill yet), they lack one card of it,
+        and a card they hold makes it legal in its place (R42)."""
+        t, hand = self.t, self.table.hands[self.t.player]
+        if t.step >= 2 or t.action_done or UNKNOWN in hand:
+            return False
+        lacking = Counter(parse_card(c).base for c in ev.cards) - hand
+        if sum(lacking.values()) != 1:  # one card wrong: a slip; more: the lines are another player's
+            return False
+        if self.table.phantom_of(t.player) is not None:  # a hand the referee knows to be wrong (R42, R43)
+            return True
+        i = next(i for i, c in enumerate(ev.cards) if parse_card(c).base in lacking)
+        return bool(self.held_fits(ev, t.player, only=i)[1])
+
+    def report_not_held(self, ev: Match, p: str, c, i: int) -> None:
+        where = self.table.where(c.base)
+        self.report("match.held", f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""), ev, "cards", i,
+                    expected="a card from " + (" ".join(sorted(self.table.hands[p].elements())) or "an empty hand"), found=c.code)
+
     def turn_seems_missing(self, ev, cards: list[str]) -> str | None:
         """The next player, when this line plainly starts their turn: the player on turn has
         played already and lacks these cards, which the next player holds."""
@@ -69,8 +113,27 @@ class PlaysMixin:
             c.refilled = False
         self.t = TurnState(p, turn)
 
+    def lazy_penalty_shown(self, p: str, codes) -> None:
+        """A penalty not drawn at once (reported) whose cards p now plays: it was drawn, the line left out (R27)."""
+        tb = self.table
+        if self.lazy_skip is None or self.lazy_skip[0] != p or not tb.pile_order:
+            return
+        n = self.lazy_skip[1]
+        top = Counter(tb.pile_order[-n:])
+        if any(tb.hands[p].get(b := parse_card(c).base, 0) <= 0 and top.get(b) for c in codes):
+            self.lazy_skip = None
+            self.draw_left_out(p, n)
+
     def on_match(self, ev: Match) -> None:
-        if (nxt := self.turn_seems_missing(ev, ev.cards)) is not None:
+        self.lazy_penalty_shown(self.t.player, ev.cards)
+        if self.table.swaps:  # a card p lacks, where a draw.top wrote another: p took this one (R40)
+            hand = self.table.hands[self.t.player]
+            for c in ev.cards:
+                if hand.get(b := parse_card(c).base, 0) <= 0:
+                    x = self.table.unswap(None, self.t.player, b)
+                    if x is not None and self.t.drawn_card == x:
+                        self.t.drawn_card = b  # the draw after no match took this card
+        if (nxt := self.turn_seems_missing(ev, ev.cards)) is not None and not self.slip_in_turn(ev):
             self.start_implied_turn(nxt, ev)
         t, tb = self.t, self.table
         p = t.player
@@ -78,6 +141,14 @@ class PlaysMixin:
         target = parse_card(ev.target)
         cards = [parse_card(c) for c in ev.cards]
         reported = False
+        # a match that does not add up, with cards p holds: the held card meant instead (R42), or which
+        # written cards are in doubt (they reach the discard pile as unknown cards) and the cards that may be them
+        written_j = judge_codes(ev.target, tuple(ev.cards))
+        held_meant: dict[int, str] = {}
+        uncertain: dict[int, list[str]] = {}
+        if not meant and not written_j.ok and p not in self.doubt and UNKNOWN not in tb.hands[p] and not (
+                Counter(c.base for c in cards) - tb.hands[p]):
+            held_meant, uncertain = self.held_fits(ev, p)
         if t.dcm_draw_ev is not None and not t.order_reported:
             # dcm-draws=end-of-turn (V12): a Double Color Match draw was made before this match
             t.order_reported = True
@@ -98,7 +169,7 @@ class PlaysMixin:
                 and len(cards) == 1 and t.matches_after_draw == 0 and cards[0].base not in tb.hands[p]):
             self.unverify("match.after-draw")  # the drawn card is face down: the choice decides it
         elif t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported:
-            played = parse_card(meant.get(0, ev.cards[0])).base  # the card meant, where a typo was inferred
+            played = parse_card(meant.get(0, held_meant.get(0, ev.cards[0]))).base  # the card meant, where a typo was inferred
             if len(cards) != 1 or played != t.drawn_card or t.matches_after_draw >= 1:
                 self.report("match.after-draw", "after the draw only the drawn card may be matched, in one single match "
                             "(after-draw-match=drawn-only)", ev, "cards", 0,
@@ -126,6 +197,9 @@ class PlaysMixin:
             elif t.matched_targets.get(target.base):
                 self.report("match.once", f"{target.base} was already matched this turn: each Center Row card is matched once",
                             ev, "target", expected="a Center Row card not yet matched", found=ev.target)
+                # nothing lies there to cover: the line cannot have happened, and the cards stay in the
+                # hand (R39), so that the later lines that play them are not judged against a hand short of them
+                return
             else:
                 self.report("match.center", f"there is no {target.base} in the Center Row", ev, "target",
                             expected="one of " + " ".join(c.base for c in tb.center) if tb.center else "a card of the Center Row",
@@ -140,19 +214,45 @@ class PlaysMixin:
                 tb.pending.append(meant[i])
                 reported = True
                 continue
+            if i in held_meant:  # R42: the held card that makes the match add up is the one played
+                tb.remove_from_hand(p, held_meant[i])
+                tb.pending.append(held_meant[i])
+                continue
+            if (tb.hands[p].get(c.base, 0) <= 0 and UNKNOWN not in tb.hands[p] and not tb.phantom_of(p)
+                    and not tb.maybe_held[p].get(c.base)):
+                # not held: if cards p holds make the match legal in its place, one of them was played (R42)
+                _, fits = self.held_fits(ev, p, only=i)
+                uncertain.update(fits)
+            if i in uncertain and tb.hands[p].get(c.base, 0) <= 0:
+                unsure = True
+                self.report_not_held(ev, p, c, i)
+                reported = True
+                y = next(y for y in uncertain[i] if tb.hands[p].get(y, 0) > 0)
+                tb.remove_from_hand(p, y)
+                tb.phantoms[p].update(x for x in uncertain[i] if x != y)
+                tb.pending.append(UNKNOWN)
+                continue
             if tb.remove_from_hand(p, c.base):
                 if tb.from_hidden:
                     self.hidden_reveal(p, c.base, ev, "cards", i, "match.held")
             else:
                 unsure = True  # which card was really played is unknown: so is its colour bonus
-                where = tb.where(c.base)
-                self.report("match.held", f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""), ev, "cards", i,
-                            expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=c.code)
+                self.report_not_held(ev, p, c, i)
                 reported = True
+            if i in uncertain:  # held, but perhaps written for another held card: which one left the hand is in doubt
+                unsure = True
+                tb.phantoms[p].update(uncertain[i])
+                tb.pending.append(UNKNOWN)
+                continue
             tb.pending.append(c.base)
         self.hand_changed(p)
-        j = judge_codes(ev.target, tuple(meant.get(i, c) for i, c in enumerate(ev.cards)))
-        if not j.ok:
+        j = judge_codes(ev.target, tuple(meant.get(i, held_meant.get(i, c)) for i, c in enumerate(ev.cards)))
+        if held_meant:
+            i, y = next(iter(held_meant.items()))
+            self.report(written_j.rule, f"{written_j.message}; {y}, which {p} holds, seems meant", ev, "cards", i,
+                        expected=y, found=" + ".join(ev.cards))
+            reported = True
+        elif not j.ok:
             field, idx = ("cards", 0)
             self.report(j.rule, j.message, ev, field, idx, expected=j.expected, found=" + ".join(ev.cards))
         t.matches += 1
@@ -186,10 +286,11 @@ class PlaysMixin:
                     t.dcm_now = True
         if self.rs.opt("discard-matched") == "at-once":
             tb.flush_pending()  # V17: the matched cards reach the discard pile at once
-        if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+        if self.rs.opt("round-end") == "at-once" and tb.cards_left(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
     def on_place(self, ev: Place) -> None:
+        self.lazy_penalty_shown(self.t.player, [ev.card])
         t, tb = self.t, self.table
         p = t.player
         card = parse_card(ev.card)
@@ -233,7 +334,7 @@ class PlaysMixin:
                         expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=ev.card)
         self.hand_changed(p)
         tb.center.append(CenterCard(card.base))
-        if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+        if self.rs.opt("round-end") == "at-once" and tb.cards_left(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
     def on_pass(self, ev: Pass) -> None:

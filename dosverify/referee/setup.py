@@ -70,6 +70,7 @@ class SetupMixin:
                             expected="center C C", found="no center line")
             # place the written cards; more copies than the deck holds is cards.composition
             placed: Counter = Counter()
+            over: set[str] = set()
             items = [(ev, ev.cards, p) for p, (ev, _) in hands.items()] + ([(center_ev, center_ev.cards, None)] if center_ev else [])
             items.sort(key=lambda x: (x[0]._line or 0))
             for ev, cards, p in items:
@@ -85,8 +86,19 @@ class SetupMixin:
                         self.report("wild.declaration", f"{code}: a declaration is made only when a wild card is matched",
                                     ev, "cards", i, player=p, expected=base, found=code)
                     if placed[base] > comp[base]:
-                        self.report("cards.composition", f"one {base} too many: the deck holds {comp[base]}", ev, "cards", i,
-                                    player=p, expected=f"at most {comp[base]} {base}", found=f"{placed[base]} {base}")
+                        # a card was dealt all the same, but which is unknown: the pile is one card smaller; the
+                        # first line that goes over the deck is reported (once a code), its copies are cards the
+                        # hand may not hold, and the hand is in doubt (R43, R28)
+                        tb.pile_size -= 1
+                        if base not in over:
+                            over.add(base)
+                            self.report("cards.composition", f"one {base} too many: the deck holds {comp[base]}", ev, "cards", i,
+                                        player=p, expected=f"at most {comp[base]} {base}", found=f"{placed[base]} {base}")
+                            if p is not None:
+                                k = sum(1 for c in cards if c != HIDDEN and parse_card(c).base == base)
+                                tb.phantoms[p][base] += k
+                                # the copies of this line taken from the pile's count (the rest were over the deck)
+                                tb.phantom_dealt[p][base] += k - (placed[base] - comp[base])
                     else:
                         tb.pile[base] -= 1
                         tb.pile_size -= 1

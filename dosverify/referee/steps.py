@@ -36,7 +36,7 @@ class StepsMixin:
         missing = None
         if n > 2 and t.refill_owed > t.refilled and self.refill_possible():
             missing = 2
-        elif n > 3 and t.bonus_owed() > 0 and self.table.hand_size(t.player) > 0:
+        elif n > 3 and t.bonus_owed() > 0 and self.table.cards_left(t.player) > 0:
             missing = 3
         elif n > 3 and self.no_match_place_owed():
             missing = "no-match"  # the card placed for no match is step 3 too (V7)
@@ -51,7 +51,7 @@ class StepsMixin:
         """The player drew, still made no match and has not yet placed the card that V1 asks for."""
         t = self.t
         return (t.drew and t.matches == 0 and not t.action_done and self.rs.opt("no-match-after-draw") == "place"
-                and self.table.hand_size(t.player) > 0)
+                and self.table.cards_left(t.player) > 0)
 
     def arrive(self, key, ev) -> None:
         """A step arrives: if an event came before it too early, report that now, at the early event."""
@@ -67,7 +67,7 @@ class StepsMixin:
     def lapse_bonus(self) -> None:
         """V10: bonuses still owed when the hand is empty at the bonus step lapse silently."""
         t = self.t
-        if self.table.hand_size(t.player) == 0:
+        if self.table.cards_left(t.player) == 0:
             t.bonus_placed = max(t.bonus_placed, t.bonus_earned)
             t.bonus_maybe = 0
 
@@ -111,6 +111,17 @@ class StepsMixin:
             self.report("place.no-match", f"{p} drew, made no match and put no card into the Center Row",
                         expected="place C", found="nothing", **kw)
         self.flush()
+        for (kind, q), cards in t.reserved.items():  # cards set aside for a draw no later line made: left out (R27)
+            if cards:
+                for b in cards:
+                    tb.hands[q][b] += 1
+                self.hand_changed(q)
+                if kind == "penalty":
+                    t.penalty_owed = max(0, t.penalty_owed - len(cards))
+                else:
+                    t.dcm_owed[q] = max(0, t.dcm_owed.get(q, 0) - len(cards))
+                t.skipped.append((kind, q, len(cards)))
+        t.reserved.clear()
         for kind, q, n in t.skipped:  # steps left out whose cards later lines show were taken (R27)
             rule, what = {"refill": ("center.refill", "refill"), "penalty": ("dos.penalty", "DOS penalty draw"),
                           "dcm": ("bonus.draw", "Double Color Match draw")}[kind]
@@ -125,7 +136,7 @@ class StepsMixin:
             for b in tb.take_owed(need):  # the refill left out happened all the same (one mistake, one finding)
                 tb.center.append(CenterCard(b))
         self.lapse_bonus()
-        owed_bonus = min(t.bonus_owed(), tb.hand_size(p))
+        owed_bonus = min(t.bonus_owed(), tb.cards_left(p))
         if owed_bonus > 0:
             self.report("bonus.card", f"{p} earned {plural(t.bonus_earned, 'colour bonus', 'colour bonuses')} and placed {plural(t.bonus_placed, 'card')}",
                         expected=f"{plural(owed_bonus, 'more `place C` line')}", found="no bonus card", **kw)
@@ -142,7 +153,7 @@ class StepsMixin:
                 self.report("bonus.draw", f"{q} did not draw for {p}'s Double Color Match", player=q,
                             expected=f"draw {q} " + " ".join(["C"] * t.dcm_owed[q]), found="no draw", **kw)
                 self.draw_left_out(q, t.dcm_owed[q])
-        if tb.hand_size(p) == 0:
+        if tb.cards_left(p) == 0:
             self.round_over = True
             self.round_winner = p
         self.t = None

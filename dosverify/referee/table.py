@@ -33,6 +33,16 @@ class Table:
     pile_size: int = 0
     pile_order: list[str] | None = None  # known order, top LAST; None when unknown
     from_hidden: bool = False  # the last card taken out of a hand was an UNKNOWN one (a `?`)
+    # draws of a card below the top of a known pile (draw.top, reported): (player, card written, top card,
+    # the top card's new place in pile_order). Which of the two the player took is in doubt until a later
+    # line shows it (R40): the player plays the top card, or a later draw takes the written one
+    swaps: list = field(default_factory=list)
+    maybe_held: dict = field(default_factory=dict)  # player -> Counter: cards of unowed draws not taken (R41)
+    # player -> Counter: cards the referee puts in a hand that may not be there (a wrong match's other fits,
+    # the copies of a hand beyond the deck): a card the player lacks is taken out in place of one (R42)
+    phantoms: dict = field(default_factory=dict)
+    phantom_dealt: dict = field(default_factory=dict)  # of those, copies the deal took out of the pile's count
+    swap_at: int = 0  # where the last draw.top put the top card
 
     # ---- set-up -------------------------------------------------------------------------
 
@@ -44,9 +54,18 @@ class Table:
         self.pile = composition().copy()
         self.pile_size = sum(self.pile.values())
         self.pile_order = None
+        self.swaps = []
+        self.maybe_held = {p: Counter() for p in self.players}
+        self.phantoms = {p: Counter() for p in self.players}
+        self.phantom_dealt = {p: Counter() for p in self.players}
 
     def hand_size(self, p: str) -> int:
         return sum(self.hands[p].values())
+
+    def cards_left(self, p: str) -> int:
+        """The cards p still holds: less one for each bonus card the log left out (R27), which is in the
+        Center Row, its name unknown, though the hand still counts it until a match names it."""
+        return self.hand_size(p) - sum(1 for c in self.center if c.base == UNKNOWN and c.src == p)
 
     def where(self, base: str) -> str:
         """Say where the copies of a card are, for messages."""
@@ -81,7 +100,23 @@ class Table:
                 return base, None
             self.pile_size = max(0, self.pile_size - 1)
             return UNKNOWN, "unknown"
+        if self.pile.get(base, 0) <= 0 and self.pile.get(UNKNOWN, 0) > 0 and self.pile_order is None:
+            self.pile[UNKNOWN] -= 1  # a card whose identity was in doubt when it was discarded (R42): this one
+            self.pile_size -= 1
+            return base, None
         if self.pile.get(base, 0) <= 0:
+            for q, ph in self.phantoms.items():
+                if ph.get(base, 0) > 0 and self.hands[q].get(base, 0) > 0:
+                    # a copy the referee put in q's hand (R43) is this card: q's card there is an unknown one
+                    ph[base] -= 1
+                    self.hands[q][base] -= 1
+                    if not self.hands[q][base]:
+                        del self.hands[q][base]
+                    self.hands[q][UNKNOWN] += 1
+                    self.pile_size = max(0, self.pile_size - 1)
+                    if self.pile_order:
+                        self.pile_order.pop()
+                    return base, None
             problem = "unseen"
             if self.pile_order is not None and self.pile_order:
                 # the log drew a card the pile does not hold: the top card is what left the pile
@@ -94,10 +129,50 @@ class Table:
                 problem = "top"
                 idx = len(self.pile_order) - 1 - self.pile_order[::-1].index(base)
                 self.pile_order[idx] = top
+                self.swap_at = idx
             self.pile_order.pop()
         self.pile[base] -= 1
         self.pile_size -= 1
         return base, problem
+
+    def record_swap(self, player: str | None, written: str, top: str) -> None:
+        """A draw.top: `written` went to `player`, `top` took its place in the pile (see `swaps`)."""
+        if player is not None and self.pile_order is not None:
+            self.swaps.append((player, written, top, self.swap_at))
+
+    def unswap(self, written: str | None, player: str | None, top: str | None = None) -> str | None:
+        """R40: a later line shows that a draw.top's player took the top card, not the card written: the
+        player holds the top card and the written one lies in the pile where the top card was put. Either
+        `written` is drawn again (player None), or `player` plays `top`. The card written, when a swap was undone."""
+        order = self.pile_order
+        for k, (p, x, t, idx) in enumerate(self.swaps):
+            if (written is not None and x != written) or (player is not None and (p != player or t != top)):
+                continue
+            if order is None or self.hands[p].get(x, 0) <= 0 or self.pile.get(t, 0) <= 0:
+                continue
+            at = idx if idx < len(order) and order[idx] == t else next(
+                (i for i in range(len(order) - 1, -1, -1) if order[i] == t), None)
+            if at is None:
+                continue
+            order[at] = x
+            self.pile[t] -= 1
+            self.pile[x] += 1
+            self.hands[p][x] -= 1
+            if not self.hands[p][x]:
+                del self.hands[p][x]
+            self.hands[p][t] += 1
+            del self.swaps[k]
+            return x
+        return None
+
+    def phantom_of(self, p: str) -> str | None:
+        """A card of p's hand that may not really be there (R42), if any."""
+        ph = self.phantoms.get(p)
+        if ph:
+            for y, n in ph.items():
+                if n > 0 and self.hands[p].get(y, 0) > 0:
+                    return y
+        return None
 
     def remove_from_pile(self, base: str) -> None:
         """A card of the pile turns out to have left it unseen (drawn by a line the log left out)."""
@@ -117,10 +192,11 @@ class Table:
 
     def reshuffle(self, order: list[str] | None) -> None:
         """The discard pile becomes the draw pile (V5); `order` top first, when known."""
-        self.pile = self.discard
+        self.pile = self.discard if order is None else Counter(order)
         self.pile_size = sum(self.discard.values())
         self.discard = Counter()
         self.pile_order = list(reversed(order)) if order is not None else None
+        self.swaps = []
 
     def flush_pending(self) -> None:
         """End-of-turn step 1: the matched cards go to the discard pile."""
@@ -135,6 +211,8 @@ class Table:
         (or an unknown card of the hand) so that the state stays whole. False when not held."""
         hand = self.hands[p]
         self.from_hidden = False
+        if hand.get(base, 0) <= 0 and self.swaps:
+            self.unswap(None, p, base)  # p drew this card where the log wrote another (R40)
         if hand.get(base, 0) > 0:
             hand[base] -= 1
             if not hand[base]:
@@ -146,6 +224,20 @@ class Table:
             if not hand[UNKNOWN]:
                 del hand[UNKNOWN]
             return True
+        if self.maybe_held[p].get(base, 0) > 0:  # a card of a draw nobody owed, taken as not drawn (R41): drawn after all
+            self.maybe_held[p][base] -= 1
+        elif (y := self.phantom_of(p)) is not None:
+            # a card the referee wrongly put in this hand stands for it (R42); the pile keeps its cards
+            self.phantoms[p][y] -= 1
+            hand[y] -= 1
+            if not hand[y]:
+                del hand[y]
+            if self.pile.get(base, 0) > 0 and sum(self.pile.values()) > self.pile_size:
+                self.pile[base] -= 1  # a pile counted with cards whose place is unknown: base was one of them
+            if self.phantom_dealt[p][y] > self.phantoms[p][y]:  # a copy the deal took from the pile was never dealt
+                self.phantom_dealt[p][y] -= 1
+                self.pile[y] += 1
+            return False
         if self.pile.get(base, 0) > 0:
             self.pile[base] -= 1
             self.pile_size = max(0, self.pile_size - 1)

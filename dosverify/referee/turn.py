@@ -39,6 +39,7 @@ class TurnState:
     dcm_draw_ev: object = None  # the first Double Color Match draw (dcm-draws=end-of-turn: a later match makes it early)
     ended: object = None  # round-end=at-once (V15): the line that emptied the hand ended the round
     after_end_reported: bool = False
+    reserved: dict = field(default_factory=dict)  # (kind, player) -> cards a later step's draw showed were taken first (R44)
     skipped: list = field(default_factory=list)  # (kind, player, n): steps left out, taken as made (R27)
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
