@@ -254,6 +254,8 @@ class DrawsMixin:
                 t.skipped.append(("refill", None, d))
         self.arrive(2, ev)
         t.step = max(t.step, 2)
+        if t.taken_back and t.refilled >= t.refill_owed + t.refill_maybe:
+            self.stand_taken_back()  # R39: the match taken back stood, this refill shows
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
         extra_reported = False
         taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)

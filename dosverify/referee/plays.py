@@ -64,6 +64,22 @@ class PlaysMixin:
             c.refilled = False
         self.t = TurnState(p, turn)
 
+    def stand_taken_back(self) -> None:
+        """R39: a refill beyond 2 cards after a match taken back shows that the match stood: it is
+        applied now (the row's card and the player's cards go with this turn's matches)."""
+        t, tb = self.t, self.table
+        for slot, cards in t.taken_back:
+            if slot in tb.center:
+                tb.center.remove(slot)
+                tb.pending.append(slot.base)
+            for b in cards:
+                tb.remove_from_hand(t.player, b)
+                tb.pending.append(b)
+            t.refill_maybe += 1
+            t.bonus_maybe += 1  # R1: the bonus of a match that was not allowed may be honoured or not
+        self.hand_changed(t.player)
+        t.taken_back.clear()
+
     def on_match(self, ev: Match) -> None:
         if (nxt := self.turn_seems_missing(ev, ev.cards)) is not None:
             self.start_implied_turn(nxt, ev)
@@ -81,9 +97,17 @@ class PlaysMixin:
                         expected="the draw after the turn's last match and the refill, bonus and penalty steps",
                         found="the draw before a match", related_to=ev)
         unsure = False
+        refilled_only = any(c.base == target.base and c.refilled for c in tb.center) and not any(
+            c.base == target.base and not c.refilled for c in tb.center)
+        if refilled_only and not any(c.base == UNKNOWN for c in tb.center):
+            # R39: a match the rules forbid outright is taken back (the card stays in the Center Row, the
+            # player's cards in hand): the later lines were written without it
+            self.report("match.refilled", f"{target.base} was refilled this turn and cannot be matched until the next",
+                        ev, "target", expected="a Center Row card that was there before the refill", found=ev.target)
+            slot = next(c for c in tb.center if c.base == target.base and c.refilled)
+            t.taken_back.append((slot, [parse_card(meant.get(i, c)).base for i, c in enumerate(ev.cards)]))
+            return
         if t.step >= 2 or t.action_done:
-            refilled_only = any(c.base == target.base and c.refilled for c in tb.center) and not any(
-                c.base == target.base and not c.refilled for c in tb.center)
             if not refilled_only and not t.order_reported:
                 t.order_reported = True
                 self.report("turn.steps", "a match after the turn's matching phase ended", ev,
@@ -114,11 +138,7 @@ class PlaysMixin:
             elif ph.src is None:
                 tb.remove_from_pile(target.base)
         if slot is None:
-            if any(c.base == target.base and c.refilled for c in tb.center):  # the copy lying there now was refilled
-                self.report("match.refilled", f"{target.base} was refilled this turn and cannot be matched until the next",
-                            ev, "target", expected="a Center Row card that was there before the refill", found=ev.target)
-                slot = next(c for c in tb.center if c.base == target.base and c.refilled)  # applied as written
-            elif t.matched_targets.get(target.base):
+            if t.matched_targets.get(target.base):
                 self.report("match.once", f"{target.base} was already matched this turn: each Center Row card is matched once",
                             ev, "target", expected="a Center Row card not yet matched", found=ev.target)
             else:
@@ -220,6 +240,7 @@ class PlaysMixin:
                 msg = "the card for the unmatched draw was already placed"
             self.report("bonus.card", f"a card placed that was never earned: {msg}", ev, "card",
                         expected="no place", found=f"place {ev.card}")
+            return  # R39: taken back, as a referee at the table would have it; the later lines agree
         if tb.remove_from_hand(p, card.base):
             if tb.from_hidden:
                 self.hidden_reveal(p, card.base, ev, "card", None, "cards.held")

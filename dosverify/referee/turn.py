@@ -40,6 +40,7 @@ class TurnState:
     ended: object = None  # round-end=at-once (V15): the line that emptied the hand ended the round
     after_end_reported: bool = False
     skipped: list = field(default_factory=list)  # (kind, player, n): steps left out, taken as made (R27)
+    taken_back: list = field(default_factory=list)  # (Center Row card, hand cards): a match taken back (R39)
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
     def bonus_owed(self) -> int:
