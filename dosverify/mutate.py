@@ -849,6 +849,8 @@ def op_wrong_winner(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_wrong_dealer(text: str, rng: random.Random) -> Mutation | None:
+    """Another player named on a later round's `dealer` line. The rest of the round follows the
+    real dealer, so the referee takes the name as the slip (READINGS R40): one finding."""
     a = analyse(text)
     ln = _choose(rng, [x for x in a.lines if x.kind == "dealer" and x.round >= 2])
     if not ln:
