@@ -759,7 +759,9 @@ def op_missing_reshuffle(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_wrong_turn(text: str, rng: random.Random) -> Mutation | None:
-    """The wrong player on turn."""
+    """The wrong player named on a `turn` line. The turn's lines stay those of the player due,
+    whose cards they play (or whose turn the next one follows), so the referee takes the name as
+    the slip (READINGS R41): one finding."""
     a = analyse(text)
     t = _choose(rng, a.turns)
     if not t:

@@ -32,7 +32,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "matched_twice": "cards.unseen, draw.top or round.end after the card matched twice",
     "single_number": "draw.top after a held card played instead of the right one",
     "swap_penalty_dcm": "match.held and cards.held after the swapped draws",
-    "wrong_turn": "match.held and turn.order after the wrong player's turn",
     # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and
     # Double Color Match draws, long rounds): the recovery of these slips does not cover them yet
     "drop_line": "a second bonus.card in a later turn after a dropped bonus card",

@@ -298,8 +298,12 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             want = self.left(self.prev_player)
             why = f"play goes clockwise: {want} sits left of {self.prev_player}"
         if turn.player != want:
-            self.report("turn.order", f"{turn.player} plays, but {why}", turn, "player", player=turn.player,
-                        expected=f"turn {want}", found=f"turn {turn.player}")
+            meant = want in self.seat and self.turn_meant(turn, rnd, want)
+            self.report("turn.order", f"{turn.player} plays, but {why}" + (
+                f"; this seems to be {want}'s turn, with the name written wrong" if meant else ""), turn, "player",
+                        player=turn.player, expected=f"turn {want}", found=f"turn {turn.player}")
+            if meant:  # R41: the name is the slip; the turn is judged as want's
+                turn.player = want
         self.prev_player = turn.player
         for c in self.table.center:
             c.refilled = False

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..cards import parse_card
-from ..events import Match, Pass, Place
+from ..events import HIDDEN, Draw, Match, Pass, Place
 from ..hints import plural
 from .matching import judge_codes
 from .table import UNKNOWN, CenterCard
@@ -50,6 +50,35 @@ class PlaysMixin:
         if all(tb.hands[nxt].get(b, 0) >= n for b, n in need.items()):
             return nxt
         return None
+
+    def _turn_fits(self, turn, p: str) -> bool:
+        """Whether p's hand (with the cards p draws in the turn) holds every card the turn plays."""
+        need, gained, loose = Counter(), Counter(), self.table.hands[p].get(UNKNOWN, 0)
+        for ev in turn.events:
+            if isinstance(ev, Match):
+                need.update(parse_card(c).base for c in ev.cards)
+            elif isinstance(ev, Place):
+                need[parse_card(ev.card).base] += 1
+            elif isinstance(ev, Draw) and ev.player in (None, turn.player):
+                known = [c for c in ev.cards if c != HIDDEN]
+                gained.update(parse_card(c).base for c in known)
+                loose += (len(ev.cards) - len(known)) if ev.cards else 1  # unnamed cards may be any
+        have = self.table.hands[p] + gained
+        return sum(max(0, n - have.get(b, 0)) for b, n in need.items()) <= loose
+
+    def turn_meant(self, turn, rnd, want: str) -> bool:
+        """R41: whether a `turn W` line out of order names the wrong player for the turn of `want`,
+        the player due: the cards the turn plays are want's and not W's, or (when the cards tell
+        neither) the next turn, or the round's score, follows want's turn."""
+        w = turn.player
+        fit_want, fit_w = self._turn_fits(turn, want), self._turn_fits(turn, w)
+        if fit_want != fit_w:
+            return fit_want
+        i = next((k for k, x in enumerate(rnd.turns) if x is turn), None)
+        nxt = rnd.turns[i + 1].player if i is not None and i + 1 < len(rnd.turns) else None
+        if nxt is not None:
+            return nxt == self.left(want) and nxt != self.left(w)
+        return rnd.score is not None and rnd.score.player == want
 
     def start_implied_turn(self, p: str, ev) -> None:
         """A `turn P` line seems left out before ev: report it once, end the turn before, start P's."""
