@@ -862,7 +862,9 @@ def op_wrong_dealer(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_bad_pass(text: str, rng: random.Random) -> Mutation | None:
-    """`pass` instead of the no-match place, where the ruleset does not allow it."""
+    """`pass` instead of the no-match place, where the ruleset does not allow it. The later lines
+    still match the card that was placed, so the referee takes the pass as a place of an unnamed
+    card (READINGS R42): one finding."""
     a = analyse(text)
 
     if load_spec().ruleset(a.ruleset).options["no-match-after-draw"] == "pass":
@@ -1071,7 +1073,10 @@ def op_swapped_cards(text: str, rng: random.Random) -> Mutation | None:
 def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
     """One end-of-turn line left out anywhere in its turn: a refill, a bonus card, a DOS penalty
     draw at its step or another player's Double Color Match draw (no call or catch after it that
-    the missing cards would decide)."""
+    the missing cards would decide). A line next to a `reshuffle` is left alone, as in
+    drop_dcm_draw: without the draw right after it the reshuffle is one nobody needed, and
+    without the draw that emptied the pile right before it the reshuffle comes too early (R21),
+    an earlier and equally true finding, so the mutant would hold two mistakes."""
     a = analyse(text)
     want = {"refill": ("card-accounting", "center.refill"), "bonus": ("missed-bonus", "bonus.card"),
             "penalty-step": ("dos-call", "dos.penalty"), "dcm": ("missed-bonus", "bonus.draw")}
@@ -1080,6 +1085,8 @@ def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
         for k, no in enumerate(t.lines):
             ln = a.line(no)
             if ln.role not in want:
+                continue
+            if _after_reshuffle(a, no) or (no < a.nlines and a.line(no + 1).kind == "reshuffle"):
                 continue
             later = [a.line(n) for n in t.lines[k + 1:]]
             if any(x.kind in ("dos", "catch") for x in later):

@@ -22,7 +22,6 @@ RULESETS = ["official", "italian", "bosnian", "strict"]
 # is not built yet). Strict xfail: once an operator gives one finding everywhere, this fails
 # and the operator moves to the asserted set.
 CASCADING = {  # operator: the follow-on findings seen in some games (recovery not built yet)
-    "bad_pass": "center.refill and score.round after the card kept instead of placed",
     "double_sum": "cards.unseen, draw.top or reshuffle.cards after a held card played instead of the right one",
     "draw_not_top": "match.after-draw or match.held when the really drawn card is played",
     "excess_copies": "match.held and cards.unseen after a deck with a card too many",
@@ -34,7 +33,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "swap_penalty_dcm": "match.held and cards.held after the swapped draws",
     # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and
     # Double Color Match draws, long rounds): the recovery of these slips does not cover them yet
-    "drop_line": "a second bonus.card in a later turn after a dropped bonus card",
     "not_held": "cards.unseen and draw.top when the card played is still in another hand",
     "swap_bonus_penalty": "bonus.card after the swapped bonus card and penalty draw",
 }

@@ -286,6 +286,11 @@ class PlaysMixin:
         if self.rs.opt("no-match-after-draw") != "pass":
             self.report("turn.pass", "this ruleset has no `pass`: a player who cannot match after the draw puts a card into "
                         "the Center Row (no-match-after-draw=place)", ev, expected="place C", found="pass")
+            if t.drew and t.matches == 0 and not t.action_done:
+                # R42: the card owed was placed all the same, as the later lines show: an unknown card of
+                # the player's hand, which a later match may name (as a bonus card left out, R27)
+                self.table.center.append(CenterCard(UNKNOWN, src=t.player))
+                self.doubt.add(t.player)
         elif not ((t.drew or not self.refill_possible()) and t.matches == 0) or t.action_done:
             # with both piles empty the draw cannot happen (V5): the pass follows no draw, as a place does
             self.report("turn.pass", "`pass` ends a turn only after a draw that brought no match", ev,

@@ -46,7 +46,10 @@ class Table:
         self.pile_order = None
 
     def hand_size(self, p: str) -> int:
-        return sum(self.hands[p].values())
+        """The cards p holds: a card of p's hand that went into the Center Row unnamed (a line left
+        out, R27, R42) has left the hand, though which card it was is not known yet."""
+        gone = sum(1 for c in self.center if c.src == p and c.base == UNKNOWN)
+        return max(0, sum(self.hands[p].values()) - gone)
 
     def where(self, base: str) -> str:
         """Say where the copies of a card are, for messages."""
