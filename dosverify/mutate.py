@@ -649,7 +649,8 @@ def op_swap_refill_bonus(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_swap_bonus_penalty(text: str, rng: random.Random) -> Mutation | None:
-    """The DOS penalty drawn before the bonus cards."""
+    """The DOS penalty drawn before the bonus cards (the bonus cards owed are still judged by the
+    hand before the penalty, READINGS R43: one finding)."""
     a = analyse(text)
     cands = []
     for t in a.turns:

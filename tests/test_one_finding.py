@@ -34,7 +34,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and
     # Double Color Match draws, long rounds): the recovery of these slips does not cover them yet
     "not_held": "cards.unseen and draw.top when the card played is still in another hand",
-    "swap_bonus_penalty": "bonus.card after the swapped bonus card and penalty draw",
 }
 
 

@@ -40,6 +40,7 @@ class TurnState:
     ended: object = None  # round-end=at-once (V15): the line that emptied the hand ended the round
     after_end_reported: bool = False
     skipped: list = field(default_factory=list)  # (kind, player, n): steps left out, taken as made (R27)
+    bonus_cap: int | None = None  # bonus cards placed at most, by the hand before a draw that came too early
     taken_back: list = field(default_factory=list)  # (Center Row card, hand cards): a match taken back (R39)
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
