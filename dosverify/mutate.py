@@ -907,7 +907,8 @@ def op_excess_copies(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_glued_words(text: str, rng: random.Random) -> Mutation | None:
-    """Two words of an event line written without a space (`drawY5`)."""
+    """Two words of an event line written without a space (`drawY5`): reported once, and the line
+    read with the space put back (READINGS R44)."""
     a = analyse(text)
     # never glue a 3-word line into 2 words: `drawann B4` has the shape of a free tag line (`TAG VALUE`)
     ln = _choose(rng, [x for x in a.lines if x.kind in ("draw", "refill", "place", "match") and len(x.words) >= 2

@@ -26,7 +26,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "draw_not_top": "match.after-draw or match.held when the really drawn card is played",
     "excess_copies": "match.held and cards.unseen after a deck with a card too many",
     "extra_dcm_draw": "cards.unseen, draw.top or score.round after the extra card",
-    "glued_words": "draw.reason on later refills after the unreadable line",
     "invalid_card": "center.refill after an unreadable refill line",
     "matched_twice": "cards.unseen, draw.top or round.end after the card matched twice",
     "single_number": "draw.top after a held card played instead of the right one",
