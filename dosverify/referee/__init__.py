@@ -349,6 +349,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def _event_rest(self, ev) -> None:
         t = self.t
+        self._cur_ev = ev  # the line being judged (a look at the lines after it, draws.py)
         if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
             self.unneeded_reshuffle()
         t.reshuffled = None

@@ -74,6 +74,19 @@ class DrawsMixin:
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
 
+    def _drawn_next(self, q: str, cards: list[str]) -> bool:
+        """Whether the draw lines of q right after the current one name all these cards."""
+        events, cur = self.t.turn.events, getattr(self, "_cur_ev", None)
+        i = next((k for k, e in enumerate(events) if e is cur), None)
+        if i is None:
+            return False
+        later: Counter = Counter()
+        for e in events[i + 1:]:
+            if not isinstance(e, Draw) or (e.player or self.t.player) != q:
+                break
+            later.update(parse_card(c).base for c in e.cards if c != HIDDEN)
+        return not (Counter(cards) - later)
+
     def catch_up(self, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
         earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
@@ -98,8 +111,8 @@ class DrawsMixin:
         if not (queue and depth < len(order) and order[-1 - depth] == base):
             # or a line of this same draw left out: q's own cards lie above the written one
             d = next((d for d in range(1, own + 1) if d < len(order) and order[-1 - d] == base), 0)
-            if not d:
-                return
+            if not d or self._drawn_next(q, order[-d:]):
+                return  # the cards above come on q's next lines: two cards drawn out of order (draw.top)
             for b in tb.take_owed(d):
                 tb.hands[q][b] += 1
             self.hand_changed(q)
