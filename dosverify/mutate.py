@@ -920,7 +920,8 @@ def op_glued_words(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_invalid_card(text: str, rng: random.Random) -> Mutation | None:
-    """An invalid card word (R2, W3, G11, B#=11, Y5=3)."""
+    """An invalid card word (R2, W3, G11, B#=11, Y5=3) on a `place` or `refill` line, which the
+    referee takes as made with an unknown card (READINGS R46): one finding."""
     a = analyse(text)
     ln = _choose(rng, [x for x in a.lines if x.kind in ("place", "refill")])
     if not ln:

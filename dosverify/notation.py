@@ -922,6 +922,7 @@ def _fold(text: str, items: list) -> Parsed:
     findings: list[Finding] = []
     n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     end_line = n_lines + 1
+    text_lines = text.split("\n")
 
     # the first line: `dos 1`
     first = items[0] if items else None
@@ -965,6 +966,10 @@ def _fold(text: str, items: list) -> Parsed:
                 players_bad = True
             if state == "turns" and turn is not None:
                 turn._damaged = True  # the referee does not judge what the skipped line may have done
+                words = re.split(r"[ \t]#", text_lines[line - 1], maxsplit=1)[0].split() if 0 < line <= len(text_lines) else []
+                if words and words[0] in ("place", "refill") and payload[0].rule == "notation.card":
+                    # R46: what the line did is plain but for which card: the referee takes it as made
+                    turn._skips = [*turn._skips, (len(turn.events), words[0], len(words) - 1)]
             continue
         if state == "end":
             what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind

@@ -26,7 +26,6 @@ CASCADING = {  # operator: the follow-on findings seen in some games (recovery n
     "draw_not_top": "match.after-draw or match.held when the really drawn card is played",
     "excess_copies": "match.held and cards.unseen after a deck with a card too many",
     "extra_dcm_draw": "cards.unseen, draw.top or score.round after the extra card",
-    "invalid_card": "center.refill or bonus.card in a later turn: the unreadable `place`/`refill` line is skipped, so the Center Row is a card short",
     "matched_twice": "cards.unseen, draw.top or round.end after the card matched twice",
     "single_number": "draw.top after a held card played instead of the right one",
     "swap_penalty_dcm": "match.held and cards.held after the swapped draws",
