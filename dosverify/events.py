@@ -182,6 +182,7 @@ class Turn(Located):
     events: list[TurnEvent] = field(default_factory=list)
 
     _damaged = False  # a line of this turn was not readable (a syntax finding) and was skipped
+    _skips = ()  # (events before it, keyword, card words): a place or refill line skipped for its card (R54)
 
 
 # ---- a round's set-up and end ------------------------------------------------------------

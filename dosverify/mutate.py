@@ -649,7 +649,8 @@ def op_swap_refill_bonus(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_swap_bonus_penalty(text: str, rng: random.Random) -> Mutation | None:
-    """The DOS penalty drawn before the bonus cards."""
+    """The DOS penalty drawn before the bonus cards (the bonus cards owed are still judged by the
+    hand before the penalty, READINGS R51: one finding)."""
     a = analyse(text)
     cands = []
     for t in a.turns:
@@ -744,7 +745,9 @@ def op_missing_reshuffle(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_wrong_turn(text: str, rng: random.Random) -> Mutation | None:
-    """The wrong player on turn."""
+    """The wrong player named on a `turn` line. The turn's lines stay those of the player due,
+    whose cards they play (or whose turn the next one follows), so the referee takes the name as
+    the slip (READINGS R49): one finding."""
     a = analyse(text)
     t = _choose(rng, a.turns)
     if not t:
@@ -834,6 +837,8 @@ def op_wrong_winner(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_wrong_dealer(text: str, rng: random.Random) -> Mutation | None:
+    """Another player named on a later round's `dealer` line. The rest of the round follows the
+    real dealer, so the referee takes the name as the slip (READINGS R48): one finding."""
     a = analyse(text)
     ln = _choose(rng, [x for x in a.lines if x.kind == "dealer" and x.round >= 2])
     if not ln:
@@ -843,7 +848,9 @@ def op_wrong_dealer(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_bad_pass(text: str, rng: random.Random) -> Mutation | None:
-    """`pass` instead of the no-match place, where the ruleset does not allow it."""
+    """`pass` instead of the no-match place, where the ruleset does not allow it. The later lines
+    still match the card that was placed, so the referee takes the pass as a place of an unnamed
+    card (READINGS R50): one finding."""
     a = analyse(text)
 
     if load_spec().ruleset(a.ruleset).options["no-match-after-draw"] == "pass":
@@ -885,7 +892,8 @@ def op_excess_copies(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_glued_words(text: str, rng: random.Random) -> Mutation | None:
-    """Two words of an event line written without a space (`drawY5`)."""
+    """Two words of an event line written without a space (`drawY5`): reported once, and the line
+    read with the space put back (READINGS R52)."""
     a = analyse(text)
     # never glue a 3-word line into 2 words: `drawann B4` has the shape of a free tag line (`TAG VALUE`)
     ln = _choose(rng, [x for x in a.lines if x.kind in ("draw", "refill", "place", "match") and len(x.words) >= 2
@@ -897,7 +905,8 @@ def op_glued_words(text: str, rng: random.Random) -> Mutation | None:
 
 
 def op_invalid_card(text: str, rng: random.Random) -> Mutation | None:
-    """An invalid card word (R2, W3, G11, B#=11, Y5=3)."""
+    """An invalid card word (R2, W3, G11, B#=11, Y5=3) on a `place` or `refill` line, which the
+    referee takes as made with an unknown card (READINGS R54): one finding."""
     a = analyse(text)
     ln = _choose(rng, [x for x in a.lines if x.kind in ("place", "refill")])
     if not ln:
@@ -1052,7 +1061,10 @@ def op_swapped_cards(text: str, rng: random.Random) -> Mutation | None:
 def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
     """One end-of-turn line left out anywhere in its turn: a refill, a bonus card, a DOS penalty
     draw at its step or another player's Double Color Match draw (no call or catch after it that
-    the missing cards would decide)."""
+    the missing cards would decide). A line next to a `reshuffle` is left alone, as in
+    drop_dcm_draw: without the draw right after it the reshuffle is one nobody needed, and
+    without the draw that emptied the pile right before it the reshuffle comes too early (R21),
+    an earlier and equally true finding, so the mutant would hold two mistakes."""
     a = analyse(text)
     want = {"refill": ("card-accounting", "center.refill"), "bonus": ("missed-bonus", "bonus.card"),
             "penalty-step": ("dos-call", "dos.penalty"), "dcm": ("missed-bonus", "bonus.draw")}
@@ -1061,6 +1073,8 @@ def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
         for k, no in enumerate(t.lines):
             ln = a.line(no)
             if ln.role not in want:
+                continue
+            if _after_reshuffle(a, no) or (no < a.nlines and a.line(no + 1).kind == "reshuffle"):
                 continue
             later = [a.line(n) for n in t.lines[k + 1:]]
             if any(x.kind in ("dos", "catch") for x in later):

@@ -1152,10 +1152,54 @@ _DETAILED_ERRORS = 200  # syntax errors a log gets told exactly what was expecte
 _LOWER_CARD_RE = re.compile(r"(?<![^ \t])([rgbyw](?:[0-9][0-9]?|#)(?:=(?:[0-9][0-9]?|[rgbyRGBY]))?)(?![^ \t])")
 
 
+_GLUE_KEYWORDS = sorted(("turn", "match", "draw", "refill", "place", "catch", "show"), key=len, reverse=True)
+
+
+def _retry_line(lark, b, fixed: str, line: int, out: list, note) -> bool:
+    """Read `fixed` in place of a line that failed; on success the line counts, with `note`
+    (a finding) reported once at it instead of the syntax error."""
+    mark = len(out)
+    b.off = line - 1
+    try:
+        lark.parse(fixed + "\n", start="line_only")
+    except Exception:
+        del out[mark:]
+        return False
+    finally:
+        b.off = 0
+    if len(out) != mark + 1:
+        del out[mark:]
+        return False
+    out.insert(mark, ("note", line, note.column, [note]))
+    return True
+
+
+def _retry_glued(lark, b, raw: str, line: int, out: list) -> bool:
+    """A line whose keyword is glued to the next word (`matchY5 with Y5`, `drawY5`): read it with
+    the space put back, reporting the glue once (notation.line), as R23 does for lower case."""
+    raw = raw.rstrip("\r")
+    body = re.split(r"[ \t]#", raw, maxsplit=1)[0] if not raw.lstrip().startswith("#") else ""
+    stripped = body.lstrip(" \t")
+    indent = len(body) - len(stripped)
+    first = stripped.split(None, 1)[0] if stripped else ""
+    k = next((k for k in _GLUE_KEYWORDS if first.startswith(k) and len(first) > len(k)), None)
+    if k is None or first in KEYWORDS:
+        return False
+    rest = first[len(k):]
+    fixed = body[:indent] + k + " " + rest + stripped[len(first):]
+    return _retry_line(lark, b, fixed, line, out, finding(
+        "notation.line", f"`{_short(first)}` is not a keyword: words are separated by white space (`{k} {rest}`?)",
+        line=line, column=indent + 1, found=_short(first), expected="a line keyword",
+        help="separate the words of a line with spaces"))
+
+
 def _retry_upper(lark, b, raw: str, line: int, out: list) -> bool:
     """A line that failed only because its card codes are in lower case (`b10`): read it with
     the codes upper-cased, and report the case once, at the first such word (notation.card),
-    so that the line still counts and its consequences are not reported again."""
+    so that the line still counts and its consequences are not reported again. Else a keyword
+    glued to the next word (_retry_glued)."""
+    if _retry_glued(lark, b, raw, line, out):
+        return True
     raw = raw.rstrip("\r")  # a CRLF log: the line end is not part of the last word
     body = re.split(r"[ \t]#", raw, maxsplit=1)[0] if not raw.lstrip().startswith("#") else ""
     words = list(_LOWER_CARD_RE.finditer(body))
@@ -1300,6 +1344,19 @@ class TextStream:
             yield None
             return
 
+        cursor = [1, 0]  # a line number and where it starts: items come in line order, so finding a line is linear
+
+        def line_text(n: int) -> str:
+            ln, at = cursor if n >= cursor[0] else (1, 0)
+            while ln < n:
+                j = text.find("\n", at)
+                if j < 0:
+                    return ""
+                ln, at = ln + 1, j + 1
+            cursor[:] = [ln, at]
+            j = text.find("\n", at)
+            return text[at:] if j < 0 else text[at:j]
+
         header_at: dict = {"dos": (first[1], first[2])}
         players = ruleset = target = None
         players_bad = False
@@ -1338,6 +1395,11 @@ class TextStream:
                     players_bad = True
                 if state == "turns" and turn is not None:
                     turn._damaged = True  # the referee does not judge what the skipped line may have done
+                    if payload[0].rule == "notation.card":
+                        words = re.split(r"[ \t]#", line_text(line), maxsplit=1)[0].split()
+                        if words and words[0] in ("place", "refill"):
+                            # R54: what the line did is plain but for which card: the referee takes it as made
+                            turn._skips = [*turn._skips, (len(turn.events), words[0], len(words) - 1)]
                 continue
             if state == "end":
                 what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind

@@ -207,8 +207,10 @@ def test_every_bad_line_reported_in_one_run():
     lines = [HEAD.rstrip("\n"), "turn bob"] + ["  draw R3", "  drawR3", "  draw R2"] * 50
     p = parse("\n".join(lines) + "\n")
     assert [f.line for f in p.findings] == [n for n in range(6, 6 + 150) if (n - 6) % 3]
-    assert len(p.log.rounds[0].turns[0].events) == 50
-    assert all(ev._line == 6 + 3 * i for i, ev in enumerate(p.log.rounds[0].turns[0].events))
+    # `drawR3` is reported and read as `draw R3` (READINGS R52); `draw R2` is skipped
+    assert len(p.log.rounds[0].turns[0].events) == 100
+    assert [ev._line for ev in p.log.rounds[0].turns[0].events] == [n for n in range(6, 6 + 150) if (n - 6) % 3 != 2]
+    assert {f.rule for f in p.findings} == {"notation.line", "notation.card"}
 
 
 # ---- malformed logs and odd inputs ---------------------------------------------------------

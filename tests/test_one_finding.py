@@ -22,16 +22,6 @@ RULESETS = ["official", "italian", "bosnian", "strict"]
 # is not built yet). Strict xfail: once an operator gives one finding everywhere, this fails
 # and the operator moves to the asserted set.
 CASCADING = {  # operator: the follow-on findings seen in some games (recovery not built yet)
-    "bad_pass": "center.refill and score.round after the card kept instead of placed",
-    "extra_bonus": "draw.reason on later refills after the extra Center Row card",
-    "glued_words": "draw.reason on later refills after the unreadable line",
-    "invalid_card": "center.refill after an unreadable refill line",
-    "refilled_matched": "center.refill and draw.reason after the refilled card matched",
-    "wrong_dealer": "turn.order and match.held after the wrong dealer",
-    "wrong_turn": "match.held and turn.order after the wrong player's turn",
-    # seen once the simulator wrote the moments real logs have (reshuffles inside penalties and
-    # Double Color Match draws, long rounds): the recovery of these slips does not cover them yet
-    "swap_bonus_penalty": "bonus.card after the swapped bonus card and penalty draw",
 }
 
 

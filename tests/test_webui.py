@@ -72,7 +72,8 @@ def test_replay_report_equals_check(client):
     assert out["report"] == json.loads(api.check(ILLEGAL.encode(), name="g.log").to_json_line())
     assert out["players"] == ["ann", "bob", "cyd"]
     states = out["states"]
-    assert [(s["round"], s["turn"], s["player"]) for s in states] == [(1, 1, "cyd"), (1, 2, "cyd")]
+    # the first turn plays bob's cards under `turn cyd`: judged as bob's, the name a slip (READINGS R49)
+    assert [(s["round"], s["turn"], s["player"]) for s in states] == [(1, 1, "bob"), (1, 2, "cyd")]
     # every finding of a turn is listed on that turn's state, and lies within the turn's lines
     for s in states:
         for k in s["findings"]:

@@ -18,7 +18,7 @@ from .plays import PlaysMixin
 from .scoring import ScoringMixin
 from .setup import SetupMixin
 from .steps import StepsMixin
-from .table import Table
+from .table import UNKNOWN, CenterCard, Table
 from .turn import TurnState
 
 __all__ = ["Referee"]
@@ -324,8 +324,12 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             want = self.left(self.prev_player)
             why = f"play goes clockwise: {want} sits left of {self.prev_player}"
         if turn.player != want:
-            self.report("turn.order", f"{turn.player} plays, but {why}", turn, "player", player=turn.player,
-                        expected=f"turn {want}", found=f"turn {turn.player}")
+            meant = want in self.seat and self.turn_meant(turn, rnd, want)
+            self.report("turn.order", f"{turn.player} plays, but {why}" + (
+                f"; this seems to be {want}'s turn, with the name written wrong" if meant else ""), turn, "player",
+                        player=turn.player, expected=f"turn {want}", found=f"turn {turn.player}")
+            if meant:  # R49: the name is the slip; the turn is judged as want's
+                turn.player = want
         self.prev_player = turn.player
         for c in self.table.center:
             c.refilled = False
@@ -333,8 +337,36 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         if turn._damaged:  # a line of this turn could not be read: what it did to any hand or the pile is unknown
             self.doubt.update(self.players)
             self.pile_doubt = True
-        for ev in turn.events:
+        skips = list(turn._skips)
+        for i, ev in enumerate(turn.events):
+            while skips and skips[0][0] == i:
+                self.skipped_line(*skips.pop(0)[1:])
+            if self.t is None:
+                return
             self.event(ev)
+        for _, kw, n in skips:
+            if self.t is not None:
+                self.skipped_line(kw, n)
+
+    def skipped_line(self, kw: str, n: int) -> None:
+        """R54: a `place` or `refill` line skipped for an unreadable card is taken as made: a card
+        of the hand into the Center Row (unnamed, as a bonus card left out, R27), or n cards off the pile."""
+        t, tb = self.t, self.table
+        if kw == "place":
+            if t.bonus_owed() > 0:
+                t.bonus_placed += 1
+            elif t.bonus_maybe > 0:
+                t.bonus_maybe -= 1
+            elif t.drew and t.matches == 0:
+                t.action_done = True
+            tb.center.append(CenterCard(UNKNOWN, src=t.player))
+            self.doubt.add(t.player)
+        else:
+            self.flush()
+            t.step = max(t.step, 2)
+            got = tb.take_owed(max(1, n))
+            tb.center.extend(CenterCard(b, refilled=True) for b in got)
+            t.refilled += len(got)
 
     def event(self, ev) -> None:
         t = self.t
@@ -371,6 +403,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def _event_rest(self, ev) -> None:
         t = self.t
+        self._cur_ev = ev  # the line being judged (a look at the lines after it, draws.py)
         if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
             self.unneeded_reshuffle()
         t.reshuffled = None

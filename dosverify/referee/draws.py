@@ -89,6 +89,19 @@ class DrawsMixin:
             n += max(1, len(e.cards))
         return n
 
+    def _drawn_next(self, q: str, cards: list[str]) -> bool:
+        """Whether the draw lines of q right after the current one name all these cards."""
+        events, cur = self.t.turn.events, getattr(self, "_cur_ev", None)
+        i = next((k for k, e in enumerate(events) if e is cur), None)
+        if i is None:
+            return False
+        later: Counter = Counter()
+        for e in events[i + 1:]:
+            if not isinstance(e, Draw) or (e.player or self.t.player) != q:
+                break
+            later.update(parse_card(c).base for c in e.cards if c != HIDDEN)
+        return not (Counter(cards) - later)
+
     def catch_up(self, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
         earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
@@ -113,8 +126,8 @@ class DrawsMixin:
         if not (queue and depth < len(order) and order[-1 - depth] == base):
             # or a line of this same draw left out: q's own cards lie above the written one
             d = next((d for d in range(1, own + 1) if d < len(order) and order[-1 - d] == base), 0)
-            if not d:
-                return
+            if not d or self._drawn_next(q, order[-d:]):
+                return  # the cards above come on q's next lines: two cards drawn out of order (draw.top)
             for b in tb.take_owed(d):
                 tb.hands[q][b] += 1
             self.hand_changed(q)
@@ -277,6 +290,8 @@ class DrawsMixin:
                 t.skipped.append(("refill", None, d))
         self.arrive(2, ev)
         t.step = max(t.step, 2)
+        if t.taken_back and t.refilled >= t.refill_owed + t.refill_maybe:
+            self.stand_taken_back()  # R47: the match taken back stood, this refill shows
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
         extra_reported = False
         taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..cards import parse_card
-from ..events import Match, Pass, Place
+from ..events import HIDDEN, Draw, Match, Pass, Place
 from ..hints import plural
 from .matching import judge_codes
 from .table import UNKNOWN, CenterCard
@@ -100,6 +100,35 @@ class PlaysMixin:
             return nxt
         return None
 
+    def _turn_fits(self, turn, p: str) -> bool:
+        """Whether p's hand (with the cards p draws in the turn) holds every card the turn plays."""
+        need, gained, loose = Counter(), Counter(), self.table.hands[p].get(UNKNOWN, 0)
+        for ev in turn.events:
+            if isinstance(ev, Match):
+                need.update(parse_card(c).base for c in ev.cards)
+            elif isinstance(ev, Place):
+                need[parse_card(ev.card).base] += 1
+            elif isinstance(ev, Draw) and ev.player in (None, turn.player):
+                known = [c for c in ev.cards if c != HIDDEN]
+                gained.update(parse_card(c).base for c in known)
+                loose += (len(ev.cards) - len(known)) if ev.cards else 1  # unnamed cards may be any
+        have = self.table.hands[p] + gained
+        return sum(max(0, n - have.get(b, 0)) for b, n in need.items()) <= loose
+
+    def turn_meant(self, turn, rnd, want: str) -> bool:
+        """R49: whether a `turn W` line out of order names the wrong player for the turn of `want`,
+        the player due: the cards the turn plays are want's and not W's, or (when the cards tell
+        neither) the next turn, or the round's score, follows want's turn."""
+        w = turn.player
+        fit_want, fit_w = self._turn_fits(turn, want), self._turn_fits(turn, w)
+        if fit_want != fit_w:
+            return fit_want
+        i = next((k for k, x in enumerate(rnd.turns) if x is turn), None)
+        nxt = rnd.turns[i + 1].player if i is not None and i + 1 < len(rnd.turns) else None
+        if nxt is not None:
+            return nxt == self.left(want) and nxt != self.left(w)
+        return rnd.score is not None and rnd.score.player == want
+
     def start_implied_turn(self, p: str, ev) -> None:
         """A `turn P` line seems left out before ev: report it once, end the turn before, start P's."""
         turn = self.t.turn
@@ -123,6 +152,22 @@ class PlaysMixin:
         if any(tb.hands[p].get(b := parse_card(c).base, 0) <= 0 and top.get(b) for c in codes):
             self.lazy_skip = None
             self.draw_left_out(p, n)
+
+    def stand_taken_back(self) -> None:
+        """R47: a refill beyond 2 cards after a match taken back shows that the match stood: it is
+        applied now (the row's card and the player's cards go with this turn's matches)."""
+        t, tb = self.t, self.table
+        for slot, cards in t.taken_back:
+            if slot in tb.center:
+                tb.center.remove(slot)
+                tb.pending.append(slot.base)
+            for b in cards:
+                tb.remove_from_hand(t.player, b)
+                tb.pending.append(b)
+            t.refill_maybe += 1
+            t.bonus_maybe += 1  # R1: the bonus of a match that was not allowed may be honoured or not
+        self.hand_changed(t.player)
+        t.taken_back.clear()
 
     def on_match(self, ev: Match) -> None:
         self.lazy_penalty_shown(self.t.player, ev.cards)
@@ -157,9 +202,17 @@ class PlaysMixin:
                         expected="the draw after the turn's last match and the refill, bonus and penalty steps",
                         found="the draw before a match", related_to=ev)
         unsure = False
+        refilled_only = any(c.base == target.base and c.refilled for c in tb.center) and not any(
+            c.base == target.base and not c.refilled for c in tb.center)
+        if refilled_only and not any(c.base == UNKNOWN for c in tb.center):
+            # R47: a match the rules forbid outright is taken back (the card stays in the Center Row, the
+            # player's cards in hand): the later lines were written without it
+            self.report("match.refilled", f"{target.base} was refilled this turn and cannot be matched until the next",
+                        ev, "target", expected="a Center Row card that was there before the refill", found=ev.target)
+            slot = next(c for c in tb.center if c.base == target.base and c.refilled)
+            t.taken_back.append((slot, [parse_card(meant.get(i, c)).base for i, c in enumerate(ev.cards)]))
+            return
         if t.step >= 2 or t.action_done:
-            refilled_only = any(c.base == target.base and c.refilled for c in tb.center) and not any(
-                c.base == target.base and not c.refilled for c in tb.center)
             if not refilled_only and not t.order_reported:
                 t.order_reported = True
                 self.report("turn.steps", "a match after the turn's matching phase ended", ev,
@@ -190,11 +243,7 @@ class PlaysMixin:
             elif ph.src is None:
                 tb.remove_from_pile(target.base)
         if slot is None:
-            if any(c.base == target.base and c.refilled for c in tb.center):  # the copy lying there now was refilled
-                self.report("match.refilled", f"{target.base} was refilled this turn and cannot be matched until the next",
-                            ev, "target", expected="a Center Row card that was there before the refill", found=ev.target)
-                slot = next(c for c in tb.center if c.base == target.base and c.refilled)  # applied as written
-            elif t.matched_targets.get(target.base):
+            if t.matched_targets.get(target.base):
                 self.report("match.once", f"{target.base} was already matched this turn: each Center Row card is matched once",
                             ev, "target", expected="a Center Row card not yet matched", found=ev.target)
                 # nothing lies there to cover: the line cannot have happened, and the cards stay in the
@@ -326,6 +375,7 @@ class PlaysMixin:
                 msg = "the card for the unmatched draw was already placed"
             self.report("bonus.card", f"a card placed that was never earned: {msg}", ev, "card",
                         expected="no place", found=f"place {ev.card}")
+            return  # R47: taken back, as a referee at the table would have it; the later lines agree
         if tb.remove_from_hand(p, card.base):
             if tb.from_hidden:
                 self.hidden_reveal(p, card.base, ev, "card", None, "cards.held")
@@ -342,6 +392,11 @@ class PlaysMixin:
         if self.rs.opt("no-match-after-draw") != "pass":
             self.report("turn.pass", "this ruleset has no `pass`: a player who cannot match after the draw puts a card into "
                         "the Center Row (no-match-after-draw=place)", ev, expected="place C", found="pass")
+            if t.drew and t.matches == 0 and not t.action_done:
+                # R50: the card owed was placed all the same, as the later lines show: an unknown card of
+                # the player's hand, which a later match may name (as a bonus card left out, R27)
+                self.table.center.append(CenterCard(UNKNOWN, src=t.player))
+                self.doubt.add(t.player)
         elif not ((t.drew or not self.refill_possible()) and t.matches == 0) or t.action_done:
             # with both piles empty the draw cannot happen (V5): the pass follows no draw, as a place does
             self.report("turn.pass", "`pass` ends a turn only after a draw that brought no match", ev,

@@ -34,8 +34,13 @@ class SetupMixin:
                     else:
                         want, why = (self.left(prev_dealer) if prev_dealer else None), "the deal passes left (V4, next-dealer=left)"
                     if want is not None and ev.player != want:
-                        self.report("setup.dealer", f"{ev.player} deals round {rnd.number}, but {why}", ev, "player",
+                        first = rnd.turns[0].player if rnd.turns else None
+                        meant = want in self.seat and first == self.left(want) and first != self.left(ev.player)
+                        self.report("setup.dealer", f"{ev.player} deals round {rnd.number}, but {why}" + (
+                            f"; {first} plays first, so {want} seems to have dealt" if meant else ""), ev, "player",
                                     player=ev.player, expected=want, found=ev.player)
+                        if meant:  # R48: the name is the slip; the deal and the turns follow the real dealer
+                            self.dealer = want
             elif isinstance(ev, Deck):
                 deck_ev = deck_ev or ev
                 deck_cards.extend(ev.cards)

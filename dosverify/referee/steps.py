@@ -36,8 +36,10 @@ class StepsMixin:
         missing = None
         if n > 2 and t.refill_owed > t.refilled and self.refill_possible():
             missing = 2
-        elif n > 3 and t.bonus_owed() > 0 and self.table.cards_left(t.player) > 0:
+        elif n > 3 and self.bonus_due() > 0:
             missing = 3
+            if t.bonus_cap is None:  # the bonus step is judged by the hand before these drawn cards
+                t.bonus_cap = t.bonus_placed + self.table.hand_size(t.player)
         elif n > 3 and self.no_match_place_owed():
             missing = "no-match"  # the card placed for no match is step 3 too (V7)
         elif n > 4 and t.penalty_owed > 0:
@@ -46,6 +48,13 @@ class StepsMixin:
             # too early, or is the earlier step missing altogether? That is certain only when it comes
             t.early = (ev, missing, f"{what} before {ORDINAL[missing]}", f"{ORDINAL[missing]} first", what)
         t.step = max(t.step, n)
+
+    def bonus_due(self) -> int:
+        """Bonus cards still owed: no more than the hand holds, and when cards were drawn before
+        the bonus step (reported as too early), no more than the hand held before them."""
+        t = self.t
+        due = min(t.bonus_owed(), self.table.hand_size(t.player))
+        return due if t.bonus_cap is None else max(0, min(due, t.bonus_cap - t.bonus_placed))
 
     def no_match_place_owed(self) -> bool:
         """The player drew, still made no match and has not yet placed the card that V1 asks for."""
@@ -136,7 +145,7 @@ class StepsMixin:
             for b in tb.take_owed(need):  # the refill left out happened all the same (one mistake, one finding)
                 tb.center.append(CenterCard(b))
         self.lapse_bonus()
-        owed_bonus = min(t.bonus_owed(), tb.cards_left(p))
+        owed_bonus = self.bonus_due()
         if owed_bonus > 0:
             self.report("bonus.card", f"{p} earned {plural(t.bonus_earned, 'colour bonus', 'colour bonuses')} and placed {plural(t.bonus_placed, 'card')}",
                         expected=f"{plural(owed_bonus, 'more `place C` line')}", found="no bonus card", **kw)

@@ -60,12 +60,15 @@ class Table:
         self.phantom_dealt = {p: Counter() for p in self.players}
 
     def hand_size(self, p: str) -> int:
-        return sum(self.hands[p].values())
+        """The cards p holds: a card of p's hand that went into the Center Row unnamed (a line left
+        out, R27, R50) has left the hand, though which card it was is not known yet."""
+        gone = sum(1 for c in self.center if c.src == p and c.base == UNKNOWN)
+        return max(0, sum(self.hands[p].values()) - gone)
 
     def cards_left(self, p: str) -> int:
-        """The cards p still holds: less one for each bonus card the log left out (R27), which is in the
-        Center Row, its name unknown, though the hand still counts it until a match names it."""
-        return self.hand_size(p) - sum(1 for c in self.center if c.base == UNKNOWN and c.src == p)
+        """The cards p still holds (hand_size: a bonus card the log left out, R27, is in the Center Row,
+        its name unknown, though the hand still counts it until a match names it)."""
+        return self.hand_size(p)
 
     def where(self, base: str) -> str:
         """Say where the copies of a card are, for messages."""

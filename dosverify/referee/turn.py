@@ -41,6 +41,8 @@ class TurnState:
     after_end_reported: bool = False
     reserved: dict = field(default_factory=dict)  # (kind, player) -> cards a later step's draw showed were taken first (R44)
     skipped: list = field(default_factory=list)  # (kind, player, n): steps left out, taken as made (R27)
+    bonus_cap: int | None = None  # bonus cards placed at most, by the hand before a draw that came too early
+    taken_back: list = field(default_factory=list)  # (Center Row card, hand cards): a match taken back (R47)
     early: tuple | None = None  # (event, awaited step, message, expected, found): a step that may have come too early
 
     def bonus_owed(self) -> int:
