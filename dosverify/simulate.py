@@ -244,9 +244,9 @@ class Sim:
         listed = self.with_deck or self.rng.random() < 0.75
         self.taken_in = None
         if self.matched_in_discard and not self.discarded:  # V17: this turn's matched cards taken in
-            if listed:
-                self.departure(len(self.turn_events), "card-accounting", "reshuffle.cards")
-            else:  # `official` sees it at the first draw its own pile (without them) cannot pay
+            # a departure where `official` takes the reshuffle for one in mid-turn (judge_turn decides)
+            self.v17_shuffles.append((len(self.turn_events), listed))
+            if not listed:  # `official` sees it at the first draw its own pile (without them) cannot pay
                 mine = Counter(self.matched_now)
                 self.taken_in = [("turn", len(self.rounds) - 1, len(self.rounds[-1]["turns"]), len(self.turn_events)),
                                  Counter(cards) - mine]
@@ -335,6 +335,8 @@ class Sim:
                 if q == self.on_turn:  # own-penalty=at-once (V14): a departure if an earlier step follows
                     self.cand_penalty.append(self.first_draw(start))
                 self.after_change(q)
+            elif q == self.on_turn and not self.discarded:  # both piles empty: lapsed, where `official` draws later
+                self.penalty_lapsed = True
 
     def dos_hook(self, at_start: bool) -> None:
         """Late calls and catches of forgotten calls, at the start or the end of a turn."""
@@ -475,7 +477,9 @@ class Sim:
         self.matched_in_discard = 0  # this turn's matched cards on the discard pile already (V17)
         self.matched_now = []  # and which cards
         self.last_dcm = False
+        self.v17_shuffles = []  # (index, listed): reshuffles that took this turn's matched cards in (V17)
         self.reshuffles_mid = []  # listed reshuffles inside at-once draws, before the discard (V12, V14)
+        self.penalty_lapsed = False  # an own at-once penalty that found both piles empty (V14)
         self.lapsed = []  # who drew nothing for an at-once Double Color Match, both piles being empty (V12)
         self.pending = False
         self.past_penalty = False
@@ -659,25 +663,38 @@ class Sim:
                     found.append((i, "draw-order", "turn.steps"))
                     break
                 left[q] -= n
+        for i, listed in self.v17_shuffles:
+            nxt = next((j for j in range(i + 1, len(evs)) if evs[j][0] in ("draw", "refill")), None)
+            mid = (nxt is not None and cls[nxt] is None) or any(c is not None and c < 4 for c in cls[i + 1:])
+            if listed and mid:
+                found.append((i, "card-accounting", "reshuffle.cards"))
+            elif not listed and not mid:  # `official` discards the matched cards first: nothing to see
+                at = ("turn", ri, ti, i)
+                if self.taken_in is not None and self.taken_in[0] == at:
+                    self.taken_in = None
+                self.departures = [d for d in self.departures if d[0] != at]
         for i in self.reshuffles_mid:
             if not any(c is not None and c < 4 for c in cls[i + 1:]):
                 found.append((i, "card-accounting", "reshuffle.cards"))
         for i, kind, rule in sorted(found):
             self.departures.append((("turn", ri, ti, i), kind, rule))
-        if self.lapsed and not at_once and (self.pile or self.discard):
-            # V12: the draws lapsed at once, and at the end of the turn the discards could pay them (R18)
+        if (self.lapsed or self.penalty_lapsed) and not at_once and (self.pile or self.discard):
+            # V12, V14: the draws lapsed at once, and at the end of the turn the discards could pay them (R18)
             if self.hands[p]:
+                if self.penalty_lapsed:
+                    self.departures.append((("after", ri, ti), "dos-call", "dos.penalty"))
                 for q in dict.fromkeys(self.lapsed):
                     self.departures.append((("after", ri, ti), "missed-bonus", "bonus.draw"))
             else:  # the round ends: one finding for the steps still owed (R39)
-                self.departures.append((("after", ri, ti), "missed-bonus", "bonus.draw"))
+                kind_rule = ("missed-bonus", "bonus.draw") if self.lapsed else ("dos-call", "dos.penalty")
+                self.departures.append((("after", ri, ti), *kind_rule))
         if at_once:  # V15: the round ended on the line that emptied the hand
             can_draw = bool(self.pile or self.discard or self.covered or self.used)
             if len(self.cr) < 2 and can_draw and any(e[0] == "match" for e in evs):
                 self.departures.append((("score", ri), "card-accounting", "center.refill"))
             elif (self.dcm or self.last_dcm or self.lapsed) and can_draw:
                 self.departures.append((("score", ri), "missed-bonus", "bonus.draw"))
-            elif self.pending and can_draw:
+            elif (self.pending or self.penalty_lapsed) and can_draw:
                 self.departures.append((("score", ri), "dos-call", "dos.penalty"))
 
     def judge_deal(self, ri: int, deck: list[str], order: list[str]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..cards import parse_card
-from ..events import Draw, Match, Pass, Place, Refill, Reshuffle
+from ..events import Draw, Match, Pass, Place, Refill, Reshuffle, Turn
 from .table import UNKNOWN
 
 PLAYS = (Match, Place, Pass, Refill)  # lines of the steps before the DOS penalty (matches 0, refill 2, place/pass 3)
@@ -65,6 +65,16 @@ class EngineMixin:
                                  and self.t.matches == 0)  # the draw after no match, still to come
                 return got == owed and (no_match_next or self.play_follows(rest))
         return False
+
+    def next_card_is_top(self, closing) -> bool:
+        """Whether the next turn's first drawn or refilled card is the top of the known pile: then cards
+        owed at the end of this turn were never drawn (an at-once draw that found both piles empty, V12),
+        rather than drawn and left out of the log (R27)."""
+        order = self.table.pile_order
+        if not order or not isinstance(closing, Turn):
+            return False
+        nxt = next((e for e in closing.events if isinstance(e, (Draw, Refill, Reshuffle))), None)
+        return isinstance(nxt, (Draw, Refill)) and bool(nxt.cards) and parse_card(nxt.cards[0]).base == order[-1]
 
     def next_card_drawn(self, ev) -> str | None:
         """The first card the next draw or refill line of the turn names."""

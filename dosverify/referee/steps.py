@@ -173,11 +173,13 @@ class StepsMixin:
             self.report("dos.penalty", f"{p} was caught and never drew the {plural(t.penalty_owed, 'penalty card')}",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
             self.draw_left_out(p, t.penalty_owed)
+        never = self.next_card_is_top(closing)  # the draws were never made, not just left out of the log
         for q in self.dcm_order(p):
             if t.dcm_owed.get(q, 0) > 0 and can_draw:
                 self.report("bonus.draw", f"{q} did not draw for {p}'s Double Color Match", player=q,
                             expected=f"draw {q} " + " ".join(["C"] * t.dcm_owed[q]), found="no draw", **kw)
-                self.draw_left_out(q, t.dcm_owed[q])
+                if not never:
+                    self.draw_left_out(q, t.dcm_owed[q])
         if tb.hand_size(p) == 0:
             self.round_over = True
             self.round_winner = p
