@@ -12,10 +12,15 @@ from __future__ import annotations
 from collections import Counter
 
 from ..cards import parse_card
-from ..events import Draw, Match, Pass, Place, Refill, Reshuffle, Turn
+from ..events import HIDDEN, Draw, Match, Pass, Place, Refill, Reshuffle, Turn
 from .table import UNKNOWN
 
 PLAYS = (Match, Place, Pass, Refill)  # lines of the steps before the DOS penalty (matches 0, refill 2, place/pass 3)
+
+
+def _base(code: str) -> str:
+    """A written card's physical code; a face-down `?` is an unknown card."""
+    return UNKNOWN if code == HIDDEN else parse_card(code).base
 
 
 class EngineMixin:
@@ -32,9 +37,9 @@ class EngineMixin:
         hand = Counter(self.table.hands[p])
         for e in events:
             if isinstance(e, Draw) and (e.player or p) == p:
-                hand.update(parse_card(c).base for c in e.cards)
+                hand.update(_base(c) for c in e.cards)
             elif isinstance(e, (Match, Place)):
-                need = Counter(parse_card(c).base for c in (e.cards if isinstance(e, Match) else [e.card]))
+                need = Counter(_base(c) for c in (e.cards if isinstance(e, Match) else [e.card]))
                 return all(hand[b] >= n for b, n in need.items()) or hand.get(UNKNOWN, 0) > 0
             elif isinstance(e, (Refill, Pass)):
                 return True
@@ -74,12 +79,12 @@ class EngineMixin:
         if not order or not isinstance(closing, Turn):
             return False
         nxt = next((e for e in closing.events if isinstance(e, (Draw, Refill, Reshuffle))), None)
-        return isinstance(nxt, (Draw, Refill)) and bool(nxt.cards) and parse_card(nxt.cards[0]).base == order[-1]
+        return isinstance(nxt, (Draw, Refill)) and bool(nxt.cards) and _base(nxt.cards[0]) == order[-1]
 
     def next_card_drawn(self, ev) -> str | None:
         """The first card the next draw or refill line of the turn names."""
         nxt = next((e for e in self.rest_of_turn(ev) if isinstance(e, (Draw, Refill))), None)
-        return parse_card(nxt.cards[0]).base if nxt is not None and nxt.cards else None
+        return _base(nxt.cards[0]) if nxt is not None and nxt.cards else None
 
     def reshuffle_mid_turn(self, ev: Reshuffle) -> bool:
         """A reshuffle for a draw in the middle of the turn (a match, refill, place or `pass` follows):
@@ -104,9 +109,9 @@ class EngineMixin:
                     q = ev.player or p
                     for h in held.values():
                         if q in h:
-                            h[q].update(parse_card(c).base for c in ev.cards)
+                            h[q].update(_base(c) for c in ev.cards)
                 elif isinstance(ev, (Match, Place)):
-                    need = Counter(parse_card(c).base for c in (ev.cards if isinstance(ev, Match) else [ev.card]))
+                    need = Counter(_base(c) for c in (ev.cards if isinstance(ev, Match) else [ev.card]))
                     if any(held["first"][p][b] < n for b, n in need.items()):
                         return None  # the deal from the first seat does not explain it either
                     if shown is None and any(held["left"][p][b] < n for b, n in need.items()):
