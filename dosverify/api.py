@@ -77,6 +77,13 @@ def check(
 
     ref = Referee(log, rs)
     findings.extend(ref.run())
+    as_json = form == "json" or (form is None and sniff_json(source))
+    # notation.rounds: a header alone is legal, but never in silence; after an unreadable line
+    # (perhaps the `round` line itself) it would be a follow-on finding
+    if not log.rounds and not any(f.severity == "error" for f in findings):
+        findings.append(finding("notation.rounds", "the log has no round: nothing was played, nothing refereed",
+                                line=None if as_json else report.lines + 1, pointer="/rounds" if as_json else None,
+                                expected="`round 1` and the game's turns after the header"))
     findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60, f.column or 0))
     report.ruleset = rs.name
     report.options = dict(rs.options)

@@ -37,6 +37,16 @@ def _read(path: str) -> bytes:
         return fh.read()
 
 
+def read_or_say(path: str, prog: str = "dosverify") -> bytes | None:
+    """The bytes of `path` (`-`: standard input), or None after saying on standard error why it
+    cannot be read: the caller exits 2 (or moves on to its next file)."""
+    try:
+        return _read(path)
+    except OSError as exc:
+        print(f"{prog}: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        return None
+
+
 def _select(tokens: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
     """`--select a,b --select c` as one tuple."""
     return tuple(t.strip() for arg in tokens or () for t in arg.split(",") if t.strip())
@@ -96,8 +106,8 @@ def cmd_check(args) -> int:
         return 2
     args.max_errors = 50 if args.max_errors is None else args.max_errors
     spec = load_spec()
-    if args.ruleset is not None and args.ruleset not in spec.rulesets:
-        print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}; "
+    if args.ruleset is not None and args.ruleset not in spec.rulesets and args.ruleset != "auto":
+        print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}, or auto; "
               "`dosverify rulesets` describes them)", file=sys.stderr)
         return 2
     try:
@@ -142,6 +152,10 @@ def cmd_check(args) -> int:
             print(f"dosverify: {exc}", file=sys.stderr)
             return 2
     items = discover(files if cluster else args.files, _select(args.include), _select(args.exclude))
+    read = None
+    if args.ruleset == "auto":  # infer the ruleset and options from every log given, then judge under them
+        items = list(items)
+        read, policy = _auto(items, policy)
     bar = None
     if sys.stderr.isatty():  # only then is a count worth taking first
         items = list(items)
@@ -151,7 +165,7 @@ def cmd_check(args) -> int:
         if bar is not None:
             bar.start()
             task = bar.add_task("check", total=len(items))
-        outcomes = cluster.results(items, policy, args.unordered) if cluster else results(items, policy, args.jobs)
+        outcomes = cluster.results(items, policy, args.unordered) if cluster else results(items, policy, args.jobs, read)
         for item, outcome in outcomes:
             if bar is not None:
                 bar.advance(task)
@@ -189,6 +203,36 @@ def cmd_check(args) -> int:
     if args.statistics:
         _statistics(tally, sys.stdout if args.format == "text" and not args.output else sys.stderr)
     return status
+
+
+def _auto(items, policy):
+    """`check --ruleset auto`: profile the readable logs (the `--option`s fixed, the rest
+    inferred), then the policy that judges every log under the ruleset and options chosen,
+    over the logs' own `ruleset` and `option` lines. Standard input is read once, here."""
+    import dataclasses
+
+    from .profile import auto_choice, profile
+
+    read, logs = {}, []
+    for item in items:
+        if item.empty or item.problem:
+            continue
+        try:
+            data = _read(item.path)
+        except OSError:
+            continue  # reported as unreadable by the check itself
+        if item.path == "-":
+            read["-"] = data
+        logs.append((item.path, data))
+    if not logs:
+        return read, dataclasses.replace(policy, ruleset=None)
+    choice = auto_choice(profile(logs, dict(policy.options)))
+    from .hints import plural
+
+    print(f"dosverify: --ruleset auto: ruleset {choice['named']} (inferred from {plural(len(logs), 'log')})",
+          file=sys.stderr)
+    return read, dataclasses.replace(policy, ruleset=choice["ruleset"], options=tuple(choice["options"].items()),
+                                     auto=choice)
 
 
 class _Stdout:
@@ -243,10 +287,8 @@ def cmd_hide(args) -> int:
     from .report import render_text, Report
     from .spec import load_spec
 
-    try:
-        data = _read(args.file)
-    except OSError as exc:
-        print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+    data = read_or_say(args.file)
+    if data is None:
         return 2
     parsed = parse(data)
     if parsed.malformed or parsed.log is None or any(f.severity == "error" for f in parsed.findings):
@@ -377,10 +419,8 @@ def cmd_rulesets(args) -> int:
 def cmd_convert(args) -> int:
     from .api import convert, sniff_json
 
-    try:
-        data = _read(args.file)
-    except OSError as exc:
-        print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+    data = read_or_say(args.file)
+    if data is None:
         return 2
     form = "json" if sniff_json(data) else "text"
     to = args.to or ("text" if form == "json" else "json")  # --to is the output's form; the input's is sniffed
@@ -477,7 +517,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="text (like a compiler), json (JSON Lines), sarif, junit, github (Actions annotations), "
                         "gitlab (Code Quality)")
     c.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
-    c.add_argument("--ruleset", help="override the log's ruleset")
+    c.add_argument("--ruleset", help="override the log's ruleset; `auto` infers the ruleset and options from all the "
+                   "logs given (as `dosverify profile`; `--option`s stay fixed) and judges every log under them")
     c.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="judge under this option of spec/options.toml, over the log's own `option` lines (repeatable)")
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
@@ -542,7 +583,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", default="8000", help="TCP port, 1-65535 (default 8000)")
     # values are checked by dosverify.settings (one-line errors, exit 2), so they are read as text here
-    for flag, text in (("--workers", "check worker processes (default: the number of cores, or $DOSVERIFY_WORKERS)"),
+    for flag, text in (("--workers", "check worker processes for single checks, as many for batches, one fewer (at least one) for large logs (default: the number of cores, or $DOSVERIFY_WORKERS)"),
                        ("--max-log-bytes", "largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)"),
                        ("--max-batch-items", "most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)"),
                        ("--max-batch-bytes", "largest batch body (default 8 MiB, or $DOSVERIFY_MAX_BATCH_BYTES)"),

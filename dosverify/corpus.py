@@ -8,6 +8,8 @@ In the style of JSONTestSuite, every file's name says what is expected of it:
   ``{"verdict", "kind", "rule", "line"}``.
 - ``i_*.log``: a log whose verdict depends on the ruleset. ``i_NAME.expected.json`` holds
   ``{"verdicts": {RULESET: VERDICT, ...}}``; a checker runs it once per ruleset named there.
+  The engine options' entries (``i_engine_*``, V12-V17) add ``"options": [{"ruleset", "options":
+  {KEY: VALUE}, "verdict"}, ...]``: one more run for each, with those options set from outside.
 
 Commands (``dosverify corpus COMMAND``; the toml-test way of grading an outside tool):
 
@@ -84,6 +86,12 @@ correct checker must do with it, as in JSONTestSuite:
              {{"verdicts": {{"official": "illegal", "italian": "legal", ...}}}}
            Run the file once per ruleset listed, with the ruleset chosen from outside the
            log (dosverify: `--ruleset NAME`; the HTTP service: `?ruleset=NAME`).
+           i_engine_* logs come from programs' variants (the engine options V12-V17:
+           Double Color Match draws at once, ...): their "options" list adds runs with
+           options set from outside, legal under the engine's value, illegal under the other:
+             {{"options": [{{"ruleset": "official", "options": {{"dcm-draws": "at-once"}},
+                           "verdict": "legal"}}, ...]}}
+           (dosverify: `--option KEY=VALUE`; the HTTP service: `?option=KEY=VALUE`).
 
 Where y_ and n_ files come from: y_game_* are complete games written by a seeded
 simulator, y_rule_* exercise one rule each; n_<rule>_<operator>_* are legal games with
@@ -95,6 +103,7 @@ Running a checker over this directory (like toml-test):
 
   dosverify corpus run --dir DIR --cmd 'your-tool check {{file}}'
   dosverify corpus run --dir DIR --cmd 'your-tool {{file}}' --ruleset-flag '--rules {{ruleset}}'
+  dosverify corpus run --dir DIR --cmd 'your-tool {{file}}' --option-flag '--set {{key}}={{value}}'
   dosverify corpus run --dir DIR --url http://127.0.0.1:8000/v1/check
   dosverify corpus run --dir DIR --cmd 'dosverify check --format json {{file}}' --strict
 
@@ -307,9 +316,57 @@ def _i_entries() -> list[Entry]:
     return out
 
 
+ENGINE_SEEDS = range(1, 120)  # searched in order for a game that shows the option's choice
+
+
+def _i_engine_entries() -> list[Entry]:
+    """The engine options V12-V17: for each value, the first simulated game (official otherwise)
+    that shows it, legal under that value and illegal under the other; and one game with every
+    departure at once. The value is set from outside (`option` lines taken out)."""
+    from .api import check
+    from .simulate import simulate_text
+    from .spec import load_spec
+
+    spec = load_spec()
+    engine = {k: list(v["values"]) for k, v in spec.options.items() if v.get("engine")}
+    L, I = "legal", "illegal"
+
+    def verdict(text: str, options: dict) -> str:
+        return check(text, options=options).verdict
+
+    def run(options: dict, want: str) -> dict:
+        return {"ruleset": "official", "options": options, "verdict": want}
+
+    out = []
+    for key, values in engine.items():
+        for value in values:
+            other = next(v for v in values if v != value)
+            for seed in ENGINE_SEEDS:
+                p = 2 + seed % 3
+                text = _strip_header(simulate_text(p, seed, options={key: value}, deck=seed % 2 == 0,
+                                                   long_round="thin" if key == "discard-matched" else False))
+                if len(text) < 11_000 and verdict(text, {key: value}) == L and verdict(text, {key: other}) == I:
+                    official = L if value == spec.options[key]["default"] else I
+                    out.append(Entry(f"i_engine_{key}_{value}_{p}p_seed{seed}", text, {
+                        "verdicts": {"official": official}, "options": [run({key: value}, L), run({key: other}, I)]}))
+                    break
+            else:
+                raise RuntimeError(f"no simulated game in seeds {ENGINE_SEEDS} shows {key}={value}")
+    every = {k: v[1] for k, v in engine.items()}  # each engine's departure (the `official` value first)
+    for seed in ENGINE_SEEDS:
+        p = 2 + seed % 3
+        text = _strip_header(simulate_text(p, seed, options=every, long_round="thin"))
+        if len(text) < 11_000 and verdict(text, every) == L and sum(
+                verdict(text, {**every, k: engine[k][0]}) == I for k in engine) >= 4:
+            out.append(Entry(f"i_engine_every_departure_{p}p_seed{seed}", text, {
+                "verdicts": {"official": I}, "options": [run(every, L)]}))
+            break
+    return out
+
+
 def generate() -> list[Entry]:
     ys, ns = _rule_fixtures()
-    entries = _y_games() + ys + _n_mutations() + ns + _i_entries()
+    entries = _y_games() + ys + _n_mutations() + ns + _i_entries() + _i_engine_entries()
     names = [e.name for e in entries]
     dup = {n for n in names if names.count(n) > 1}
     if dup:
@@ -321,8 +378,8 @@ def _counts_text(entries: list[Entry]) -> str:
     y = sum(e.category == "y" for e in entries)
     n = sum(e.category == "n" for e in entries)
     i = [e for e in entries if e.category == "i"]
-    runs = sum(len(e.expected["verdicts"]) for e in i)
-    return f"This corpus: {y} y_ logs, {n} n_ logs, {len(i)} i_ logs ({runs} ruleset runs)."
+    runs = sum(len(e.expected["verdicts"]) + len(e.expected.get("options", ())) for e in i)
+    return f"This corpus: {y} y_ logs, {n} n_ logs, {len(i)} i_ logs ({runs} ruleset and option runs)."
 
 
 def readme_text(entries: list[Entry]) -> str:
@@ -385,10 +442,12 @@ class Case:
     kind: str | None = None
     line: int | None = None
     ruleset: str | None = None  # i_ only
+    options: tuple[tuple[str, str], ...] = ()  # i_engine_ runs: options set from outside
 
     @property
     def label(self) -> str:
-        return self.file.name + (f" [{self.ruleset}]" if self.ruleset else "")
+        opts = "".join(f" {k}={v}" for k, v in self.options)
+        return self.file.name + (f" [{self.ruleset}{opts}]" if self.ruleset else "")
 
     def describe(self) -> str:
         if self.category == "y":
@@ -415,6 +474,10 @@ def load_cases(directory: Path, patterns: list[str] | None = None) -> list[Case]
         else:
             for rs, v in exp.get("verdicts", {}).items():
                 cases.append(Case(log, "i", "accept" if v == "legal" else "reject", v, ruleset=rs))
+            for run in exp.get("options", ()):
+                v = run["verdict"]
+                cases.append(Case(log, "i", "accept" if v == "legal" else "reject", v, ruleset=run["ruleset"],
+                                  options=tuple(run["options"].items())))
     return cases
 
 
@@ -462,7 +525,8 @@ def _find_report(out: str) -> dict | None:
     return None
 
 
-def cmd_checker(template: str, ruleset_flag: str, timeout: float) -> Callable[[Case], Outcome]:
+def cmd_checker(template: str, ruleset_flag: str, timeout: float,
+                option_flag: str = "--option {key}={value}") -> Callable[[Case], Outcome]:
     tokens = shlex.split(template)
     if not any("{file}" in t for t in tokens):
         tokens.append("{file}")
@@ -477,6 +541,8 @@ def cmd_checker(template: str, ruleset_flag: str, timeout: float) -> Callable[[C
                 argv.append(t.replace("{file}", str(case.file)))
         if flag and "{ruleset_flag}" not in tokens:
             argv += flag
+        for key, value in case.options:
+            argv += shlex.split(option_flag.replace("{key}", key).replace("{value}", value))
         try:
             proc = subprocess.run(argv, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
@@ -497,7 +563,9 @@ def url_checker(url: str, timeout: float) -> Callable[[Case], Outcome]:
         params = {"name": case.file.name}
         if case.ruleset:
             params["ruleset"] = case.ruleset
-        target += ("&" if urllib.parse.urlparse(url).query else "?") + urllib.parse.urlencode(params)
+        if case.options:
+            params["option"] = [f"{k}={v}" for k, v in case.options]
+        target += ("&" if urllib.parse.urlparse(url).query else "?") + urllib.parse.urlencode(params, doseq=True)
         req = urllib.request.Request(target, data=case.file.read_bytes(), method="POST",
                                      headers={"Content-Type": "text/plain; charset=utf-8"})
         try:
@@ -522,7 +590,8 @@ def api_checker() -> Callable[[Case], Outcome]:
     from .api import check
 
     def run(case: Case) -> Outcome:
-        rep = json.loads(check(case.file.read_bytes(), name=case.file.name, ruleset=case.ruleset).to_json_line())
+        rep = json.loads(check(case.file.read_bytes(), name=case.file.name, ruleset=case.ruleset,
+                               options=dict(case.options) or None).to_json_line())
         return Outcome(rep["verdict"] == "legal", rep, f"verdict {rep['verdict']}")
 
     return run
@@ -621,6 +690,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--ruleset-flag", default="--ruleset {ruleset}",
                    help="with --cmd, how i_ files choose a ruleset (default '--ruleset {ruleset}'); "
                         "placed at {ruleset_flag} in --cmd, else appended")
+    r.add_argument("--option-flag", default="--option {key}={value}",
+                   help="with --cmd, how i_engine_ files set an option (default '--option {key}={value}'), "
+                        "appended once per option")
     r.add_argument("--strict", action="store_true", help="grade a JSON report also on the exact verdict and "
                    "the first finding's rule and line")
     r.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per file (default 20)")
@@ -687,7 +759,7 @@ def main_corpus(argv: list[str] | None = None) -> int:
     elif args.api:
         checker, what = api_checker(), "dosverify (in process)"
     else:
-        checker, what = cmd_checker(args.cmd, args.ruleset_flag, args.timeout), args.cmd
+        checker, what = cmd_checker(args.cmd, args.ruleset_flag, args.timeout, args.option_flag), args.cmd
     t0 = time.monotonic()
     results = run_cases(cases, checker, args.strict, args.jobs)
     dt = time.monotonic() - t0

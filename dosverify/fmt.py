@@ -124,17 +124,16 @@ def main_fmt(argv: list[str]) -> int:
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
     args = p.parse_args(argv)
     from .api import sniff_json
-    from .cli import _read
+    from .cli import read_or_say
 
     status = 0
     for path in args.files:
-        try:
-            data = _read(path)
-            text = data.decode("utf-8-sig")
-        except OSError as exc:
-            print(f"dosverify fmt: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
+        data = read_or_say(path, "dosverify fmt")
+        if data is None:
             status = 2
             continue
+        try:
+            text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             print(f"dosverify fmt: {path} is not UTF-8 text (`dosverify check {path}` says where)", file=sys.stderr)
             status = 2

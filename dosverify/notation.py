@@ -7,9 +7,11 @@ A line that is not a sentence of the notation, or stands out of place, is
 reported and skipped, and reading goes on with the next line. The parser never
 judges the game: players, cards and turns are the referee's business.
 
-Speed: the whole text is parsed in one go by an LALR parser that builds the
-models as it reduces (no parse tree). After a first syntax error the rest is
-parsed line by line, so recovery stays linear in the size of the log.
+Speed: a well-formed line is read by a fast path (one regular expression per
+line keyword, the same line items as the grammar's callbacks make; see "the fast
+path" below); any other line by the LALR parser, which builds the models as it
+reduces (no parse tree). After a first syntax error the rest is parsed line by
+line, so recovery stays linear in the size of the log.
 """
 
 from __future__ import annotations
@@ -188,6 +190,63 @@ class _LineError(Exception):
     pass
 
 
+# ---- line items of valid lines: made alike by the grammar's callbacks and by the fast path ---
+
+
+def _card_item(kind: str, cls, typ: str, line: int, col: int, cards: list, ccols: list) -> tuple:
+    return (kind, line, col, _mk(cls, {"type": typ, "cards": cards}, line, col, {"cards": ccols}))
+
+
+def _hand_item(line, col, p, pcol, cards, ccols) -> tuple:
+    return ("setup", line, col, _mk(Hand, {"type": "hand", "player": p, "cards": cards},
+                                    line, col, {"player": pcol, "cards": ccols}))
+
+
+def _turn_item(line, col, p, pcol) -> tuple:
+    return ("turn", line, col, _mk(Turn, {"player": p, "events": []}, line, col, {"player": pcol}))
+
+
+def _match_item(line, col, target, tcol, cards, ccols) -> tuple:
+    return ("event", line, col, _mk(Match, {"type": "match", "target": target, "cards": cards},
+                                    line, col, {"target": tcol, "cards": ccols}))
+
+
+def _draw_item(line, col, p, pcol, cards, ccols) -> tuple:
+    cols = {"player": pcol, "cards": ccols} if p is not None else {"cards": ccols}
+    return ("event", line, col, _mk(Draw, {"type": "draw", "player": p, "cards": cards}, line, col, cols))
+
+
+def _place_item(line, col, card, ccol) -> tuple:
+    return ("event", line, col, _mk(Place, {"type": "place", "card": card}, line, col, {"card": ccol}))
+
+
+def _dos_item(line, col, p, pcol) -> tuple:
+    if p is None:
+        return ("event", line, col, _mk(Dos, {"type": "dos", "player": None}, line, col, {}))
+    return ("event", line, col, _mk(Dos, {"type": "dos", "player": p}, line, col, {"player": pcol}))
+
+
+def _show_item(line, col, p, pcol, cards, ccols) -> tuple:
+    return ("show", line, col, _mk(Show, {"player": p, "cards": cards}, line, col, {"player": pcol, "cards": ccols}))
+
+
+def _dealer_item(line, col, p, pcol) -> tuple:
+    return ("setup", line, col, _mk(Dealer, {"type": "dealer", "player": p}, line, col, {"player": pcol}))
+
+
+def _catch_item(line, col, q, qcol, r, rcol) -> tuple:
+    return ("event", line, col, _mk(Catch, {"type": "catch", "player": q, "by": r}, line, col,
+                                    {"player": qcol, "by": rcol}))
+
+
+def _winner_item(line, col, p, pcol) -> tuple:
+    return ("winner", line, col, _mk(Winner, {"player": p}, line, col, {"player": pcol}))
+
+
+def _score_item(line, col, p, pcol, n, ncol) -> tuple:
+    return ("score", line, col, _mk(Score, {"player": p, "points": int(n)}, line, col, {"player": pcol, "points": ncol}))
+
+
 class _Builder(Transformer):
     """Called back by the LALR parser for every sentence; appends line items to ``out``.
 
@@ -243,8 +302,8 @@ class _Builder(Transformer):
         line = c[0].line + self.off
         cards = c[1:]
         if self._cards_ok(line, cards):
-            self.out.append((kind, line, c[0].column, _mk(cls, {"type": typ, "cards": [t.value for t in cards]},
-                                                          line, c[0].column, {"cards": [t.column for t in cards]})))
+            self.out.append(_card_item(kind, cls, typ, line, c[0].column, [t.value for t in cards],
+                                       [t.column for t in cards]))
 
     # header
     def dos_line(self, c):
@@ -312,8 +371,7 @@ class _Builder(Transformer):
         k, p = c
         line = k.line + self.off
         if self._name_ok(line, p):
-            self.out.append(("setup", line, k.column,
-                             _mk(Dealer, {"type": "dealer", "player": p.value}, line, k.column, {"player": p.column})))
+            self.out.append(_dealer_item(line, k.column, p.value, p.column))
 
     def deck_line(self, c):
         self._card_list(c, "setup", Deck, "deck")
@@ -323,9 +381,8 @@ class _Builder(Transformer):
         line = k.line + self.off
         cards = c[2:]
         if self._name_ok(line, p) and self._cards_ok(line, cards, "hand"):
-            self.out.append(("setup", line, k.column, _mk(
-                Hand, {"type": "hand", "player": p.value, "cards": [t.value for t in cards]},
-                line, k.column, {"player": p.column, "cards": [t.column for t in cards]})))
+            self.out.append(_hand_item(line, k.column, p.value, p.column, [t.value for t in cards],
+                                       [t.column for t in cards]))
 
     def center_line(self, c):
         self._card_list(c, "setup", Center, "center")
@@ -335,8 +392,7 @@ class _Builder(Transformer):
         k, p = c
         line = k.line + self.off
         if self._name_ok(line, p):
-            self.out.append(("turn", line, k.column,
-                             _mk(Turn, {"player": p.value, "events": []}, line, k.column, {"player": p.column})))
+            self.out.append(_turn_item(line, k.column, p.value, p.column))
 
     def match_line(self, c):
         k = c[0]
@@ -344,9 +400,8 @@ class _Builder(Transformer):
         target = c[1]
         cards = c[2:]
         if self._cards_ok(line, c[1:]):
-            self.out.append(("event", line, k.column, _mk(
-                Match, {"type": "match", "target": target.value, "cards": [t.value for t in cards]},
-                line, k.column, {"target": target.column, "cards": [t.column for t in cards]})))
+            self.out.append(_match_item(line, k.column, target.value, target.column, [t.value for t in cards],
+                                        [t.column for t in cards]))
 
     def draw_line(self, c):
         k = c[0]
@@ -355,13 +410,11 @@ class _Builder(Transformer):
             p, cards = c[1], c[2:]
             if not self._name_ok(line, p):
                 return
-            player, cols = p.value, {"player": p.column}
+            player, pcol = p.value, p.column
         else:
-            player, cards, cols = None, c[1:], {}
+            player, pcol, cards = None, None, c[1:]
         if self._cards_ok(line, cards, "draw"):
-            cols["cards"] = [t.column for t in cards]
-            self.out.append(("event", line, k.column, _mk(
-                Draw, {"type": "draw", "player": player, "cards": [t.value for t in cards]}, line, k.column, cols)))
+            self.out.append(_draw_item(line, k.column, player, pcol, [t.value for t in cards], [t.column for t in cards]))
 
     def refill_line(self, c):
         self._card_list(c, "event", Refill, "refill")
@@ -373,8 +426,7 @@ class _Builder(Transformer):
         k, card = c
         line = k.line + self.off
         if self._cards_ok(line, (card,)):
-            self.out.append(("event", line, k.column,
-                             _mk(Place, {"type": "place", "card": card.value}, line, k.column, {"card": card.column})))
+            self.out.append(_place_item(line, k.column, card.value, card.column))
 
     def pass_line(self, c):
         k = c[0]
@@ -388,17 +440,15 @@ class _Builder(Transformer):
             p = c[1]
             if not self._name_ok(line, p):
                 return
-            ev = _mk(Dos, {"type": "dos", "player": p.value}, line, k.column, {"player": p.column})
+            self.out.append(_dos_item(line, k.column, p.value, p.column))
         else:
-            ev = _mk(Dos, {"type": "dos", "player": None}, line, k.column, {})
-        self.out.append(("event", line, k.column, ev))
+            self.out.append(_dos_item(line, k.column, None, None))
 
     def catch_line(self, c):
         k, q, r = c
         line = k.line + self.off
         if self._name_ok(line, q) and self._name_ok(line, r):
-            self.out.append(("event", line, k.column, _mk(
-                Catch, {"type": "catch", "player": q.value, "by": r.value}, line, k.column, {"player": q.column, "by": r.column})))
+            self.out.append(_catch_item(line, k.column, q.value, q.column, r.value, r.column))
 
     # end of a round and of the game
     def show_line(self, c):
@@ -410,16 +460,14 @@ class _Builder(Transformer):
                       expected="show P C ...")
             return
         if self._name_ok(line, p) and self._cards_ok(line, cards):
-            self.out.append(("show", line, k.column, _mk(
-                Show, {"player": p.value, "cards": [t.value for t in cards]},
-                line, k.column, {"player": p.column, "cards": [t.column for t in cards]})))
+            self.out.append(_show_item(line, k.column, p.value, p.column, [t.value for t in cards],
+                                       [t.column for t in cards]))
 
     def score_line(self, c):
         k, p, n = c
         line = k.line + self.off
         if self._name_ok(line, p):
-            self.out.append(("score", line, k.column, _mk(
-                Score, {"player": p.value, "points": int(n)}, line, k.column, {"player": p.column, "points": n.column})))
+            self.out.append(_score_item(line, k.column, p.value, p.column, n, n.column))
 
     def totals_line(self, c):
         k = c[0]
@@ -436,8 +484,7 @@ class _Builder(Transformer):
         k, p = c
         line = k.line + self.off
         if self._name_ok(line, p):
-            self.out.append(("winner", line, k.column,
-                             _mk(Winner, {"player": p.value}, line, k.column, {"player": p.column})))
+            self.out.append(_winner_item(line, k.column, p.value, p.column))
 
     def start(self, c):
         return None
@@ -696,9 +743,9 @@ def fast_path_on() -> bool:
     return os.environ.get("DOSVERIFY_PARSER", "").strip().lower() != "lark"
 
 
-def _fast_line(b, raw: str, line: int) -> bool | None:
-    """Hand one line to its callback if the fast path accepts it: True when it did, False when
-    the line is blank or a comment, None when Lark must read it."""
+def _token_line(b, raw: str, line: int) -> bool | None:
+    """Hand one line to its callback if its words lex as one of its keyword's shapes: True
+    when it did, False when the line is blank or a comment, None when Lark must read it."""
     m = _LINE_RE.fullmatch(raw)
     if m is None:
         return False if _BLANK_RE.fullmatch(raw) else None
@@ -724,6 +771,172 @@ def _fast_line(b, raw: str, line: int) -> bool | None:
             getattr(b, cb)(toks)
             return True
     return None
+
+
+# The first tier: a line every word of which is valid where it stands (a card code, a name that
+# is not a keyword and has at most 32 characters, a number) is recognised by one regular
+# expression for its keyword and turned into its line item directly, with the item makers the
+# callbacks use; any other line goes to the tier above (its tokens and its callback), which
+# reports what is wrong with a word, or leaves the line to Lark.
+_W = r"[ \t]+"
+_C = r"(?:[RGBY](?:10|[13-9]|#(?:=(?:10|[1-9]))?)|W2(?:=[RGBY])?)"  # exactly VALID_CARDS
+_N = r"(?![RGBYW][0-9#])[A-Za-z][A-Za-z0-9_-]*"
+_I = r"[0-9]+"
+_WD = r'[^ \t\r\n#"]+'  # WORD
+_V = rf'(?:{_WD}|"(?:[^"\\\r\n]|\\.)*")'  # a value: WORD or STRING (as the grammar writes them)
+_END = r"(?:[ \t]+#[^\n]*|[ \t]*)\r?"  # trailing white space and comment (the line end is split off)
+_KW_RE = re.compile(r"[ \t]*([a-z][a-z0-9_-]*)")
+
+
+def _names_ok(names) -> bool:
+    for p in names:
+        if len(p) > 32 or p in KEYWORDS:
+            return False
+    return True
+
+
+def _value_of(v: str):
+    """A header value as the callback reads it; None for a STRING json cannot read (the tier above reports it)."""
+    if v[0] != '"':
+        return v
+    try:
+        return json.loads(v)
+    except ValueError:
+        return None
+
+
+def _direct(line, col, kw, w, c):
+    """The line item for keyword `kw` and its words `w` at columns `c` (they have the keyword's
+    shape), or None when a name or value needs the callback's check."""
+    if kw == "turn":
+        p = w[0]
+        return _turn_item(line, col, p, c[0]) if len(p) <= 32 and p not in KEYWORDS else None
+    if kw == "match":
+        return _match_item(line, col, w[0], c[0], w[2::2], c[2::2])
+    if kw == "draw":
+        if w and w[0] not in VALID_CARDS:
+            p = w[0]
+            if len(p) > 32 or p in KEYWORDS:
+                return None
+            return _draw_item(line, col, p, c[0], w[1:], c[1:])
+        return _draw_item(line, col, None, None, w, c)
+    if kw == "place":
+        return _place_item(line, col, w[0], c[0])
+    if kw == "refill":
+        return _card_item("event", Refill, "refill", line, col, w, c)
+    if kw == "dos":
+        if not w:
+            return _dos_item(line, col, None, None)
+        p = w[0]
+        if p[0] in "0123456789":
+            return ("dos", line, col, (int(p), c[0]))
+        return _dos_item(line, col, p, c[0]) if len(p) <= 32 and p not in KEYWORDS else None
+    if kw == "deck":
+        return _card_item("setup", Deck, "deck", line, col, w, c)
+    if kw == "hand":
+        p = w[0]
+        return _hand_item(line, col, p, c[0], w[1:], c[1:]) if len(p) <= 32 and p not in KEYWORDS else None
+    if kw == "pass":
+        return ("event", line, col, _mk(Pass, {"type": "pass"}, line, col, {}))
+    if kw == "catch":
+        return _catch_item(line, col, w[0], c[0], w[2], c[2]) if _names_ok(w[::2]) else None
+    if kw == "score":
+        return _score_item(line, col, w[0], c[0], w[1], c[1]) if _names_ok(w[:1]) else None
+    if kw == "totals":
+        names = w[::2]
+        if not _names_ok(names):
+            return None
+        entries = [Total(player=p, points=int(n)) for p, n in zip(names, w[1::2])]
+        return ("totals", line, col, _mk(Totals, {"entries": entries}, line, col, {"entries": c[::2]}))
+    if kw == "center":
+        return _card_item("setup", Center, "center", line, col, w, c)
+    if kw == "reshuffle":
+        return _card_item("event", Reshuffle, "reshuffle", line, col, w, c)
+    if kw == "show":
+        p = w[0]
+        return _show_item(line, col, p, c[0], w[1:], c[1:]) if len(p) <= 32 and p not in KEYWORDS else None
+    if kw in ("dealer", "winner"):
+        p = w[0]
+        if len(p) > 32 or p in KEYWORDS:
+            return None
+        return (_dealer_item if kw == "dealer" else _winner_item)(line, col, p, c[0])
+    if kw in ("round", "target"):
+        n = int(w[0])
+        return (kw, line, col, (n, c[0])) if n >= 1 else None
+    if kw == "players":
+        return ("players", line, col, (w, c)) if _names_ok(w) else None
+    if kw == "ruleset":
+        v = _value_of(w[0])
+        return None if v is None else ("ruleset", line, col, (v, c[0]))
+    if kw == "option":
+        v = _value_of(w[1])
+        return None if v is None else ("option", line, col, (w[0], v, c[0], c[1]))
+    v = _value_of(w[0])  # a free tag
+    return None if v is None else ("tag", line, col, (kw, v, c[0]))
+
+
+_DIRECT = {kw: re.compile(f"({rest}){_END}") for kw, rest in {
+    "turn": f"{_W}{_N}",
+    "match": f"{_W}{_C}{_W}with{_W}{_C}(?:{_W}\\+{_W}{_C})*",
+    "draw": f"(?:{_W}{_N})?(?:{_W}{_C})*",
+    "place": f"{_W}{_C}",
+    "refill": f"(?:{_W}{_C})*",
+    "dos": f"(?:{_W}(?:{_N}|{_I}))?",
+    "deck": f"(?:{_W}{_C})+",
+    "hand": f"{_W}{_N}(?:{_W}{_C})*",
+    "pass": "",
+    "catch": f"{_W}{_N}{_W}by{_W}{_N}",
+    "score": f"{_W}{_N}{_W}{_I}",
+    "totals": f"(?:{_W}{_N}{_W}{_I})+",
+    "center": f"(?:{_W}{_C})*",
+    "reshuffle": f"(?:{_W}{_C})*",
+    "show": f"{_W}{_N}(?:{_W}{_C})+",
+    "dealer": f"{_W}{_N}",
+    "winner": f"{_W}{_N}",
+    "round": f"{_W}{_I}",
+    "target": f"{_W}{_I}",
+    "players": f"(?:{_W}{_N})*",
+    "ruleset": f"{_W}{_V}",
+    "option": f"{_W}{_WD}{_W}{_V}",
+}.items()}
+_TAG_LINE = re.compile(f"({_W}{_V}){_END}")
+_VWORD_RE = re.compile(r'"(?:[^"\\\r\n]|\\.)*"|[^ \t]+')  # a word or a quoted value
+
+
+def _fast_line(b, raw: str, line: int) -> bool | None:
+    """Read one line without Lark if the fast path accepts it: True when it did, False when
+    the line is blank or a comment, None when Lark must read it."""
+    if not raw:
+        return False
+    m = _KW_RE.match(raw)
+    if m is not None:
+        kw = m.group(1)
+        rx = _DIRECT.get(kw)
+        if rx is None and kw not in KEYWORDS:
+            rx = _TAG_LINE
+        if rx is not None:
+            r = rx.fullmatch(raw, m.end())
+            if r is not None:
+                s = r.group(1)
+                if "\t" in s or "  " in s or '"' in s:
+                    off = r.start(1) + 1
+                    w, c = [], []
+                    for x in _VWORD_RE.finditer(s):
+                        w.append(x.group())
+                        c.append(x.start() + off)
+                else:
+                    w = s.split(" ")
+                    del w[0]
+                    c = []
+                    at = r.start(1) + 2
+                    for x in w:
+                        c.append(at)
+                        at += len(x) + 1
+                item = _direct(line, m.start(1) + 1, kw, w, c)
+                if item is not None:
+                    b.out.append(item)
+                    return True
+    return _token_line(b, raw, line)
 
 
 def _read_fast(text: str) -> list | None:

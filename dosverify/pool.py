@@ -7,13 +7,22 @@ a time budget, so one slow or huge log never holds up small ones.
   (the referee is pure Python, so the signal lands between bytecodes); should a check be stuck
   in C code past the budget and a grace period, the parent kills the worker and starts a new one.
   Either way the caller gets :class:`CheckTimeout` (the service answers 503 with Retry-After).
-- Queue timeout: a log that waits longer than the budget for a worker gets :class:`CheckBusy`
-  (503 too), so a saturated service answers at once rather than holding connections for ever.
-- Fairness: logs up to ``small_bytes`` go to the small lane, larger ones to the large lane.
-  Large logs may occupy at most ``workers - 1`` workers (when there are two or more), so a
-  worker is always left for small logs; either lane gets a worker before the other takes a
-  second one, so neither starves. Within a lane, requests take turns (round robin, one log
-  each), so a batch of 50 does not queue a single check behind all its 50 logs.
+- Queue timeout: a request that waits longer than the queue timeout (default: the budget)
+  with none of its logs running gets :class:`CheckBusy` (503 too), so a saturated service
+  answers at once rather than holding connections for ever. The clock stops while one of its
+  logs runs and starts again from zero when it ends, so a batch being worked on is not cut off
+  half way; its wait stays bounded (logs x (queue timeout + budget)).
+- Fairness, between kinds of work: three lanes, each with workers of its own: single small
+  checks (a request of one log up to ``small_bytes``: what a user waits for), the small logs of
+  batches, and large logs. A single check never waits for a worker busy with a batch or a
+  large log, and as the batch workers run at ``os.nice(BATCH_NICE)`` and the large ones at
+  ``os.nice(LARGE_NICE)``, while all run the OS gives the CPU to single checks first, then to
+  batches; on an idle machine each still gets a whole core. ``workers`` processes serve each of
+  the first two lanes, ``workers - 1`` (at least one) the large one.
+- Fairness, within a lane: shortest request first (fewest logs, then earliest), a request's
+  logs in order, so batches go one after the other and under saturation the earliest ones
+  finish instead of all finishing late. A batch worker takes up to ``CHUNK_LOGS`` logs of a
+  batch at once (each within its own budget): the service's own work per log shrinks as much.
 
 The event loop never checks anything: a thread per worker waits on that worker's pipe.
 """
@@ -21,9 +30,14 @@ The event loop never checks anything: a thread per worker waits on that worker's
 from __future__ import annotations
 
 import asyncio
+import gc
+import heapq
+import itertools
 import multiprocessing
 import os
+import pickle
 import signal
+import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -32,6 +46,11 @@ from typing import Any
 SMALL_BYTES = 64 * 1024  # a log up to this size is "small": it never waits behind large ones
 GRACE_SECONDS = 2.0  # past budget + grace the worker is killed (a check stuck in C code)
 START_TIMEOUT = 60.0  # a worker must be ready (imports, grammar built) within this
+BATCH_NICE = 2  # workers for the logs of batches run this much nicer (os.nice) than those of single checks:
+# enough for the OS to prefer a single check, little enough not to starve batches on a shared machine
+LARGE_NICE = 10  # and those for large logs nicer still: the CPU favours a single small check
+CHUNK_LOGS, CHUNK_BYTES = 8, 16 * 1024  # a batch worker takes up to this many of a batch's logs at once
+LANES = ("single", "batch", "large")
 
 
 class CheckTimeout(Exception):
@@ -65,24 +84,28 @@ def cap_findings(report, max_findings: int | None) -> int:
 
 
 def check_job(body: bytes, form: str | None, name: str, ruleset: str | None, max_findings: int | None,
-              render: str = "json", options: dict | None = None):
-    """Check one log and render it: returns (report, truncated, the rendered report as bytes:
-    its JSON, or with ``render="text"`` the compiler-style text `dosverify check` prints).
+              render: str = "json", options: dict | None = None, auto: dict | None = None):
+    """Check one log and render it: returns (verdict, truncated, the rendered report as bytes:
+    its JSON, or with ``render="text"`` the compiler-style text `dosverify check` prints). Not
+    the report itself: unpickling its findings in the service cost the event loop more than
+    half its time under load, and the service needs only these.
 
     A capped report counts the findings left out in ``truncated``; a capped text report says
     how many more there are, as the CLI's ``--max-errors`` does. ``options`` (``KEY=VALUE`` pairs
-    as a dict) override the log's own option lines, as `check --option` does."""
+    as a dict) override the log's own option lines, as `check --option` does; ``auto`` is what
+    `ruleset=auto` chose, carried in the report."""
     from .api import check
 
     report = check(body, name=name, ruleset=ruleset, form=form, options=options or None)
-    text, report._text = report._text, None  # the decoded log is not sent back to the service
+    report.auto = auto
+    text = report._text
     if render == "text":  # as `dosverify check --max-errors N` prints it: the summary counts every finding
         from .report import render_text
 
         cut = max(0, len(report.findings) - max_findings) if max_findings else 0
-        return report, cut, (render_text(report, text, limit=max_findings) + "\n").encode()
+        return report.verdict, cut, (render_text(report, text, limit=max_findings) + "\n").encode()
     cut = cap_findings(report, max_findings)
-    return report, cut, report.to_json_line().encode()
+    return report.verdict, cut, report.to_json_line().encode()
 
 
 def convert_job(body: bytes, form: str, target: str):
@@ -110,8 +133,10 @@ class _Budget(BaseException):
     that no ``except Exception`` in the referee swallows it."""
 
 
-def _worker_main(conn, budget: float) -> None:  # pragma: no cover - runs in the child process
+def _worker_main(conn, budget: float, nice: int = 0) -> None:  # pragma: no cover - runs in the child process
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
+    if nice:
+        os.nice(nice)
 
     def ring(signum, frame):
         raise _Budget()
@@ -120,29 +145,44 @@ def _worker_main(conn, budget: float) -> None:  # pragma: no cover - runs in the
     from .api import check
 
     check(b"dos 1\n")  # load the spec and build the parser before the first job
+    gc.collect()
+    gc.freeze()  # the spec and parser stay for good: no full collection scans them again
     conn.send(("ready", os.getpid()))
     while True:
         try:
-            job = conn.recv()
+            jobs = conn.recv()
         except (EOFError, OSError):
             return
-        if job is None:
+        if jobs is None:
             return
-        name, args = job
+        results = [_run(job, budget) for job in jobs]  # each job within its own budget
         try:
-            try:
-                signal.setitimer(signal.ITIMER_REAL, budget)
-                result = ("ok", JOBS[name](*args))
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-        except _Budget:
-            result = ("timeout", None)
-        except Exception as exc:  # noqa: BLE001 - sent back and raised again in the service
-            result = ("raise", exc)
+            conn.send(results)
+        except Exception:  # noqa: BLE001 - an unpicklable result or exception
+            conn.send([r if _picklable(r) else ("raise", RuntimeError(f"{type(r[1]).__name__}: {r[1]}"))
+                       for r in results])
+
+
+def _run(job: tuple, budget: float) -> tuple[str, Any]:  # pragma: no cover - runs in the child process
+    name, args = job
+    try:
         try:
-            conn.send(result)
-        except Exception as exc:  # noqa: BLE001 - an unpicklable result or exception
-            conn.send(("raise", RuntimeError(f"{type(exc).__name__}: {exc}")))
+            signal.setitimer(signal.ITIMER_REAL, budget)
+            return ("ok", JOBS[name](*args))
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _Budget:
+        return ("timeout", None)
+    except Exception as exc:  # noqa: BLE001 - sent back and raised again in the service
+        return ("raise", exc)
+
+
+def _picklable(result) -> bool:  # pragma: no cover - runs in the child process
+    try:
+        pickle.dumps(result)
+        return True
+    except Exception:  # noqa: BLE001
+        return False
 
 
 # ---- one worker, seen from the service -----------------------------------------------------
@@ -151,8 +191,9 @@ def _worker_main(conn, budget: float) -> None:  # pragma: no cover - runs in the
 class _Worker:
     """One worker process and its pipe; its methods block and run on the pool's threads."""
 
-    def __init__(self, budget: float) -> None:
-        self.budget = budget
+    def __init__(self, budget: float, nice: int = 0) -> None:
+        self.budget, self.nice = budget, nice
+        self._lock = threading.Lock()
         self.proc = None
         self.conn = None
         self.pid: int | None = None
@@ -160,7 +201,7 @@ class _Worker:
     def _start(self) -> None:
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_worker_main, args=(child, self.budget), daemon=True, name="dosverify-check")
+        proc = ctx.Process(target=_worker_main, args=(child, self.budget, self.nice), daemon=True, name="dosverify-check")
         proc.start()
         child.close()
         if not parent.poll(START_TIMEOUT):
@@ -193,57 +234,91 @@ class _Worker:
             self.conn.close()
         self.proc = self.conn = None
 
-    def call(self, job: tuple) -> tuple[str, Any]:
-        if self.proc is None or not self.proc.is_alive():
-            self._kill()
-            self._start()
+    def ensure(self) -> None:
+        """Start the process unless it runs (the pool's warm-up and a job may both ask)."""
+        with self._lock:
+            if self.proc is None or not self.proc.is_alive():
+                self._kill()
+                self._start()
+
+    def call(self, jobs: list[tuple]) -> list[tuple[str, Any]]:
+        """Run the jobs one after the other in the worker: their results, in order."""
+        self.ensure()
         try:
-            self.conn.send(job)
-            if self.conn.poll(self.budget + GRACE_SECONDS):
+            self.conn.send(jobs)
+            if self.conn.poll(self.budget * len(jobs) + GRACE_SECONDS):
                 return self.conn.recv()
         except (EOFError, OSError):
             self._kill()
-            return ("died", None)
+            return [("died", None)] * len(jobs)
         self._kill()  # stuck past budget and grace: a new worker starts with the next job
-        return ("timeout", None)
+        return [("timeout", None)] * len(jobs)
 
 
 # ---- the pool ------------------------------------------------------------------------------
 
 
 @dataclass(eq=False)
-class _Flow:
-    """The logs of one request still waiting, per lane."""
-
-    lanes: dict[str, deque] = field(default_factory=lambda: {"small": deque(), "large": deque()})
-    cancelled: bool = False
-
-
-@dataclass(eq=False)
 class _Item:
     index: int
     job: tuple
+    size: int
     future: asyncio.Future
+    flow: _Flow
+
+
+@dataclass(eq=False)
+class _Flow:
+    """One request: its logs still waiting, per lane, in order, and the timer that gives up on
+    it when it has waited the queue timeout with none of its logs running."""
+
+    key: tuple  # (number of logs, arrival): its place in a lane's queue, shortest request first
+    lanes: dict[str, deque] = field(default_factory=lambda: {lane: deque() for lane in LANES})
     expiry: asyncio.TimerHandle | None = None
+    running: int = 0
+    cancelled: bool = False
+
+    def waiting(self) -> bool:
+        return any(self.lanes.values())
+
+    def disarm(self) -> None:
+        if self.expiry is not None:
+            self.expiry.cancel()
+            self.expiry = None
+
+    def drop(self) -> None:
+        self.cancelled = True
+        for lane in self.lanes.values():
+            lane.clear()
+        self.disarm()
 
 
 class CheckPool:
-    """Worker processes with a fair scheduler. Use :meth:`run` from the event loop."""
+    """Worker processes with a fair scheduler. Use :meth:`run` from the event loop.
+
+    Three lanes, each with workers of its own: ``workers`` for single small checks (requests of
+    one log up to ``small_bytes``), ``workers`` more at ``BATCH_NICE`` for the small logs of
+    batches, and ``large_workers`` (default ``workers - 1``, at least one) at ``LARGE_NICE`` for
+    large logs: no kind of work waits for a worker busy with another, and while all run the CPU
+    goes first to the single checks, then to batches."""
 
     def __init__(self, workers: int, budget: float, small_bytes: int = SMALL_BYTES,
-                 queue_timeout: float | None = None) -> None:
-        if workers < 1 or budget <= 0:
-            raise ValueError("a pool needs at least one worker and a positive budget")
+                 queue_timeout: float | None = None, large_workers: int | None = None) -> None:
+        if workers < 1 or budget <= 0 or (large_workers is not None and large_workers < 1):
+            raise ValueError("a pool needs at least one worker per lane and a positive budget")
         self.workers, self.budget, self.small_bytes = workers, budget, small_bytes
-        # a log waits at most this long for a worker (then CheckBusy): a queue that grows
-        # faster than it drains answers at once instead of holding connections for ever
+        self.large_workers = max(1, workers - 1) if large_workers is None else large_workers
+        # a request waits at most this long at a time with none of its logs running (then
+        # CheckBusy): a queue that grows faster than it drains answers at once instead of
+        # holding connections for ever, while a batch being worked on is not cut off half way
         self.queue_timeout = budget if queue_timeout is None else queue_timeout
-        self._idle = [_Worker(budget) for _ in range(workers)]
-        self._all = list(self._idle)
-        self._threads = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="dosverify-pool")
-        self._lanes: dict[str, deque[_Flow]] = {"small": deque(), "large": deque()}
-        self._busy = {"small": 0, "large": 0}
-        self._large_cap = max(1, workers - 1)
+        self._idle = {"single": [_Worker(budget) for _ in range(workers)],
+                      "batch": [_Worker(budget, BATCH_NICE) for _ in range(workers)],
+                      "large": [_Worker(budget, LARGE_NICE) for _ in range(self.large_workers)]}
+        self._all = [w for lane in LANES for w in self._idle[lane]]
+        self._threads = ThreadPoolExecutor(max_workers=len(self._all), thread_name_prefix="dosverify-pool")
+        self._queues: dict[str, list[tuple[tuple, _Flow]]] = {lane: [] for lane in LANES}  # heaps by flow key
+        self._arrivals = itertools.count()
         self._closed = False
 
     def pids(self) -> list[int]:
@@ -252,7 +327,7 @@ class CheckPool:
     async def start(self) -> None:
         """Start every worker now (otherwise each starts with its first job)."""
         loop = asyncio.get_running_loop()
-        await asyncio.gather(*(loop.run_in_executor(self._threads, w._start) for w in self._all if w.proc is None))
+        await asyncio.gather(*(loop.run_in_executor(self._threads, w.ensure) for w in self._all))
 
     def close(self) -> None:
         self._closed = True
@@ -263,22 +338,23 @@ class CheckPool:
     async def run(self, jobs: list[tuple[str, tuple, int]]) -> list[Any]:
         """Run the jobs (name, args, size in bytes) of one request; results in order.
 
-        Raises :class:`CheckTimeout` for the first job over its budget, :class:`CheckBusy` for
-        one that waited past the queue timeout for a worker, :class:`WorkerDied` when a worker
-        ended mid-job, or the job's own exception."""
+        Raises :class:`CheckTimeout` for the first job over its budget, :class:`CheckBusy` when
+        the request waited past the queue timeout with none of its jobs running, :class:`WorkerDied`
+        when a worker ended mid-job, or the job's own exception."""
         if self._closed:
             raise RuntimeError("the check pool is closed")
         loop = asyncio.get_running_loop()
-        flow = _Flow()
+        flow = _Flow((len(jobs), next(self._arrivals)))
         items = []
+        small = "single" if len(jobs) == 1 else "batch"
         for i, (name, args, size) in enumerate(jobs):
-            item = _Item(i, (name, args), loop.create_future())
-            item.expiry = loop.call_later(self.queue_timeout, self._expire, item)
-            flow.lanes["small" if size <= self.small_bytes else "large"].append(item)
+            item = _Item(i, (name, args), size, loop.create_future(), flow)
+            flow.lanes[small if size <= self.small_bytes else "large"].append(item)
             items.append(item)
-        for lane in ("small", "large"):
+        for lane, queue in self._queues.items():
             if flow.lanes[lane]:
-                self._lanes[lane].append(flow)
+                heapq.heappush(queue, (flow.key, flow))
+        flow.expiry = loop.call_later(self.queue_timeout, self._expire, flow)
         self._dispatch()
         try:
             results = []
@@ -295,62 +371,71 @@ class CheckPool:
                 else:
                     raise value
             return results
-        except BaseException:
-            flow.cancelled = True  # the logs not started yet are dropped
-            for lane in ("small", "large"):
-                flow.lanes[lane].clear()
-            raise
         finally:
-            for item in items:
-                if item.expiry is not None:
-                    item.expiry.cancel()
+            flow.drop()  # the logs not started yet (after an error, or a cancelled request) are dropped
 
-    def _next_lane(self) -> str | None:
-        small, large = bool(self._lanes["small"]), bool(self._lanes["large"])
-        if large and self._busy["large"] == 0:
-            return "large"  # large logs always make progress
-        if small:
-            return "small"
-        if large and self._busy["large"] < self._large_cap:
-            return "large"
-        return None
+    def _next(self, lane: str) -> list[_Item]:
+        """The next logs of the lane: the first waiting ones of the request with the fewest logs
+        (the earliest of those), so batches go one after the other rather than all finishing
+        late. One log, but in the batch lane up to CHUNK_LOGS of them (CHUNK_BYTES in all): the
+        service's own work per log, a round trip to a worker, shrinks as much."""
+        queue = self._queues[lane]
+        most = CHUNK_LOGS if lane == "batch" else 1
+        while queue:
+            _, flow = queue[0]
+            waiting = flow.lanes[lane]
+            if flow.cancelled or not waiting:
+                heapq.heappop(queue)
+                continue
+            taken, size = [], 0
+            while waiting and len(taken) < most and (not taken or size + waiting[0].size <= CHUNK_BYTES):
+                item = waiting.popleft()
+                if not item.future.done():
+                    taken.append(item)
+                    size += item.size
+            if not waiting:
+                heapq.heappop(queue)
+            if taken:
+                return taken
+        return []
 
     def _dispatch(self) -> None:
         loop = asyncio.get_running_loop()
-        while self._idle:
-            lane = self._next_lane()
-            if lane is None:
-                return
-            flow = self._lanes[lane].popleft()
-            if flow.cancelled or not flow.lanes[lane]:
-                continue
-            item = flow.lanes[lane].popleft()
-            if item.future.done():  # expired while it waited
-                if flow.lanes[lane]:
-                    self._lanes[lane].append(flow)
-                continue
-            item.expiry.cancel()
-            if flow.lanes[lane]:
-                self._lanes[lane].append(flow)  # its next log waits for the others' turn
-            worker = self._idle.pop()
-            self._busy[lane] += 1
-            fut = loop.run_in_executor(self._threads, worker.call, item.job)
-            fut.add_done_callback(lambda f, w=worker, ln=lane, it=item: self._done(f, w, ln, it))
+        for lane, idle in self._idle.items():
+            while idle:
+                items = self._next(lane)
+                if not items:
+                    break
+                flow = items[0].flow
+                flow.running += len(items)
+                flow.disarm()  # the queue timeout runs only while none of its logs does
+                worker = idle.pop()
+                fut = loop.run_in_executor(self._threads, worker.call, [it.job for it in items])
+                fut.add_done_callback(lambda f, w=worker, ln=lane, its=items: self._done(f, w, ln, its))
 
-    def _expire(self, item: _Item) -> None:
-        if not item.future.done():
-            item.future.set_result(("busy", None))
+    def _expire(self, flow: _Flow) -> None:
+        flow.expiry = None
+        for lane in flow.lanes.values():
+            for item in lane:
+                if not item.future.done():
+                    item.future.set_result(("busy", None))
+        flow.drop()
 
-    def _done(self, fut: asyncio.Future, worker: _Worker, lane: str, item: _Item) -> None:
-        self._busy[lane] -= 1
-        self._idle.append(worker)
-        if not item.future.done():
-            if fut.cancelled():
-                item.future.set_result(("died", None))
-            elif fut.exception() is not None:
-                item.future.set_result(("raise", fut.exception()))
-            else:
-                item.future.set_result(fut.result())
+    def _done(self, fut: asyncio.Future, worker: _Worker, lane: str, items: list[_Item]) -> None:
+        self._idle[lane].append(worker)
+        flow = items[0].flow
+        flow.running -= len(items)
+        if not flow.running and not flow.cancelled and flow.waiting():
+            flow.expiry = asyncio.get_running_loop().call_later(self.queue_timeout, self._expire, flow)
+        if fut.cancelled():
+            results = [("died", None)] * len(items)
+        elif fut.exception() is not None:
+            results = [("raise", fut.exception())] * len(items)
+        else:
+            results = fut.result()
+        for item, result in zip(items, results):
+            if not item.future.done():
+                item.future.set_result(result)
         if not self._closed:
             self._dispatch()
 

@@ -51,7 +51,7 @@ def main_replay(argv: list[str]) -> int:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     args = p.parse_args(argv)
-    from .cli import _colour, _read
+    from .cli import _colour, read_or_say
     from .replay import replay
     from .findings import Finding
     from .report import _COLOURS, Report, summary_line
@@ -60,10 +60,8 @@ def main_replay(argv: list[str]) -> int:
     if args.ruleset is not None and args.ruleset not in load_spec().rulesets:
         print(f"dosverify: unknown ruleset `{args.ruleset}` (`dosverify rulesets` lists them)", file=sys.stderr)
         return 2
-    try:
-        data = _read(args.file)
-    except OSError as exc:
-        print(f"dosverify: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
+    data = read_or_say(args.file)
+    if data is None:
         return 2
     out = replay(data, name=args.file, ruleset=args.ruleset)
     rep, states = out["report"], out["states"]

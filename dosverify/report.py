@@ -32,6 +32,9 @@ class Report:
     # (notation.md, "Face-down cards"); left out of the JSON of a log without `?`
     face_down: int = 0
     unverified: list[str] = field(default_factory=list)
+    # `check --ruleset auto`: what the inference chose over all the logs given (profile.auto_choice);
+    # left out of the JSON otherwise
+    auto: Optional[dict] = None
 
     _text = None  # the decoded log text, for renderers that show source lines (not a field)
 
@@ -39,6 +42,8 @@ class Report:
         d = dataclasses.asdict(self)
         if not self.face_down and not self.unverified:
             del d["face_down"], d["unverified"]
+        if self.auto is None:
+            del d["auto"]
         return d
 
     @property
@@ -184,9 +189,14 @@ def summary_line(report: Report, *, colour: bool = False) -> str:
             f", unverified: {', '.join(report.unverified)}" if report.unverified else "")
     return (
         f"{report.file}: {verdict}: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}; "
-        f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}{hidden}; ruleset {report.ruleset}{_departures(report)} "
+        f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}{hidden}; ruleset {report.ruleset}{_departures(report)}{_inferred(report)} "
         f"(spec {report.spec_version})"
     )
+
+
+def _inferred(report: Report) -> str:
+    """` (inferred from N logs)` under `check --ruleset auto`."""
+    return f" (--ruleset auto: inferred from {plural(report.auto['logs'], 'log')})" if report.auto else ""
 
 
 def _departures(report: Report) -> str:

@@ -20,6 +20,7 @@ class Policy:
     ignore: tuple[str, ...] = ()
     warnings_as_errors: bool = False
     options: tuple[tuple[str, str], ...] = ()  # `--option KEY=VALUE`, over the log's own option lines
+    auto: dict | None = None  # `--ruleset auto`: what the inference chose (each report's `auto`)
 
 
 def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy, source: str | None = None):
@@ -37,12 +38,17 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
         except OSError as exc:
             return "unreadable", (exc.strerror.lower() if exc.strerror else str(exc))
     report = check(data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None)
+    report.auto = policy.auto
     _apply_policy(report, policy)
     return "report", report
 
 
-def results(items, policy: Policy, jobs: int = 1):
-    """Yield (item, outcome) for each input in order; `-` (standard input) is read here."""
+def results(items, policy: Policy, jobs: int = 1, read: dict | None = None):
+    """Yield (item, outcome) for each input in order; `-` (standard input) is read here, unless
+    `read` holds its bytes already (by path, as `--ruleset auto` read them)."""
+    def _stdin(item) -> bytes | None:
+        return read.get(item.path) if read is not None else _read_stdin(item)
+
     if jobs <= 1:
         for item in items:
             yield item, (None if item.empty else check_one(item.path, item.problem, _stdin(item), policy))
@@ -62,7 +68,7 @@ def results(items, policy: Policy, jobs: int = 1):
             yield it, (f.result() if f is not None else None)
 
 
-def _stdin(item) -> bytes | None:
+def _read_stdin(item) -> bytes | None:
     return sys.stdin.buffer.read() if item.path == "-" and not item.empty else None
 
 

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import gc
 import html
 import json
 import os
@@ -45,13 +47,13 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
 from .pool import CheckBusy, CheckPool, CheckTimeout, InFlightLimit, WorkerDied
-from .settings import Settings
+from .settings import SPECS, Settings
 from .events import Log
 from .jsonform import json_type_name
 from .findings import Finding
@@ -131,17 +133,16 @@ class ErrorBody(BaseModel):
     spec_version: str
 
 
-class Health(BaseModel):
+class _HealthBase(BaseModel):
     status: Literal["ok"] = "ok"
     version: str = Field(description="the dosverify package version")
     spec_version: str
-    max_log_bytes: int
-    max_batch_items: int
-    max_batch_bytes: int
-    workers: int
-    check_timeout: float
-    max_in_flight: int
-    max_findings: int
+
+
+# /healthz: the service's identity and every setting, its fields built from Settings (so the two
+# cannot drift); max_batch_bytes is the limit in force (at most max_log_bytes x max_batch_items)
+Health = create_model("Health", __base__=_HealthBase, **{
+    f.name: (SPECS[f.name][1], Field(description=SPECS[f.name][4])) for f in dataclasses.fields(Settings)})
 
 
 class BatchResult(BaseModel):
@@ -153,6 +154,8 @@ class BatchResult(BaseModel):
     legal: int
     illegal: int
     malformed: int
+    auto: dict | None = Field(None, description="with `ruleset=auto`: the ruleset and options inferred from the "
+                                              "batch, as each report's `auto` (left out otherwise)")
     reports: list[Report]
 
 
@@ -560,14 +563,18 @@ center R3 B10
 """
 
 
-def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None, **settings: Any) -> FastAPI:
+def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None, *, warm: bool = False,
+               **settings: Any) -> FastAPI:
     """Build the service. Every setting (see :mod:`dosverify.settings`: ``max_log_bytes``,
     ``max_batch_items``, ``max_batch_bytes``, ``workers``, ``check_timeout``, ``max_in_flight``,
     ``max_findings``) given here wins over its environment variable, which wins over its default.
 
     The endpoints are ``async def``: they read the body on the event loop (so the body limit
     applies while it streams in) and send every check to a pool of worker processes
-    (:mod:`dosverify.pool`), started with the first check: checks run in parallel, each within
+    (:mod:`dosverify.pool`), started with the first check (with ``warm``, as the app starts, in the
+    background, so the first checks under load do not wait for workers to start, and what the app
+    holds for good is frozen out of the garbage collector's full scans; `serve` does that):
+    checks run in parallel, each within
     its time budget, and small logs never wait behind large ones. The event loop stays free to
     accept connections, answer ``/healthz`` and refuse oversized bodies or excess requests.
     """
@@ -580,9 +587,23 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
+        async def warm_up() -> None:
+            with contextlib.suppress(Exception):  # a worker that does not start is retried by its first job
+                await get_pool().start()
+
+        task = None
+        if warm:
+            task = asyncio.create_task(warm_up())
+            # What the service holds for good (spec, models, routes) leaves the collector's
+            # view: a full collection scanned it all, a pause of the event loop of 0.2 s and
+            # more under load, that every request in flight waited out.
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
+            if task is not None:
+                task.cancel()
             if "pool" in pool_box:
                 pool_box.pop("pool").close()
 
@@ -608,10 +629,11 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         return pool_box["pool"]
 
     async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json",
-                        options: dict | None = None) -> list:
-        """(report, truncated, rendered bytes) for each (body, form, name), checked in the pool
+                        options: dict | None = None, auto: dict | None = None) -> list:
+        """(verdict, truncated, rendered bytes) for each (body, form, name), checked in the pool
         (under `?option=` overrides, if any)."""
-        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None), len(raw)) for raw, f, nm in items]
+        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None, auto), len(raw))
+                for raw, f, nm in items]
         return await _in_pool(get_pool(), jobs)
 
     async def run_in_pool(fn, *args):
@@ -716,7 +738,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         _check_ruleset(ruleset)
         options = parse_options(option)
         as_text = prefers_text(request)
-        [(report, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json", options)
+        [(_, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json", options)
         return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
 
     batch_body = {"requestBody": {"required": True, "content": {
@@ -731,9 +753,15 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                       "description": "one log per part, text or JSON (parts of any other name are logs "
                                      "too, in the order sent)"}}}}}}}
 
+    ruleset_batch_q = Query(None, description="overrides the logs' ruleset; `auto` infers the ruleset and options "
+                                              "from the whole batch (as `POST /v1/profile`; `option`s stay fixed) and "
+                                              "judges every log under them",
+                            json_schema_extra={"enum": [*ruleset_names, "auto"]})
+
     @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
               openapi_extra=batch_body, tags=["check"], summary="Check several logs", operation_id="checkBatch")
-    async def check_batch(request: Request, ruleset: str | None = ruleset_q, option: list[str] = option_q) -> JSONResponse:
+    async def check_batch(request: Request, ruleset: str | None = ruleset_batch_q,
+                          option: list[str] = option_q) -> JSONResponse:
         """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
         (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
         multipart upload with one log per part (a part's Content-Type, else its first character,
@@ -741,7 +769,8 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         malformed report and never spoils the others. Reports are named by the item's `name`,
         else `[i]` (JSON array), or by the part's file name."""
         form = _form_of(request, ("json", "multipart"))
-        _check_ruleset(ruleset)
+        if ruleset != "auto":
+            _check_ruleset(ruleset)
         options = parse_options(option)
         items: list[tuple[bytes, str | None, str]] = []  # (bytes, form, name)
         if form == "multipart":
@@ -779,9 +808,18 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                                 message=f"a log may have at most {max_log} bytes")])
                 items.append((raw, f, item_name))
 
-        done = await check_all(items, ruleset, options=options)
-        counts = {v: sum(1 for r, _, _ in done if r.verdict == v) for v in ("legal", "illegal", "malformed")}
-        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts}, separators=(",", ":"))
+        auto = None
+        if ruleset == "auto" and items:  # one inference over the batch, then every log judged under it
+            from .profile import auto_choice, profile
+
+            auto = auto_choice(await run_in_pool(profile, [(nm, raw) for raw, _, nm in items], options))
+            ruleset, options = auto["ruleset"], auto["options"]
+        elif ruleset == "auto":
+            ruleset = None
+        done = await check_all(items, ruleset, options=options, auto=auto)
+        counts = {v: sum(1 for verdict, _, _ in done if verdict == v) for v in ("legal", "illegal", "malformed")}
+        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts, **({"auto": auto} if auto else {})},
+                          separators=(",", ":"))
         payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"
         return Response(payload, media_type="application/json")
 
@@ -792,11 +830,13 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
     @app.post("/v1/profile", responses=errors, max_body_size=batch_bytes, openapi_extra=profile_body,
               tags=["check"], summary="Infer the options that explain several logs", operation_id="profileLogs")
-    async def profile_logs(request: Request) -> JSONResponse:
+    async def profile_logs(request: Request, option: list[str] = option_q) -> JSONResponse:
         """The options (rulebook and engine, spec/options.toml) that explain logs of one program, as
         `dosverify profile --format json`: per option the consistent values (or no evidence), the
-        lines that decide it and an example; the verdicts under the inferred options; the command."""
+        lines that decide it and an example; the verdicts under the inferred options; the command.
+        `option=KEY=VALUE` fixes an option instead of inferring it."""
         _form_of(request, ("json",))
+        fixed = parse_options(option)
         body = await request.body()
         try:
             data = json.loads(body)
@@ -822,7 +862,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                                    [Problem(location=_loc("body", pointer=f"/{i}", item=i),
                                             message=f"expected a string or an object, found {json_type_name(item)}")])
             pairs.append((item_name, item))
-        return JSONResponse(await run_in_pool(profile, pairs))
+        return JSONResponse(await run_in_pool(profile, pairs, fixed))
 
     convert_body = {"requestBody": {"required": True, "content": {
         "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
@@ -914,9 +954,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness", operation_id="getHealth")
     def healthz() -> dict:
         return {"status": "ok", "version": __version__, "spec_version": spec.version,
-                "max_log_bytes": max_log, "max_batch_items": max_items, "max_batch_bytes": batch_bytes,
-                "workers": cfg.workers, "check_timeout": cfg.check_timeout, "max_in_flight": cfg.max_in_flight,
-                "max_findings": max_findings}
+                **dataclasses.asdict(cfg), "max_batch_bytes": batch_bytes}
 
     def openapi() -> dict:
         """The OpenAPI document, with the log schema (Log and its events) among the components
@@ -989,7 +1027,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", ac
     uvicorn's, one line a request on standard output (``access_log=False`` turns it off)."""
     import uvicorn
 
-    app = create_app(**given)
+    app = create_app(warm=True, **given)
     uvicorn.run(app, host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
                 proxy_headers=False, server_header=False, access_log=access_log)
 

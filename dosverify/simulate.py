@@ -685,7 +685,7 @@ class Sim:
                     self.departures.append((("after", ri, ti), "dos-call", "dos.penalty"))
                 for q in dict.fromkeys(self.lapsed):
                     self.departures.append((("after", ri, ti), "missed-bonus", "bonus.draw"))
-            else:  # the round ends: one finding for the steps still owed (R39)
+            else:  # the round ends: one finding for the steps still owed (R40)
                 kind_rule = ("missed-bonus", "bonus.draw") if self.lapsed else ("dos-call", "dos.penalty")
                 self.departures.append((("after", ri, ti), *kind_rule))
         if at_once:  # V15: the round ended on the line that emptied the hand

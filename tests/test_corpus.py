@@ -52,7 +52,8 @@ def test_committed_corpus_equals_a_fresh_build(fresh):
 
 def test_shape_and_size(fresh):
     logs = [n for n in fresh if n.endswith(".log")]
-    assert 150 <= len(fresh) <= 400  # small enough to read, large enough to cover (main + the engine options: 367)
+    # small enough to read, large enough to cover (main + the engine options' fixtures and i_engine_ entries: 393)
+    assert 150 <= len(fresh) <= 400
     assert sum(len(b) for b in fresh.values()) < 400_000
     assert max(len(fresh[n]) for n in logs) < 12_000
     for n in logs:
@@ -66,7 +67,8 @@ def test_shape_and_size(fresh):
                 assert e["verdict"] in ("illegal", "malformed") and e["kind"] and e["rule"], n
                 assert e["line"] is None or e["line"] >= 1, n
             else:
-                assert set(e["verdicts"]) <= RULESETS and len(set(e["verdicts"].values())) == 2, n
+                runs = list(e["verdicts"].values()) + [r["verdict"] for r in e.get("options", ())]
+                assert set(e["verdicts"]) <= RULESETS and set(runs) == {"legal", "illegal"}, n
     # every mutation operator, several player counts and every ruleset are represented
     for op in OPERATORS:
         assert sum(f"_{op}_" in n for n in logs) >= 2, op
@@ -143,6 +145,34 @@ def test_cmd_runner_passes_the_ruleset_flag_and_times_out(tmp_path):
     by = {r.case.label: r for r in results}
     assert by["i_x.log [italian]"].passed and by["i_x.log [official]"].passed
     assert not by["y_slow.log"].passed and "timeout" in by["y_slow.log"].why
+
+
+def test_engine_entries_cover_every_value(fresh):
+    """An i_engine_ entry per value of each engine option (V12-V17), legal under it and illegal
+    under the other, and one with every departure at once."""
+    from dosverify.spec import load_spec
+
+    engine = {k: v for k, v in load_spec().options.items() if v.get("engine")}
+    for key, opt in engine.items():
+        for value in opt["values"]:
+            [name] = [n for n in fresh if n.startswith(f"i_engine_{key}_{value}_") and n.endswith(".expected.json")]
+            runs = json.loads(fresh[name])["options"]
+            assert {(tuple(r["options"].items()), r["verdict"]) for r in runs} == {
+                (((key, value),), "legal"), (((key, next(v for v in opt["values"] if v != value)),), "illegal")}
+    assert any(n.startswith("i_engine_every_departure_") for n in fresh)
+
+
+def test_cmd_runner_passes_the_option_flag(tmp_path):
+    (tmp_path / "i_x.log").write_text("dos 1\n")
+    (tmp_path / "i_x.expected.json").write_text(json.dumps({"verdicts": {"official": "illegal"}, "options": [
+        {"ruleset": "official", "options": {"dcm-draws": "at-once"}, "verdict": "legal"}]}))
+    tool = tmp_path / "tool.py"
+    tool.write_text("import sys\nsys.exit(0 if '--set=dcm-draws:at-once' in sys.argv else 1)\n")
+    check = corpus.cmd_checker(f"{sys.executable} {tool} {{file}}", "--rules={ruleset}", timeout=10.0,
+                               option_flag="--set={key}:{value}")
+    results = {r.case.label: r for r in run_cases(load_cases(tmp_path), check)}
+    assert set(results) == {"i_x.log [official]", "i_x.log [official dcm-draws=at-once]"}
+    assert all(r.passed for r in results.values()), results
 
 
 def test_sample_spreads_over_categories():

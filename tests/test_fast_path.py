@@ -57,6 +57,7 @@ def test_the_switch_runs_lark_alone(monkeypatch) -> None:
 
 
 def test_the_fast_path_reads_well_formed_lines_without_lark(monkeypatch) -> None:
+    monkeypatch.delenv("DOSVERIFY_PARSER", raising=False)  # the CI pass with Lark alone runs this file too
     lark, _ = notation._parser()
     calls = []
     monkeypatch.setattr(lark, "parse", lambda *a, **k: calls.append(a))
@@ -121,3 +122,41 @@ def _explicit():
 @given(st.lists(from_lark(_GRAMMAR, start="line_only", explicit=_explicit()), min_size=1, max_size=6))
 def test_sentences_generated_from_the_grammar(monkeypatch, lines) -> None:
     _same("dos 1\n" + "".join(lines), monkeypatch)
+
+
+_TRICKY = [
+    # header lines: values that look like keywords, cards or names; quoted strings, escapes, bad JSON
+    "ruleset official", "ruleset turn", "ruleset R3", 'ruleset "house rules"', 'ruleset "a\\"b"', 'ruleset "\\q"',
+    'ruleset "x', "ruleset a#b", 'ruleset a"b', "ruleset", "ruleset a b",
+    "option dcm-draws at-once", "option target 7", 'option "k" v', 'option k "v w"', "option k", "option k#x v",
+    "event Friday", 'event "Club night # 3"', 'event "a \\" b"', 'event "a\tb"', "site-2 x", "event turn", "with x", "by x", "Event x", "eventX 1",
+    "dos-x 1", "turn-x y", "event", "event a b", "event \"\\ud800\"",
+    # names and numbers at their limits, keywords where a name stands, cards at the edge of valid
+    "turn " + "a" * 32, "turn " + "a" * 33, "turn with", "turn B", "turn B3x", "dealer pass", "winner by",
+    "round 0", "round 007", "target 0", "target 12", "dos 2", "dos 01", "dos ann", "dos turn", "dos ann bob",
+    "players", "players ann turn", "players ann " + "b" * 33, "score ann 0012", "totals ann 1 turn 2",
+    "match R#=10 with R#=10", "match R#=11 with R1", "match W2=Y with W2=Y + W2", "match B10 with B1 + B9 + B#",
+    "match B3 with B3+B4", "draw ann", "draw", "draw ann R1 ?", "draw R1 ann", "place W2=G", "place W3",
+    "hand ann", "show ann", "show ann R1", "catch ann by ann", "catch ann by turn", "center", "deck", "refill",
+    "reshuffle R1 R2", "pass now", "turn ann\t# c", "turn\tann", "turn  ann  ", "  match R1\twith  R1 # x\r",
+    "turn ann\r", "turn ann#x", "turn ann #x", "turn ann\rx",
+]
+
+
+@pytest.mark.parametrize("line", _TRICKY)
+def test_tricky_lines(line, monkeypatch) -> None:
+    """Lines at the edges of what the first tier takes: each reads as Lark alone reads it."""
+    for text in (f"dos 1\n{line}\n", f"dos 1\nplayers ann bob\nround 1\nturn ann\n{line}\nturn bob\n"):
+        _same(text, monkeypatch)
+
+
+def test_valid_lines_skip_the_token_tier(monkeypatch) -> None:
+    """Every keyword's valid line, and the header's value lines, are read by the first tier."""
+    monkeypatch.delenv("DOSVERIFY_PARSER", raising=False)
+    monkeypatch.setattr(notation, "_token_line", lambda *a: pytest.fail(f"token tier used: {a[1]!r}"))
+    monkeypatch.setattr(notation._parser()[0], "parse", lambda *a, **k: pytest.fail(f"Lark used: {a[0]!r}"))
+    text = ("dos 1\nplayers ann bob\nruleset official\noption dcm-draws \"at once\"\nevent \"a  b\"\ntarget 200\nsite club\n"
+            "round 1\ndealer ann\ndeck R1 G3\n  hand ann R1 W2  # c\ncenter G3 B#\nturn bob\n"
+            "match G3 with R1 + W2=G\r\ndraw bob R1\ndraw\tG3\nplace Y5\npass\ndos\ndos bob\ncatch ann by bob\n"
+            "refill R3\nreshuffle R1\nshow ann R1\nscore ann 3\ntotals ann 3 bob 0\nwinner ann\n\n")
+    assert len(notation._read_lines(text)) == 27

@@ -90,7 +90,7 @@ def test_order_found_when_the_jumped_step_arrives() -> None:
     # the bonus card before the refill: reported at the bonus card once the refill comes (R9)
     text = EXAMPLE.replace("  refill Y5  ", "  place Y4\n  refill Y5  ").replace("  place Y4    ", "  #")
     assert rules_at(text) == [(18, "turn.steps")]
-    # a Double Color Match draw before the bonus card is a draw in the middle of the turn (V12, R40)
+    # a Double Color Match draw before the bonus card is a draw in the middle of the turn (V12, R41)
     text = EXAMPLE.replace("  place Y4  ", "  draw cyd G1\n  place Y4  ").replace("  draw cyd G1                        #", "  #")
     assert rules_at(text) == [(20, "bonus.draw-time")]
 

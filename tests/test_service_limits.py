@@ -5,6 +5,8 @@ fairness between small and large logs, and `serve`'s validation of every setting
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import subprocess
 import sys
 import time
@@ -19,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from liveserver import ROOT, server_env, start_server, stop_server  # noqa: E402
 from test_service import EXAMPLE  # noqa: E402
 
-from dosverify.pool import cap_findings, check_job  # noqa: E402
+from dosverify.api import check  # noqa: E402
+from dosverify.pool import cap_findings  # noqa: E402
 from dosverify.settings import SettingError, Settings  # noqa: E402
 
 TEXT = {"content-type": "text/plain"}
@@ -104,15 +107,14 @@ def test_batch_bytes_limit_and_findings_cap(server):
         r = c.post("/v1/check", content=junk(10), headers=TEXT)
         report = r.json()
         assert r.status_code == 200 and len(report["findings"]) == 3 and report["truncated"] > 0
-        full = check_job(junk(10), None, "-", None, None)[0]
-        assert len(full.findings) == 3 + report["truncated"]
+        assert len(check(junk(10)).findings) == 3 + report["truncated"]
         r = c.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)
         assert r.json()["truncated"] == 0
         assert c.get("/healthz").json()["max_findings"] == 3
 
 
 def test_cap_findings_keeps_the_first_in_line_order():
-    report = check_job(junk(10), None, "-", None, None)[0]
+    report = check(junk(10))
     lines = [f.line for f in report.findings]
     assert cap_findings(report, 4) == len(lines) - 4
     assert [f.line for f in report.findings] == lines[:4]
@@ -183,24 +185,161 @@ def test_settings_precedence():
 # ---- the pool itself -----------------------------------------------------------------------------
 
 
-def test_pool_queue_timeout_and_order():
-    """One worker busy with a long log: a log queued behind it past the queue timeout is
-    CheckBusy; results of a request come back in its order."""
-    from dosverify.pool import CheckBusy, CheckPool
+def sleep(seconds: float) -> tuple:
+    """A pool job that takes ``seconds`` without using the CPU, so the tests below hold on a
+    loaded machine: what they check is order and policy, not speed."""
+    return ("call", (time.sleep, (seconds,)), 0)
+
+
+def pool_run(test, **kw):
+    from dosverify.pool import CheckPool
 
     async def run():
-        pool = CheckPool(1, budget=30, queue_timeout=0.3)
+        pool = CheckPool(**{"workers": 1, "budget": 30, **kw})
         try:
             await pool.start()
-            job = lambda body: ("check", (body, None, "-", None, None), len(body))  # noqa: E731
-            long = asyncio.create_task(pool.run([job(junk(20_000))]))
-            await asyncio.sleep(0.1)
-            with pytest.raises(CheckBusy):
-                await pool.run([job(EXAMPLE.encode())])
-            await long
-            out = await pool.run([job(junk(3)), job(EXAMPLE.encode()), job(junk(1))])
-            assert [len(r.findings) for r, _, _ in out] == [3, 0, 1]
+            await test(pool)
         finally:
             pool.close()
 
     asyncio.run(run())
+
+
+def test_pool_queue_timeout_and_order():
+    """One worker busy with a long job: a request queued behind it past the queue timeout is
+    CheckBusy; results of a request come back in its order."""
+    from dosverify.pool import CheckBusy
+
+    async def test(pool):
+        job = lambda body: ("check", (body, None, "-", None, None), len(body))  # noqa: E731
+        long = asyncio.create_task(pool.run([sleep(3)]))
+        await asyncio.sleep(0.1)
+        with pytest.raises(CheckBusy):
+            await pool.run([job(EXAMPLE.encode())])
+        await long
+        out = await pool.run([job(junk(3)), job(EXAMPLE.encode()), job(junk(1))])
+        assert [(v, json.loads(r)["verdict"], len(json.loads(r)["findings"])) for v, _, r in out] == \
+            [("illegal", "illegal", 3), ("legal", "legal", 0), ("illegal", "illegal", 1)]
+
+    pool_run(test, queue_timeout=0.3)
+
+
+def test_pool_serves_the_shortest_batch_first_and_single_checks_at_once():
+    """Behind a batch that keeps the batch worker busy wait a batch of four, then one of two:
+    the shorter goes first, each batch's logs in order; meanwhile a single check is answered at
+    once, on a worker of its own."""
+    async def test(pool):
+        done: list[str] = []
+
+        async def run(name, jobs):
+            out = await pool.run(jobs)
+            assert out == [None] * len(jobs)
+            done.append(name)
+
+        first = asyncio.create_task(run("first", [sleep(0.5)] * 2))
+        await asyncio.sleep(0.1)
+        four = asyncio.create_task(run("four", [sleep(0.05)] * 4))
+        await asyncio.sleep(0.05)
+        two = asyncio.create_task(run("two", [sleep(0.05)] * 2))
+        await run("single", [sleep(0.05)])
+        await asyncio.gather(first, four, two)
+        assert done == ["single", "first", "two", "four"]
+
+    pool_run(test)
+
+
+def test_pool_queue_timeout_counts_from_the_last_log_started():
+    """A batch that takes longer than the queue timeout in all, but starts a log well within it
+    each time, is answered: a batch being worked on is not cut off half way."""
+    async def test(pool):
+        out = await pool.run([sleep(0.1)] * 24)  # 2.4 s in all, in chunks of at most 0.8 s
+        assert out == [None] * 24
+
+    pool_run(test, queue_timeout=1.0)
+
+
+def test_pool_lanes_have_their_own_workers_at_their_own_priority():
+    """Batches and large logs run on workers of their own at lower OS priorities; a small check
+    sent while a large log is checked is answered before it."""
+    from dosverify.pool import BATCH_NICE, LARGE_NICE
+
+    async def test(pool):
+        assert len(pool.pids()) == 3  # one worker for single checks, one for batches, one for large logs
+        single, batch, large = pool._all
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, single.pid) == base
+        assert os.getpriority(os.PRIO_PROCESS, batch.pid) == min(19, base + BATCH_NICE)
+        assert os.getpriority(os.PRIO_PROCESS, large.pid) == min(19, base + LARGE_NICE)
+        done: list[str] = []
+
+        async def run(name, job):
+            await pool.run([job])
+            done.append(name)
+
+        big = ("call", (time.sleep, (1.0,)), 10 ** 6)  # a job the size of a large log
+        await asyncio.gather(run("large", big), run("small", sleep(0.05)))
+        assert done == ["small", "large"]
+
+    pool_run(test)
+
+
+def test_health_reports_every_setting():
+    """/healthz's model is built from Settings: a new setting shows there, documented, without
+    anyone keeping a second list."""
+    from dataclasses import asdict, fields
+
+    from fastapi.testclient import TestClient
+
+    from dosverify.service import BATCH_OVERHEAD, create_app
+    from dosverify.settings import SPECS
+
+    app = create_app(workers=3, max_findings=7, max_log_bytes=1000, max_batch_items=5)
+    with TestClient(app) as c:
+        health = c.get("/healthz").json()
+        schema = c.get("/openapi.json").json()["components"]["schemas"]["Health"]
+    cfg = app.state.settings
+    assert set(health) == {"status", "version", "spec_version"} | {f.name for f in fields(cfg)}
+    assert {k: health[k] for k in asdict(cfg) if k != "max_batch_bytes"} == \
+        {k: v for k, v in asdict(cfg).items() if k != "max_batch_bytes"}
+    assert health["max_batch_bytes"] == 1000 * 5 + BATCH_OVERHEAD  # the limit in force, not the 8 MiB setting
+    for name in asdict(cfg):
+        assert schema["properties"][name]["description"] == SPECS[name][4]
+        assert name in schema["required"]
+
+
+def _check_workers(pid: int) -> list[int]:
+    """The check worker processes of the server ``pid`` (spawned children; not the resource tracker)."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                cmd = (d / "cmdline").read_bytes()
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == pid and b"spawn_main" in cmd:
+                out.append(int(d.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_serve_starts_every_lane_s_workers_as_it_starts_each_at_its_priority():
+    """`serve` starts its workers before the first check (so a burst at start-up does not wait
+    for them): one for single checks, one for batches, one for large logs, at their niceness."""
+    from dosverify.pool import BATCH_NICE, LARGE_NICE
+
+    proc, _ = start_server("--workers", "1")
+    try:
+        base = os.getpriority(os.PRIO_PROCESS, 0)
+        want = sorted(min(19, base + n) for n in (0, BATCH_NICE, LARGE_NICE))
+        for _ in range(600):  # bounded: 60 s for three processes to start
+            try:
+                got = sorted(os.getpriority(os.PRIO_PROCESS, p) for p in _check_workers(proc.pid))
+            except OSError:  # a process that went away between the two reads
+                got = []
+            if got == want:
+                break
+            time.sleep(0.1)
+        assert got == want
+    finally:
+        stop_server(proc)

@@ -172,14 +172,18 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 expected=p, found=name))
             setattr(ev, attr, p)
 
+        seat = self.seat
         for rnd in self.log.rounds:
             for ev in rnd.setup:
                 fix(ev, "player", rnd)
             for turn in rnd.turns:
-                fix(turn, "player", rnd)
-                for ev in turn.events:
-                    fix(ev, "player", rnd)
-                    fix(ev, "by", rnd)
+                if turn.player not in seat:
+                    fix(turn, "player", rnd)
+                for ev in turn.events:  # most events name a player of the game, or none: no call for them
+                    if (q := getattr(ev, "player", None)) is not None and q not in seat:
+                        fix(ev, "player", rnd)
+                    if (q := getattr(ev, "by", None)) is not None and q not in seat:
+                        fix(ev, "by", rnd)
             if rnd.score is not None:
                 fix(rnd.score, "player", rnd)
             if rnd.totals is not None:

@@ -365,7 +365,7 @@ class DrawsMixin:
     def took_matches_in(self, ev) -> None:
         """A draw shows that a bare reshuffle in mid-turn turned over that turn's matched cards too (the draw
         pile runs out early, or a card is drawn that was only among them): an engine with
-        discard-matched=at-once (V17). One finding at the reshuffle; the cards join the pile (R38)."""
+        discard-matched=at-once (V17). One finding at the reshuffle; the cards join the pile (R45)."""
         tb = self.table
         shuffle, cards = self.taken_in
         self.taken_in = None

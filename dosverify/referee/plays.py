@@ -44,6 +44,11 @@ class PlaysMixin:
         if not (t.matches or t.action_done):  # after a bare draw the player on turn may still match
             return None
         nxt = self.left(t.player)
+        if len(cards) == 1:  # the common case, without a Counter
+            b = parse_card(cards[0]).base
+            if tb.hands[t.player].get(b, 0) >= 1:
+                return None
+            return nxt if tb.hands[nxt].get(b, 0) >= 1 else None
         need = Counter(parse_card(c).base for c in cards)
         if not cards or all(tb.hands[t.player].get(b, 0) >= n for b, n in need.items()):
             return None

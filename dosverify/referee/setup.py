@@ -102,7 +102,7 @@ class SetupMixin:
         comp = composition()
         bases = [parse_card(c).base for c in deck_cards]
         have = Counter(bases)
-        if have != comp:
+        if dict(have) != dict(comp):  # neither holds a zero count: dict equality, in C (Counter's == is Python)
             extra = have - comp
             missing = comp - have
             parts = []
@@ -157,11 +157,11 @@ class SetupMixin:
         center = [order.pop() for _ in range(2) if order]
         written_any = False
         for p, (ev, cards) in hands.items():
-            if Counter(cards) != Counter(dealt[p]):
+            if sorted(cards) != sorted(dealt[p]):  # the same multiset
                 self.report("setup.deal", f"{p}'s hand does not agree with the deal from the deck ({how})", ev, "player",
                             player=p, expected=" ".join(sorted(dealt[p])), found=" ".join(sorted(cards)))
                 written_any = True
-        if center_ev is not None and Counter(parse_card(c).base for c in center_ev.cards) != Counter(center):
+        if center_ev is not None and sorted(parse_card(c).base for c in center_ev.cards) != sorted(center):
             self.report("setup.deal", "the `center` line does not agree with the deal from the deck", center_ev,
                         expected=" ".join(center), found=" ".join(center_ev.cards))
             written_any = True

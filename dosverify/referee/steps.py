@@ -84,7 +84,7 @@ class StepsMixin:
     def round_ended_at_once(self, p: str, kw: dict, closing) -> None:
         """p went out with end-of-turn steps still owed (refill, DOS penalty, the others' Double Color Match
         draws): the round was ended on the line that emptied the hand (an engine with round-end=at-once, V15).
-        One finding, for the first step owed; the steps are not taken as made (R39). Unless the `score` line
+        One finding, for the first step owed; the steps are not taken as made (R40). Unless the `score` line
         counts cards those draws would have brought: then they were left out of the log (R27)."""
         t = self.t
         if isinstance(closing, Score) and closing.player == p:
