@@ -186,6 +186,10 @@ class Sim:
         if long_round:
             self.p_call = 0.3 if long_round == "drain" else 0.15
         self.moments: Counter = Counter()  # what happened, for the tests that count the moments
+        # where an engine option (V12-V17) made the game depart from `official`, as the referee
+        # judges it under `official`: (place, kind, rule), place as in :meth:`departure_lines`
+        self.departures: list[tuple[tuple, str, str]] = []
+        self.step_cls: int | None = None  # the end-of-turn step of the card lines emitted now (V7)
         self.rounds: list[dict] = []
         self.winner: str | None = None
         self.totals = {p: 0 for p in self.names}
@@ -213,6 +217,24 @@ class Sim:
     # -- emission
     def emit(self, *event) -> None:
         self.turn_events.append(event)
+        # the step of the turn a line belongs to (0 matching, 2 refill, 3 place, 4 own penalty, 5 the
+        # others' Double Color Match draws); None for lines outside the order (calls, catches, reshuffles,
+        # another player's at-once penalty)
+        self.turn_cls.append(None if event[0] in ("reshuffle", "dos", "catch") else self.step_cls)
+
+    def at_step(self, cls: int | None):
+        """Emit the lines of what follows as lines of end-of-turn step `cls` (a context manager)."""
+        sim = self
+
+        class _Ctx:
+            def __enter__(self):
+                self.saved = sim.step_cls
+                sim.step_cls = cls
+
+            def __exit__(self, *exc):
+                sim.step_cls = self.saved
+
+        return _Ctx()
 
     # -- the piles
     def reshuffle(self) -> None:
@@ -220,6 +242,19 @@ class Sim:
         self.rng.shuffle(cards)
         self.pile, self.discard = cards, []
         listed = self.with_deck or self.rng.random() < 0.75
+        self.taken_in = None
+        if self.matched_in_discard and not self.discarded:  # V17: this turn's matched cards taken in
+            # a departure where `official` takes the reshuffle for one in mid-turn (judge_turn decides)
+            self.v17_shuffles.append((len(self.turn_events), listed))
+            if not listed:  # `official` sees it at the first draw its own pile (without them) cannot pay
+                mine = Counter(self.matched_now)
+                self.taken_in = [("turn", len(self.rounds) - 1, len(self.rounds[-1]["turns"]), len(self.turn_events)),
+                                 Counter(cards) - mine]
+        if listed and not self.discarded and (self.covered or self.used) and self.step_cls in (4, 5):
+            # drawn at once (V12, V14) before this turn's matched cards are discarded: if nothing of an earlier
+            # step follows, `official` takes the draw for an end-of-turn step, and so misses them here
+            self.reshuffles_mid.append(len(self.turn_events))
+        self.matched_in_discard = 0
         self.emit("reshuffle", list(cards) if listed else [])
         if self.covered and not self.discarded:
             self.moments["reshuffle before this turn's matched cards are discarded"] += 1
@@ -252,6 +287,13 @@ class Sim:
                 self.reshuffle()
                 self.moments[f"reshuffle inside {reason}" if got else f"reshuffle before {reason}"] += 1
             c = self.pile.pop(0)
+            if self.taken_in is not None:  # V17, unlisted: does this draw show the matched cards taken in?
+                at, theirs = self.taken_in
+                if theirs[c] > 0:
+                    theirs[c] -= 1
+                else:
+                    self.departures.append((at, "card-accounting", "reshuffle.cards"))
+                    self.taken_in = None
             cur.append(c)
             got.append(c)
             if kind == "draw":
@@ -277,6 +319,10 @@ class Sim:
         by = self.rng.choice([x for x in self.names if x != q])
         self.emit("catch", q, by)
         self.status[q] = "caught"
+        with self.at_step(4 if q == self.on_turn else None):
+            self._penalty(q)
+
+    def _penalty(self, q: str) -> None:
         if q == self.on_turn and not self.past_penalty and self.opt["own-penalty"] == "penalty-step":
             self.pending = True  # drawn at the turn's penalty step (V6, V7)
             self.moments["catch of the player on turn, penalty at the step"] += 1
@@ -284,8 +330,13 @@ class Sim:
             self.moments["catch with the pile at %s" % (len(self.pile) if len(self.pile) < 2 else "2+")] += 1
             if q != self.on_turn and self.matching_now:
                 self.moments["catch of another player while the player on turn is matching"] += 1
+            start = len(self.turn_events)
             if self.take(2, "draw", q, "penalty-now"):  # at once: the next line(s)
+                if q == self.on_turn:  # own-penalty=at-once (V14): a departure if an earlier step follows
+                    self.cand_penalty.append(self.first_draw(start))
                 self.after_change(q)
+            elif q == self.on_turn and not self.discarded:  # both piles empty: lapsed, where `official` draws later
+                self.penalty_lapsed = True
 
     def dos_hook(self, at_start: bool) -> None:
         """Late calls and catches of forgotten calls, at the start or the end of a turn."""
@@ -365,10 +416,14 @@ class Sim:
         for b in o.bases:
             self.hands[p].remove(b)
         self.used.extend(o.bases)
-        self.emit("match", o.target, list(o.cards))
+        with self.at_step(0):
+            self.emit("match", o.target, list(o.cards))
         if self.opt["discard-matched"] == "at-once":  # V17: to the discard pile at once
+            self.matched_in_discard += len(self.covered) + len(self.used)
+            self.matched_now.extend(self.covered + self.used)
             self.discard.extend(self.covered + self.used)
             self.covered, self.used = [], []
+        self.last_dcm = o.colour and o.double  # a Double Color Match that empties the hand owes draws (V15)
         self.emptied()
         dcm_now = o.colour and o.double and self.opt["dcm-draws"] == "at-once"
         if o.colour:
@@ -379,10 +434,18 @@ class Sim:
             elif self.opt["single-color-bonus"] == "required" or self.rng.random() < 0.6:
                 self.bonus += 1  # S3: the Single Color Match card may be placed, or not
         if dcm_now:  # V12: the others draw at once, on the next lines
-            for q in self.dcm_order(p):
-                if self.take(1, "draw", q):
-                    self.after_change(q)
-        self.after_change(p)
+            start = len(self.turn_events)
+            with self.at_step(5):
+                for q in self.dcm_order(p):
+                    if self.take(1, "draw", q):
+                        self.after_change(q)
+                    else:  # both piles empty: the draw lapses (V5), where `official` would draw at the end
+                        self.lapsed.append(q)
+            if self.first_draw(start) is not None:
+                self.cand_dcm.append(self.first_draw(start))
+            self.dcm_groups.append((start, len(self.turn_events)))
+        with self.at_step(0):
+            self.after_change(p)
 
     def matching(self, must: bool, only: str | None = None, limit: int | None = None) -> int:
         p = self.on_turn
@@ -409,6 +472,15 @@ class Sim:
         """Play p's turn; True when the round ended with it (V11)."""
         self.on_turn = p
         self.turn_events = []
+        self.turn_cls = []
+        self.cand_dcm, self.cand_penalty, self.dcm_groups = [], [], []  # for the departures (V12-V14)
+        self.matched_in_discard = 0  # this turn's matched cards on the discard pile already (V17)
+        self.matched_now = []  # and which cards
+        self.last_dcm = False
+        self.v17_shuffles = []  # (index, listed): reshuffles that took this turn's matched cards in (V17)
+        self.reshuffles_mid = []  # listed reshuffles inside at-once draws, before the discard (V12, V14)
+        self.penalty_lapsed = False  # an own at-once penalty that found both piles empty (V14)
+        self.lapsed = []  # who drew nothing for an at-once Double Color Match, both piles being empty (V12)
         self.pending = False
         self.past_penalty = False
         self.matching_now = False
@@ -424,7 +496,8 @@ class Sim:
             if forbid_decline or self.rng.random() >= self.p_decline:
                 made = self.matching(must=True)
         if made == 0:  # no match (or declined): draw one (V2)
-            drawn = self.take(1, "draw", None, "no-match")
+            with self.at_step(0):
+                drawn = self.take(1, "draw", None, "no-match")
             if drawn:  # with both piles empty nothing is drawn, and the hand has not changed
                 self.after_change(p)
             if self.opt["after-draw-match"] == "drawn-only":
@@ -434,40 +507,52 @@ class Sim:
                 made = self.matching(must=forbid_decline)
             if made == 0:
                 if self.opt["no-match-after-draw"] == "pass":
-                    self.emit("pass")
+                    with self.at_step(3):
+                        self.emit("pass")
                     self.moments["pass"] += 1
                 elif hand:
                     c = self.choose_place(hand)
                     hand.remove(c)
                     self.cr.append(c)
-                    self.emit("place", c)
+                    with self.at_step(3):
+                        self.emit("place", c)
+                    self.last_dcm = False
                     self.emptied()
-                    self.after_change(p)
+                    with self.at_step(3):
+                        self.after_change(p)
         # the end of the turn (V7)
         self.discard.extend(self.covered + self.used)  # 1. discard
         self.discarded = True
         if len(self.cr) < 2:  # 2. refill to 2
-            self.cr.extend(self.take(2 - len(self.cr), "refill", None, "refill"))
+            with self.at_step(2):
+                self.cr.extend(self.take(2 - len(self.cr), "refill", None, "refill"))
         for _ in range(self.bonus):  # 3. bonus cards; one with no card left lapses (V10)
             if not hand:
                 break
             c = self.choose_place(hand)
             hand.remove(c)
             self.cr.append(c)
-            self.emit("place", c)
+            with self.at_step(3):
+                self.emit("place", c)
+            self.last_dcm = False
             self.emptied()
-            self.after_change(p)
+            with self.at_step(3):
+                self.after_change(p)
         if self.pending:  # 4. DOS penalty
             self.past_penalty = True
             if len(self.pile) < 2:
                 self.moments[f"penalty at the step with the pile at {len(self.pile)}"] += 1
-            if self.take(2, "draw", p, "penalty-step"):
-                self.after_change(p)
+            with self.at_step(4):
+                if self.take(2, "draw", p, "penalty-step"):
+                    self.after_change(p)
         self.past_penalty = True
         if self.dcm:  # 5. the others' Double Color Match draws, seat order from p's left
-            for q in self.dcm_order(p):
-                if self.take(self.dcm, "draw", q, "dcm"):
-                    self.after_change(q)
+            start = len(self.turn_events)
+            with self.at_step(5):
+                for q in self.dcm_order(p):
+                    if self.take(self.dcm, "draw", q, "dcm"):
+                        self.after_change(q)
+            self.dcm_groups.append((start, len(self.turn_events)))
         ended = not hand
         if ended and self.dcm:
             self.moments["round ends with Double Color Match draws"] += 1
@@ -504,6 +589,7 @@ class Sim:
         while len(order) < len(self.names):
             order.append(self.left(order[-1]))
         self.hands = {p: [] for p in self.names}
+        self.taken_in = None  # (place, cards): an unlisted V17 reshuffle, and the pile `official` believes in
         pile = list(deck)
         deal = list(self.names) if self.opt["deal-from"] == "first-seat" else order  # V16 (V9)
         for _ in range(7):  # V9: one card at a time from the dealer's left
@@ -520,19 +606,142 @@ class Sim:
         self.endgame = False
         p = order[0]
         for _ in range(ROUND_TURN_CAP):
+            at_once = False
             try:
                 ended = self.play_turn(p)
             except RoundOver:
-                ended = True
+                ended = at_once = True
             rnd["turns"].append((p, self.turn_events))
+            self.judge_turn(len(self.rounds) - 1, len(rnd["turns"]) - 1, at_once)
             if ended:
                 pts = sum(value(c) for q in self.names if q != p for c in self.hands[q])
                 self.totals[p] += pts
                 rnd["score"] = (p, pts)
                 rnd["totals"] = [(q, self.totals[q]) for q in self.names]
+                self.judge_deal(len(self.rounds) - 1, deck, order)
                 return True, p
             p = self.left(p)
+        self.judge_deal(len(self.rounds) - 1, deck, order)
         return False, None
+
+    # -- departures from `official` (the engine options V12-V17)
+    def departure(self, at, kind: str, rule: str) -> None:
+        """A departure at event `at` of the turn being played (or at a place given as a tuple)."""
+        if isinstance(at, int):
+            at = ("turn", len(self.rounds) - 1, len(self.rounds[-1]["turns"]), at)
+        self.departures.append((at, kind, rule))
+
+    def first_draw(self, start: int) -> int | None:
+        return next((i for i in range(start, len(self.turn_events)) if self.turn_events[i][0] == "draw"), None)
+
+    def judge_turn(self, ri: int, ti: int, at_once: bool) -> None:
+        """After a turn: which of its lines `official` judges out of order (V12-V14), and whether the
+        round ended with steps `official` still owes (V15)."""
+        p, evs = self.rounds[ri]["turns"][ti]
+        cls = self.turn_cls
+        found = []
+
+        def later_below(i: int, step: int) -> bool:
+            return any(c is not None and c < step for c in cls[i + 1:])
+
+        for i in self.cand_dcm:  # V12: drawn before a later line of an earlier step
+            if later_below(i, 4):
+                found.append((i, "draw-order", "bonus.draw-time"))
+            elif later_below(i, 5):  # only the DOS penalty after it: a step out of order (R9)
+                found.append((i, "draw-order", "turn.steps"))
+        for i in self.cand_penalty:  # V14: the penalty drawn before a later line of an earlier step
+            if later_below(i, 4):
+                found.append((i, "draw-order", "turn.steps"))
+        official = self.others_from_left(p)
+        for start, end in self.dcm_groups:  # V13: a draw while a player before them in seat order still owes
+            draws = [(i, evs[i][1], len(evs[i][2])) for i in range(start, end) if evs[i][0] == "draw" and cls[i] == 5]
+            left = Counter()
+            for _, q, n in draws:
+                left[q] += n
+            for i, q, n in draws:
+                if any(left[r] > 0 for r in official[:official.index(q)]):
+                    found.append((i, "draw-order", "turn.steps"))
+                    break
+                left[q] -= n
+        for i, listed in self.v17_shuffles:
+            nxt = next((j for j in range(i + 1, len(evs)) if evs[j][0] in ("draw", "refill")), None)
+            mid = (nxt is not None and cls[nxt] is None) or any(c is not None and c < 4 for c in cls[i + 1:])
+            if listed and mid:
+                found.append((i, "card-accounting", "reshuffle.cards"))
+            elif not listed and not mid:  # `official` discards the matched cards first: nothing to see
+                at = ("turn", ri, ti, i)
+                if self.taken_in is not None and self.taken_in[0] == at:
+                    self.taken_in = None
+                self.departures = [d for d in self.departures if d[0] != at]
+        for i in self.reshuffles_mid:
+            if not any(c is not None and c < 4 for c in cls[i + 1:]):
+                found.append((i, "card-accounting", "reshuffle.cards"))
+        for i, kind, rule in sorted(found):
+            self.departures.append((("turn", ri, ti, i), kind, rule))
+        if (self.lapsed or self.penalty_lapsed) and not at_once and (self.pile or self.discard):
+            # V12, V14: the draws lapsed at once, and at the end of the turn the discards could pay them (R18)
+            if self.hands[p]:
+                if self.penalty_lapsed:
+                    self.departures.append((("after", ri, ti), "dos-call", "dos.penalty"))
+                for q in dict.fromkeys(self.lapsed):
+                    self.departures.append((("after", ri, ti), "missed-bonus", "bonus.draw"))
+            else:  # the round ends: one finding for the steps still owed (R55)
+                kind_rule = ("missed-bonus", "bonus.draw") if self.lapsed else ("dos-call", "dos.penalty")
+                self.departures.append((("after", ri, ti), *kind_rule))
+        if at_once:  # V15: the round ended on the line that emptied the hand
+            can_draw = bool(self.pile or self.discard or self.covered or self.used)
+            if len(self.cr) < 2 and can_draw and any(e[0] == "match" for e in evs):
+                self.departures.append((("score", ri), "card-accounting", "center.refill"))
+            elif (self.dcm or self.last_dcm or self.lapsed) and can_draw:
+                self.departures.append((("score", ri), "missed-bonus", "bonus.draw"))
+            elif (self.pending or self.penalty_lapsed) and can_draw:
+                self.departures.append((("score", ri), "dos-call", "dos.penalty"))
+
+    def judge_deal(self, ri: int, deck: list[str], order: list[str]) -> None:
+        """V16: with a `deck` and a deal from the first seat, the first line that plays a card the
+        player would not hold after the deal from the dealer's left (V9) shows the deal."""
+        if not self.with_deck or self.opt["deal-from"] != "first-seat" or order == self.names:
+            return
+        n = len(self.names)
+        held = {p: Counter(deck[k] for k in range(7 * n) if order[k % n] == p) for p in self.names}
+        for ti, (p, evs) in enumerate(self.rounds[ri]["turns"]):
+            for i, e in enumerate(evs):
+                if e[0] == "draw":
+                    held[e[1] or p].update(e[2])
+                elif e[0] in ("match", "place"):
+                    for c in (e[2] if e[0] == "match" else [e[1]]):
+                        b = c.split("=")[0]
+                        if held[p][b] <= 0:
+                            self.departures.append((("turn", ri, ti, i), "draw-order", "setup.deal"))
+                            return
+                        held[p][b] -= 1
+
+    def departure_lines(self) -> list[tuple[int, str, str]]:
+        """The departures as (line, kind, rule) of the text log (:meth:`to_text`), in line order."""
+        where: dict[tuple, int] = {}
+        line = len(self.header_lines())
+        after = None  # the last turn's place for "the line after it"
+        for ri, r in enumerate(self.rounds):
+            line += 1
+            if after is not None:  # a round cut off: its `round` line
+                where[after] = line + 1
+            line += 1 + len(r["setup"])  # the blank line, `round N`, the set-up
+            for ti, (_, evs) in enumerate(r["turns"]):
+                if after is not None:
+                    where[after] = line + 1
+                line += 1
+                for i in range(len(evs)):
+                    where[("turn", ri, ti, i)] = line + 1 + i
+                line += len(evs)
+                after = ("after", ri, ti)
+            where[("score", ri)] = line + 1
+            if r["score"]:
+                where[after] = line + 1
+                after = None
+            line += bool(r["score"]) + bool(r["totals"])
+        if after is not None:
+            where[after] = line + 1 + bool(self.winner)
+        return sorted((where[at], kind, rule) for at, kind, rule in self.departures)
 
     # -- rendering
     def header_lines(self) -> list[str]:

@@ -87,9 +87,12 @@ turn bob
 
 
 def test_order_found_when_the_jumped_step_arrives() -> None:
+    # the bonus card before the refill: reported at the bonus card once the refill comes (R9)
+    text = EXAMPLE.replace("  refill Y5  ", "  place Y4\n  refill Y5  ").replace("  place Y4    ", "  #")
+    assert rules_at(text) == [(18, "turn.steps")]
+    # a Double Color Match draw before the bonus card is a draw in the middle of the turn (V12, R56)
     text = EXAMPLE.replace("  place Y4  ", "  draw cyd G1\n  place Y4  ").replace("  draw cyd G1                        #", "  #")
-    got = rules_at(text)
-    assert [r for _, r in got] == ["turn.steps"]
+    assert rules_at(text) == [(20, "bonus.draw-time")]
 
 
 def test_every_ruleset_name_is_in_the_report() -> None:

@@ -13,6 +13,7 @@ from ..hints import did_you_mean, near_player, plural
 from ..spec import Ruleset
 from .calls import CallsMixin
 from .draws import DrawsMixin
+from .engine import EngineMixin
 from .facedown import FaceDownMixin
 from .plays import PlaysMixin
 from .scoring import ScoringMixin
@@ -43,7 +44,7 @@ FOLLOW_ONS = frozenset({
 PILE_FOLLOW_ONS = frozenset({"draw.top", "cards.unseen"})
 
 
-class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin, FaceDownMixin):
+class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin, FaceDownMixin, EngineMixin):
     """Replays one log; `run()` returns the findings. The parts of the rules live in the mixins."""
 
     def __init__(self, log: Log, ruleset: Ruleset, visitor=None) -> None:
@@ -87,6 +88,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         # findings that would only follow from it (FOLLOW_ONS) are not reported
         self.doubt: set[str] = set()
         self.pile_doubt = False
+        self.taken_in = None  # (reshuffle, cards): a bare mid-turn reshuffle that may have taken this turn's matches (V17)
         self.score_written: int | None = None  # the written score, taken when the hands are in doubt
         self.lazy_skip: tuple | None = None  # (player, n): a penalty not drawn at once, perhaps left out (R27)
         # face-down cards (facedown.py): the round's provenance (None in an open round), every
@@ -257,6 +259,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.scored = False
         self.doubt = set()
         self.pile_doubt = False
+        self.taken_in = None
         self.score_written = None
         self.lazy_skip = None
         self.called = {p: False for p in self.players}
@@ -404,6 +407,10 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
     def _event_rest(self, ev) -> None:
         t = self.t
         self._cur_ev = ev  # the line being judged (a look at the lines after it, draws.py)
+        if isinstance(ev, (Match, Place, Pass, Refill)) or (isinstance(ev, Draw) and (ev.player or t.player) == t.player):
+            # a line of another step: the next Double Color Match draws are another group (V12, V13)
+            t.dcm_early = t.dcm_order_reported = False
+            t.dcm_order_early = None
         if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
             self.unneeded_reshuffle()
         t.reshuffled = None

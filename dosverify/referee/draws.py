@@ -17,6 +17,10 @@ class DrawsMixin:
     def draw_from_pile(self, written: str | None, ev, index: int, what: str, who: str | None = None) -> str | None:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
         tb = self.table
+        if self.taken_in is not None and (tb.pile_size <= 0 or (
+                written not in (None, HIDDEN) and tb.pile.get(base := parse_card(written).base, 0) <= 0
+                and self.taken_in[1].get(base, 0) > 0)):
+            self.took_matches_in(ev)
         if tb.pile_size <= 0:
             # this turn's matched cards are not in the discard pile before step 1 of the end of the turn (V5);
             # the callers of an end-of-turn step have run it (flush) already
@@ -161,6 +165,15 @@ class DrawsMixin:
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
         reason = None
         owed = 0
+        if (q == t.player and t.penalty_owed > 0 and not t.immediate and self.rs.opt("own-penalty") == "penalty-step"
+                and self.penalty_mid_turn(ev)):
+            # drawn at once in the middle of the turn (an engine with own-penalty=at-once, V14): one finding
+            # here, then the cards count as drawn, as written
+            self.report("turn.steps", f"{q} draws the DOS penalty at once, in the middle of the turn: a player caught in "
+                        "their own turn draws it at the penalty step, after the matches, the refill and the bonus cards "
+                        "(V7; own-penalty=penalty-step)", ev, "player" if ev.player else None,
+                        expected="the penalty draw at the end of the turn", found=f"draw {q} in the middle of the turn")
+            t.immediate, t.penalty_owed = (q, t.penalty_owed), 0
         if t.immediate and t.immediate[0] == q:
             reason, owed = "immediate", t.immediate[1]
         elif (t.penalty_maybe.get(q, 0) and n == t.penalty_maybe[q] and not (q == t.player and t.penalty_owed)
@@ -205,17 +218,18 @@ class DrawsMixin:
             self.arrive(4, ev)
         elif reason == "dcm":
             if self.rs.opt("dcm-draws") == "end-of-turn":
-                self.step(ev, 5, "a Double Color Match draw")
-                if t.dcm_draw_ev is None:
-                    t.dcm_draw_ev = ev  # a later match makes it early (bonus.draw-time)
-            # seat order from the left of the player on turn, or from the first seat (V13)
-            seats = self.dcm_order(t.player)
-            order = [p for p in seats if t.dcm_owed.get(p, 0) > 0 and p != q]
-            earlier = [p for p in order if seats.index(p) < seats.index(q)]
-            if earlier and not t.order_reported and t.early is None:
-                t.early = (ev, ("dcm", earlier[0]), f"{q} draws for the Double Color Match before {earlier[0]}",
-                           f"draw {earlier[0]} first", f"draw {q}")
-            self.arrive(("dcm", q), ev)
+                if self.dcm_draw_mid_turn(ev):  # drawn at once (an engine with dcm-draws=at-once, V12)
+                    if not t.dcm_early:
+                        t.dcm_early = True
+                        self.report("bonus.draw-time", f"{q} draws for the Double Color Match in the middle of the turn: "
+                                    "the others draw at the end of the turn, its last step (dcm-draws=end-of-turn)", ev,
+                                    "player", player=q, expected="the draw after the turn's matches, refill, bonus cards and "
+                                    "penalty", found=f"draw {q} in the middle of the turn")
+                else:
+                    self.step(ev, 5, "a Double Color Match draw")
+                    if t.dcm_draw_ev is None:
+                        t.dcm_draw_ev = ev  # a later match makes it early (bonus.draw-time)
+            self.dcm_draw_order(ev, q)
         if reason in ("penalty", "dcm", "immediate") and ev.cards:
             own = max(0, owed - len(ev.cards) - self.drawn_next(ev, q))
             self.catch_up(ev.cards[0], q if reason == "dcm" else None, q, own)
@@ -276,6 +290,25 @@ class DrawsMixin:
         else:
             t.drawing.discard(q)
 
+    def dcm_draw_order(self, ev: Draw, q: str) -> None:
+        """Seat order from the left of the player on turn, or from the first seat (V13): a draw while a
+        player before q still owes is reported at this line once that player draws (else only the
+        missing draw is, R9); once for the draws of one Double Color Match (or the turn's end)."""
+        t = self.t
+        seats = self.dcm_order(t.player)
+        if t.dcm_order_early is None and not t.dcm_order_reported:
+            earlier = [p for p in seats if t.dcm_owed.get(p, 0) > 0 and p != q and seats.index(p) < seats.index(q)]
+            if earlier:
+                t.dcm_order_early = (ev, earlier[0], q)
+        if t.dcm_order_early is not None and t.dcm_order_early[1] == q:
+            early, r, first = t.dcm_order_early
+            t.dcm_order_early, t.dcm_order_reported = None, True
+            start = ("from the first seat of `players`" if self.rs.opt("dcm-order") == "first-seat"
+                     else f"starting at the left of {t.player}")
+            self.report("turn.steps", f"{first} draws for the Double Color Match before {r}: the others draw in seat order "
+                        f"{start} (V7; dcm-order={self.rs.opt('dcm-order')})", early, "player",
+                        player=first, expected=f"draw {r} first", found=f"draw {first}", related_to=ev)
+
     def on_refill(self, ev: Refill) -> None:
         t, tb = self.t, self.table
         self.flush()
@@ -310,7 +343,7 @@ class DrawsMixin:
 
     def on_reshuffle(self, ev: Reshuffle) -> None:
         t, tb = self.t, self.table
-        if not t.immediate and not t.dcm_now:
+        if not t.immediate and not t.dcm_now and not self.reshuffle_mid_turn(ev):
             # the reshuffle is for an end-of-turn draw or refill: step 1 has discarded this turn's matches.
             # Before an at-once penalty or at-once Double Color Match draw (mid-turn) they are still on the
             # table (V5), unless discard-matched=at-once put them on the discard pile already (V17)
@@ -320,6 +353,7 @@ class DrawsMixin:
                         "only when a draw or refill finds the pile empty", ev, expected="no reshuffle", found="reshuffle")
             return
         order = None
+        kept = Counter()  # cards left in the discard pile
         if ev.cards:
             listed = Counter(parse_card(c).base for c in ev.cards)
             known = Counter({b: n for b, n in tb.discard.items() if b != UNKNOWN})
@@ -341,11 +375,56 @@ class DrawsMixin:
                         tb.pending.remove(c)
                     tb.discard.update(extra)
                     order = [parse_card(c).base for c in ev.cards]
+                elif (missing and not extra and not (missing - Counter(t.flushed)) and t.discarded
+                      and self.next_card_drawn(ev) == parse_card(ev.cards[0]).base):
+                    # this turn's matched cards left out by an engine that drew at once, before discarding them
+                    # (own-penalty or dcm-draws at-once, V14, V12): one finding, then the pile as listed
+                    kept = missing
+                    tb.discard.subtract(missing)
+                    tb.discard = +tb.discard
+                    order = [parse_card(c).base for c in ev.cards]
             else:
                 order = [parse_card(c).base for c in ev.cards]
+        elif tb.pending and not sum(tb.discard.values()) and self.rs.opt("discard-matched") == "end-of-turn":
+            # a bare reshuffle of an empty discard pile in mid-turn: it can only have turned over this turn's
+            # matched cards (an engine with discard-matched=at-once, V17); one finding, then they form the pile
+            self.report("reshuffle.cards", "the reshuffle turns over this turn's matched cards "
+                        f"({' '.join(sorted(tb.pending))}): they reach the discard pile at the end of the turn "
+                        "(discard-matched=end-of-turn), and the discard pile is empty", ev,
+                        expected="no reshuffle (both piles are empty: nothing is drawn)", found="reshuffle")
+            tb.discard.update(tb.pending)
+            tb.pending.clear()
+        self.taken_in = None
+        if (not ev.cards and tb.pending and not t.discarded
+                and self.rs.opt("discard-matched") == "end-of-turn"):
+            self.taken_in = (ev, Counter(tb.pending))  # perhaps with this turn's matched cards: later draws tell
         self.hidden_reshuffle()
         tb.reshuffle(order)
+        tb.discard.update(kept)
         t.reshuffled = ev  # the next line must be the draw or refill that found the pile empty
+
+    def took_matches_in(self, ev) -> None:
+        """A draw shows that a bare reshuffle in mid-turn turned over that turn's matched cards too (the draw
+        pile runs out early, or a card is drawn that was only among them): an engine with
+        discard-matched=at-once (V17). One finding at the reshuffle; the cards join the pile (R60)."""
+        tb = self.table
+        shuffle, cards = self.taken_in
+        self.taken_in = None
+        self.report("reshuffle.cards", "the reshuffle turned over the matched cards of its turn too "
+                    f"({' '.join(sorted(cards.elements()))}), as a later draw shows: they reach the discard pile at the "
+                    "end of the turn (discard-matched=end-of-turn)", shuffle, related_to=ev,
+                    expected="the discard pile without this turn's matched cards", found="the matched cards in the pile")
+        for b, n in cards.items():
+            for _ in range(n):
+                if b in tb.pending:
+                    tb.pending.remove(b)
+                elif tb.discard.get(b, 0) > 0:
+                    tb.discard[b] -= 1
+                else:
+                    continue
+                tb.pile[b] += 1
+                tb.pile_size += 1
+        tb.discard = +tb.discard
 
     def unneeded_reshuffle(self) -> None:
         """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""

@@ -143,19 +143,40 @@ class SetupMixin:
         start = (self.seat[self.dealer] + 1) % len(seats) if self.dealer else 0
         if self.rs.opt("deal-from") == "first-seat":  # V16: the deal starts at the first seat of `players`
             start = 0
-        dealt = {p: [] for p in seats}
-        for _ in range(7):
-            for k in range(len(seats)):
-                p = seats[(start + k) % len(seats)]
-                if order:
-                    dealt[p].append(order.pop())
+        how = ("V16, deal-from=first-seat: one card at a time clockwise from the first seat of `players`" if start == 0
+               and self.rs.opt("deal-from") == "first-seat" else "V9: one card at a time clockwise from the dealer's left")
+
+        def deal(start: int) -> dict[str, list[str]]:
+            dealt = {p: [] for p in seats}
+            for _ in range(7):
+                for k in range(len(seats)):
+                    if order:
+                        dealt[seats[(start + k) % len(seats)]].append(order.pop())
+            return dealt
+
+        saved = list(order)
+        if start != 0 and not hands and self.dealer:
+            # no `hand` lines: does the round show a deal from the first seat (an engine with deal-from=first-seat,
+            # V16)? One finding at the first line that plays a card only that deal gave; its hands are then taken
+            first = deal(0)
+            order[:] = saved
+            dealt = deal(start)
+            shown = self.deal_from_first_seat(rnd, dealt, first)
+            if shown is not None:
+                p, ev = shown
+                self.report("setup.deal", f"the cards were dealt from the first seat of `players`, not from the dealer's "
+                            f"left: {p} plays a card only that deal gave them (V9; deal-from=dealer-left)", ev,
+                            expected=f"a deal starting at {seats[start]}, the dealer's left",
+                            found=f"a deal starting at {seats[0]}", related_to=deck_ev, player=p)
+                dealt = first
+        else:
+            dealt = deal(start)
         center = [order.pop() for _ in range(2) if order]
         written_any = False
         for p, (ev, cards) in hands.items():
             if sorted(cards) != sorted(dealt[p]):  # the same multiset
-                self.report("setup.deal", f"{p}'s hand does not agree with the deal from the deck (V9: one card at a time "
-                            "clockwise from the dealer's left)", ev, "player", player=p,
-                            expected=" ".join(sorted(dealt[p])), found=" ".join(sorted(cards)))
+                self.report("setup.deal", f"{p}'s hand does not agree with the deal from the deck ({how})", ev, "player",
+                            player=p, expected=" ".join(sorted(dealt[p])), found=" ".join(sorted(cards)))
                 written_any = True
         if center_ev is not None and sorted(parse_card(c).base for c in center_ev.cards) != sorted(center):
             self.report("setup.deal", "the `center` line does not agree with the deal from the deck", center_ev,

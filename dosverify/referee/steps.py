@@ -4,6 +4,8 @@ A part of :class:`dosverify.referee.Referee`; each check names the rule it enfor
 
 from __future__ import annotations
 
+from ..cards import value
+from ..events import Score
 from ..findings import Position
 from ..hints import plural
 from .table import UNKNOWN, CenterCard
@@ -18,6 +20,7 @@ class StepsMixin:
         t = self.t
         if t is None or not t.matches:
             return  # before any match the end of the turn has not begun (a reshuffle for the draw after no match)
+        t.flushed.extend(self.table.pending)
         self.table.flush_pending()
         if not t.discarded:
             t.discarded = True
@@ -87,6 +90,37 @@ class StepsMixin:
             self.table.hands[q][b] += 1
         self.hand_changed(q)
 
+    def round_ended_at_once(self, p: str, kw: dict, closing) -> None:
+        """p went out with end-of-turn steps still owed (refill, DOS penalty, the others' Double Color Match
+        draws): the round was ended on the line that emptied the hand (an engine with round-end=at-once, V15).
+        One finding, for the first step owed; the steps are not taken as made (R55). Unless the `score` line
+        counts cards those draws would have brought: then they were left out of the log (R27)."""
+        t = self.t
+        if isinstance(closing, Score) and closing.player == p:
+            pts = sum(value(b) * n for q, h in self.table.hands.items() if q != p for b, n in h.items() if b != UNKNOWN)
+            if pts != closing.points:
+                return
+        can_draw = self.refill_possible()
+        refill = t.refill_owed - t.refilled if can_draw else 0
+        dcm = {q: n for q in self.dcm_order(p) if (n := t.dcm_owed.get(q, 0)) > 0} if can_draw else {}
+        penalty = t.penalty_owed if can_draw else 0
+        why = f"{p}'s hand is empty, but the round ends when the turn ends, after every step (round-end=end-of-turn, V11)"
+        if refill > 0:
+            self.report("center.refill", f"the Center Row is left with {plural(len(self.table.center), 'card')}: {why}, "
+                        f"and the refill to 2 comes first", expected="refill " + " ".join(["C"] * refill),
+                        found="no refill", **kw)
+        elif dcm:
+            q, n = next(iter(dcm.items()))
+            self.report("bonus.draw", f"{', '.join(dcm)} did not draw for {p}'s Double Color Match: {why}", player=q,
+                        expected=f"draw {q} " + " ".join(["C"] * n), found="no draw", **kw)
+        elif penalty > 0:
+            self.report("dos.penalty", f"{p} was caught and never drew the {plural(penalty, 'penalty card')}: {why}",
+                        expected=f"draw {p} " + " ".join(["C"] * penalty), found="no penalty draw", **kw)
+        else:
+            return
+        t.refill_owed, t.penalty_owed = t.refilled, 0
+        t.dcm_owed.clear()
+
     def close_turn(self, closing) -> None:
         """The turn ends at `closing` (the next turn, score, round) or at the end of the log."""
         t = self.t
@@ -137,6 +171,8 @@ class StepsMixin:
             self.report(rule, f"the {what} of {plural(n, 'card')}" + (f" by {q}" if q else "") + " is missing: a later line "
                         "draws the card below them", player=q or p,
                         expected=(f"draw {q} " if q else "refill ") + " ".join(["C"] * n), found="no line", **kw)
+        if tb.hand_size(p) == 0:
+            self.round_ended_at_once(p, kw, closing)
         if t.refill_owed > t.refilled and self.refill_possible():
             need = t.refill_owed - t.refilled
             self.report("center.refill", f"after the discard the Center Row held {plural(2 - t.refill_owed, 'card')} and {t.refilled} "
@@ -157,12 +193,14 @@ class StepsMixin:
             self.report("dos.penalty", f"{p} was caught and never drew the {plural(t.penalty_owed, 'penalty card')}",
                         expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed), found="no penalty draw", **kw)
             self.draw_left_out(p, t.penalty_owed)
+        never = self.next_card_is_top(closing)  # the draws were never made, not just left out of the log
         for q in self.dcm_order(p):
             if t.dcm_owed.get(q, 0) > 0 and can_draw:
                 self.report("bonus.draw", f"{q} did not draw for {p}'s Double Color Match", player=q,
                             expected=f"draw {q} " + " ".join(["C"] * t.dcm_owed[q]), found="no draw", **kw)
-                self.draw_left_out(q, t.dcm_owed[q])
-        if tb.cards_left(p) == 0:
+                if not never:
+                    self.draw_left_out(q, t.dcm_owed[q])
+        if tb.hand_size(p) == 0:
             self.round_over = True
             self.round_winner = p
         self.t = None

@@ -30,6 +30,7 @@ class TurnState:
     immediate: tuple | None = None  # (player, cards) a penalty to draw on the next line
     step: int = 0  # the furthest end-of-turn step reached: 2 refill, 3 bonus, 4 penalty, 5 DCM draws
     discarded: bool = False
+    flushed: list = field(default_factory=list)  # this turn's matched cards, discarded at step 1
     refill_owed: int = 0
     refilled: int = 0
     refill_maybe: int = 0  # refills allowed but not owed (after a late, reported match)
@@ -37,6 +38,9 @@ class TurnState:
     order_reported: bool = False
     dcm_now: bool = False  # dcm-draws=at-once (V12): the owed Double Color Match draws must come on the next lines
     dcm_draw_ev: object = None  # the first Double Color Match draw (dcm-draws=end-of-turn: a later match makes it early)
+    dcm_early: bool = False  # this Double Color Match's draws, made mid-turn, were reported (bonus.draw-time, V12)
+    dcm_order_early: tuple | None = None  # (event, player): a Double Color Match draw before that player's (V13)
+    dcm_order_reported: bool = False  # the order of this Double Color Match's draws was reported
     ended: object = None  # round-end=at-once (V15): the line that emptied the hand ended the round
     after_end_reported: bool = False
     reserved: dict = field(default_factory=dict)  # (kind, player) -> cards a later step's draw showed were taken first (R44)
