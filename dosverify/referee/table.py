@@ -117,8 +117,8 @@ class Table:
                         del self.hands[q][base]
                     self.hands[q][UNKNOWN] += 1
                     self.pile_size = max(0, self.pile_size - 1)
-                    if self.pile_order:
-                        self.pile_order.pop()
+                    if self.pile_order:  # a known pile: its top card is what left it
+                        self.pile[self.pile_order.pop()] -= 1
                     return base, None
             problem = "unseen"
             if self.pile_order is not None and self.pile_order:
@@ -128,6 +128,13 @@ class Table:
             return base, problem
         if self.pile_order is not None:
             top = self.pile_order[-1] if self.pile_order else None
+            if top != base and base not in self.pile_order:  # pragma: no cover - the count and the order disagree
+                # never raise: the top card left the pile, and the written card is one nobody saw
+                if top is not None:
+                    self.pile_order.pop()
+                    self.pile[top] -= 1
+                self.pile_size = max(0, self.pile_size - 1)
+                return base, "unseen"
             if top != base:
                 problem = "top"
                 idx = len(self.pile_order) - 1 - self.pile_order[::-1].index(base)
