@@ -381,6 +381,11 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                             expected="`score` right after the line that empties the hand", found=f"`{type(ev).__name__.lower()}`",
                             related_to=t.ended)
             return
+        if t.dcm_now and isinstance(ev, Reshuffle) and not self.refill_possible():
+            # dcm-draws=at-once (V12) with both piles empty at the match (this turn's matched cards are
+            # not yet discarded, V5): the at-once draws lapsed (R18), so this reshuffle is a later step's
+            t.dcm_now = False
+            t.dcm_owed.clear()
         if t.dcm_now and (isinstance(ev, (Match, Place, Refill, Pass)) or (
                 isinstance(ev, Draw) and not t.dcm_owed.get(q := ev.player or t.player, 0)
                 and not (t.immediate and t.immediate[0] == q))):
