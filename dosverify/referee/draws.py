@@ -174,6 +174,8 @@ class DrawsMixin:
                         "(V7; own-penalty=penalty-step)", ev, "player" if ev.player else None,
                         expected="the penalty draw at the end of the turn", found=f"draw {q} in the middle of the turn")
             t.immediate, t.penalty_owed = (q, t.penalty_owed), 0
+            if t.bonus_cap is None:  # the bonus cards still owed are judged by the hand before these cards (R51)
+                t.bonus_cap = t.bonus_placed + tb.hand_size(t.player)
         if t.immediate and t.immediate[0] == q:
             reason, owed = "immediate", t.immediate[1]
         elif (t.penalty_maybe.get(q, 0) and n == t.penalty_maybe[q] and not (q == t.player and t.penalty_owed)
