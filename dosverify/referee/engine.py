@@ -79,7 +79,19 @@ class EngineMixin:
         if not order or not isinstance(closing, Turn):
             return False
         nxt = next((e for e in closing.events if isinstance(e, (Draw, Refill, Reshuffle))), None)
-        return isinstance(nxt, (Draw, Refill)) and bool(nxt.cards) and _base(nxt.cards[0]) == order[-1]
+        if not (isinstance(nxt, (Draw, Refill)) and bool(nxt.cards) and _base(nxt.cards[0]) == order[-1]):
+            return False
+        # unless the next player, owed those cards, first plays the top card without holding it: then
+        # the draw was made and only left out of the log (R27), and the next card drawn is another copy
+        hand = self.table.hands.get(closing.player, {})
+        for e in closing.events:
+            if e is nxt:
+                break
+            if isinstance(e, (Match, Place)) and self.t is not None and self.t.dcm_owed.get(closing.player, 0) > 0:
+                need = Counter(_base(c) for c in (e.cards if isinstance(e, Match) else [e.card]))
+                if need.get(order[-1], 0) > hand.get(order[-1], 0):
+                    return False
+        return True
 
     def next_card_drawn(self, ev) -> str | None:
         """The first card the next draw or refill line of the turn names."""

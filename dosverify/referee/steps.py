@@ -5,7 +5,7 @@ A part of :class:`dosverify.referee.Referee`; each check names the rule it enfor
 from __future__ import annotations
 
 from ..cards import value
-from ..events import Score
+from ..events import Score, Turn
 from ..findings import Position
 from ..hints import plural
 from .table import UNKNOWN, CenterCard
@@ -96,6 +96,8 @@ class StepsMixin:
         One finding, for the first step owed; the steps are not taken as made (R55). Unless the `score` line
         counts cards those draws would have brought: then they were left out of the log (R27)."""
         t = self.t
+        if isinstance(closing, Turn) or (isinstance(closing, Score) and closing.player != p):
+            return  # the round went on, or another player went out: p did not end it, a step was left out (R27)
         if isinstance(closing, Score) and closing.player == p:
             pts = sum(value(b) * n for q, h in self.table.hands.items() if q != p for b, n in h.items() if b != UNKNOWN)
             if pts != closing.points:
