@@ -154,6 +154,8 @@ class FaceDownMixin:
                         expected=f"{pts_known} plus what {plural(hidden, 'card')} can score", found=str(s.points))
         else:
             unseen = [q for q, h in self.table.hands.items() if h.get(UNKNOWN) and q != self.round_winner]
+            if unseen and all(q in self.doubt for q in unseen):
+                return  # the unknown cards are those of a draw left out of the log, already reported (R28)
             self.report("score.hidden", f"the score could not be confirmed: {', '.join(unseen)} never showed "
                         f"{'their hands' if len(unseen) > 1 else 'their hand'} ({plural(hidden, 'face-down card')})", s, "points",
                         player=s.player, expected="`show` lines for " + ", ".join(unseen), found=str(s.points))

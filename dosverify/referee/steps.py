@@ -88,6 +88,8 @@ class StepsMixin:
         unknown cards, so that the pile and q's hand line up with the lines that follow."""
         for b in self.table.take_owed(n):
             self.table.hands[q][b] += 1
+            if b == UNKNOWN:  # cards nobody saw: q's hand is in doubt, its score taken as written (R28)
+                self.doubt.add(q)
         self.hand_changed(q)
 
     def round_ended_at_once(self, p: str, kw: dict, closing) -> None:
