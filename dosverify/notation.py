@@ -1174,11 +1174,16 @@ def _retry_line(lark, b, fixed: str, line: int, out: list, note) -> bool:
     return True
 
 
+def _code_part(raw: str) -> str:
+    """A line without its line end (a CRLF log: not part of the last word) and its comment."""
+    raw = raw.rstrip("\r")
+    return re.split(r"[ \t]#", raw, maxsplit=1)[0] if not raw.lstrip().startswith("#") else ""
+
+
 def _retry_glued(lark, b, raw: str, line: int, out: list) -> bool:
     """A line whose keyword is glued to the next word (`matchY5 with Y5`, `drawY5`): read it with
     the space put back, reporting the glue once (notation.line), as R23 does for lower case."""
-    raw = raw.rstrip("\r")
-    body = re.split(r"[ \t]#", raw, maxsplit=1)[0] if not raw.lstrip().startswith("#") else ""
+    body = _code_part(raw)
     stripped = body.lstrip(" \t")
     indent = len(body) - len(stripped)
     first = stripped.split(None, 1)[0] if stripped else ""
@@ -1200,33 +1205,18 @@ def _retry_upper(lark, b, raw: str, line: int, out: list) -> bool:
     glued to the next word (_retry_glued)."""
     if _retry_glued(lark, b, raw, line, out):
         return True
-    raw = raw.rstrip("\r")  # a CRLF log: the line end is not part of the last word
-    body = re.split(r"[ \t]#", raw, maxsplit=1)[0] if not raw.lstrip().startswith("#") else ""
+    body = _code_part(raw)
     words = list(_LOWER_CARD_RE.finditer(body))
     if not words:
         return False
     fixed = _LOWER_CARD_RE.sub(lambda m: m.group(1).upper(), body)
-    mark = len(out)
-    b.off = line - 1
-    try:
-        lark.parse(fixed + "\n", start="line_only")
-    except Exception:
-        del out[mark:]
-        return False
-    finally:
-        b.off = 0
-    if len(out) != mark + 1:
-        del out[mark:]
-        return False
     w = words[0]
     shown = ", ".join(f"`{m.group(1)}`" for m in words)
-    out.insert(mark, ("note", line, w.start() + 1, [finding(
+    return _retry_line(lark, b, fixed, line, out, finding(
         "notation.card", f"card codes are upper case: {w.group(1).upper()}"
         + (f" (this line writes {shown})" if len(words) > 1 else ""), line=line,
         column=w.start() + 1, found=w.group(1), expected=w.group(1).upper(),
-        help="write colours and the Wild DOS in capitals: R, G, B, Y, W")]))
-    return True
-
+        help="write colours and the Wild DOS in capitals: R, G, B, Y, W"))
 
 
 def _last_line(out) -> int:
