@@ -214,6 +214,18 @@ class Sim:
         if self.opt["round-end"] == "at-once" and not self.hands[self.on_turn]:
             raise RoundOver
 
+    def place_step3(self, p: str, hand: list) -> None:
+        """p places a card of the hand in the Center Row at step 3 (for no match, V1, or a colour bonus)."""
+        c = self.choose_place(hand)
+        hand.remove(c)
+        self.cr.append(c)
+        with self.at_step(3):
+            self.emit("place", c)
+        self.last_dcm = False
+        self.emptied()
+        with self.at_step(3):
+            self.after_change(p)
+
     # -- emission
     def emit(self, *event) -> None:
         self.turn_events.append(event)
@@ -511,15 +523,7 @@ class Sim:
                         self.emit("pass")
                     self.moments["pass"] += 1
                 elif hand:
-                    c = self.choose_place(hand)
-                    hand.remove(c)
-                    self.cr.append(c)
-                    with self.at_step(3):
-                        self.emit("place", c)
-                    self.last_dcm = False
-                    self.emptied()
-                    with self.at_step(3):
-                        self.after_change(p)
+                    self.place_step3(p, hand)
         # the end of the turn (V7)
         self.discard.extend(self.covered + self.used)  # 1. discard
         self.discarded = True
@@ -529,15 +533,7 @@ class Sim:
         for _ in range(self.bonus):  # 3. bonus cards; one with no card left lapses (V10)
             if not hand:
                 break
-            c = self.choose_place(hand)
-            hand.remove(c)
-            self.cr.append(c)
-            with self.at_step(3):
-                self.emit("place", c)
-            self.last_dcm = False
-            self.emptied()
-            with self.at_step(3):
-                self.after_change(p)
+            self.place_step3(p, hand)
         if self.pending:  # 4. DOS penalty
             self.past_penalty = True
             if len(self.pile) < 2:
