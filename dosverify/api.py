@@ -52,7 +52,8 @@ def check(
     if options:
         spec.ruleset("official", options)  # raises SpecError naming the unknown option or value
     stream = None
-    if whole or form == "json" or (form is None and sniff_json(source)):
+    as_json = form == "json" or (form is None and sniff_json(source))
+    if whole or as_json:
         parsed = parse(source, form)
     else:
         from .notation import Parsed, stream as read_stream
@@ -103,7 +104,6 @@ def check(
             report.findings[:] = findings
             return report
         findings.extend(judged)
-    as_json = form == "json" or (form is None and sniff_json(source))
     # notation.rounds: a header alone is legal, but never in silence; after an unreadable line
     # (perhaps the `round` line itself) it would be a follow-on finding
     if not ref.rounds_seen and not any(f.severity == "error" for f in findings):
