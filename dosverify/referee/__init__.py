@@ -381,19 +381,16 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                             expected="`score` right after the line that empties the hand", found=f"`{type(ev).__name__.lower()}`",
                             related_to=t.ended)
             return
-        if t.dcm_now and isinstance(ev, Reshuffle) and not self.refill_possible():
-            # dcm-draws=at-once (V12) with both piles empty at the match (this turn's matched cards are
-            # not yet discarded, V5): the at-once draws lapsed (R18), so this reshuffle is a later step's
-            t.dcm_now = False
-            t.dcm_owed.clear()
-        if t.dcm_now and (isinstance(ev, (Match, Place, Refill, Pass)) or (
+        if t.dcm_now:  # dcm-draws=at-once (V12): the draws were owed right after the match line
+            later_play = isinstance(ev, (Match, Place, Refill, Pass)) or (
                 isinstance(ev, Draw) and not t.dcm_owed.get(q := ev.player or t.player, 0)
-                and not (t.immediate and t.immediate[0] == q))):
-            # dcm-draws=at-once (V12): the draws were owed right after the match line, before any later play
-            if not self.refill_possible():  # V5: both piles are empty, nothing is drawn (R18)
+                and not (t.immediate and t.immediate[0] == q))
+            if (later_play or isinstance(ev, Reshuffle)) and not self.refill_possible():
+                # V5: both piles were empty (this turn's matched cards are not discarded yet), nothing was
+                # drawn (R18); a reshuffle then is a later step's, not the draws' own
                 t.dcm_now = False
                 t.dcm_owed.clear()
-            else:
+            elif later_play:  # a later play came before the owed draws
                 self._late_dcm(ev)
         self._event_rest(ev)
 
@@ -411,7 +408,6 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
 
     def _event_rest(self, ev) -> None:
         t = self.t
-        self._cur_ev = ev  # the line being judged (a look at the lines after it, draws.py)
         if isinstance(ev, (Match, Place, Pass, Refill)) or (isinstance(ev, Draw) and (ev.player or t.player) == t.player):
             # a line of another step: the next Double Color Match draws are another group (V12, V13)
             t.dcm_early = t.dcm_order_reported = False

@@ -81,32 +81,17 @@ class DrawsMixin:
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
 
-    def drawn_next(self, ev: Draw, q: str) -> int:
-        """The cards q draws on the draw lines right after ev (a draw written one card a line): those
-        of the same draw still to come, which a card below the top cannot show to be left out."""
-        events = self.t.turn.events
-        i = next((k for k, e in enumerate(events) if e is ev), None)
-        n = 0
-        for e in events[i + 1:] if i is not None else ():
-            if e.type != "draw" or (e.player or self.t.player) != q:
-                break
-            n += max(1, len(e.cards))
-        return n
-
-    def _drawn_next(self, q: str, cards: list[str]) -> bool:
-        """Whether the draw lines of q right after the current one name all these cards."""
-        events, cur = self.t.turn.events, getattr(self, "_cur_ev", None)
-        i = next((k for k, e in enumerate(events) if e is cur), None)
-        if i is None:
-            return False
-        later: Counter = Counter()
-        for e in events[i + 1:]:
+    def draws_right_after(self, ev, q: str) -> list[Draw]:
+        """q's draw lines right after ev (a draw written one card a line): the rest of the same draw,
+        which a card below the top cannot show to be left out."""
+        out = []
+        for e in self.rest_of_turn(ev):
             if not isinstance(e, Draw) or (e.player or self.t.player) != q:
                 break
-            later.update(parse_card(c).base for c in e.cards if c != HIDDEN)
-        return not (Counter(cards) - later)
+            out.append(e)
+        return out
 
-    def catch_up(self, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
+    def catch_up(self, ev: Draw, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
         earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
         those lines were left out. They are taken as made now and reported once at the turn's end (R27)."""
@@ -130,7 +115,8 @@ class DrawsMixin:
         if not (queue and depth < len(order) and order[-1 - depth] == base):
             # or a line of this same draw left out: q's own cards lie above the written one
             d = next((d for d in range(1, own + 1) if d < len(order) and order[-1 - d] == base), 0)
-            if not d or self._drawn_next(q, order[-d:]):
+            later = Counter(parse_card(c).base for e in self.draws_right_after(ev, q) for c in e.cards if c != HIDDEN)
+            if not d or not (Counter(order[-d:]) - later):
                 return  # the cards above come on q's next lines: two cards drawn out of order (draw.top)
             for b in tb.take_owed(d):
                 tb.hands[q][b] += 1
@@ -233,8 +219,8 @@ class DrawsMixin:
                         t.dcm_draw_ev = ev  # a later match makes it early (bonus.draw-time)
             self.dcm_draw_order(ev, q)
         if reason in ("penalty", "dcm", "immediate") and ev.cards:
-            own = max(0, owed - len(ev.cards) - self.drawn_next(ev, q))
-            self.catch_up(ev.cards[0], q if reason == "dcm" else None, q, own)
+            own = max(0, owed - len(ev.cards) - sum(max(1, len(e.cards)) for e in self.draws_right_after(ev, q)))
+            self.catch_up(ev, ev.cards[0], q if reason == "dcm" else None, q, own)
         extra_reported = False
         taken: list[str | None] = []  # the cards that left the pile (a bare draw from a known pile takes its top)
         for i, w in enumerate(written):

@@ -335,7 +335,7 @@ class PlaysMixin:
                     t.dcm_now = True
         if self.rs.opt("discard-matched") == "at-once":
             tb.flush_pending()  # V17: the matched cards reach the discard pile at once
-        if self.rs.opt("round-end") == "at-once" and tb.cards_left(p) == 0:
+        if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
     def on_place(self, ev: Place) -> None:
@@ -384,7 +384,7 @@ class PlaysMixin:
                         expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"), found=ev.card)
         self.hand_changed(p)
         tb.center.append(CenterCard(card.base))
-        if self.rs.opt("round-end") == "at-once" and tb.cards_left(p) == 0:
+        if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
     def on_pass(self, ev: Pass) -> None:

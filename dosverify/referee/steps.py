@@ -63,7 +63,7 @@ class StepsMixin:
         """The player drew, still made no match and has not yet placed the card that V1 asks for."""
         t = self.t
         return (t.drew and t.matches == 0 and not t.action_done and self.rs.opt("no-match-after-draw") == "place"
-                and self.table.cards_left(t.player) > 0)
+                and self.table.hand_size(t.player) > 0)
 
     def arrive(self, key, ev) -> None:
         """A step arrives: if an event came before it too early, report that now, at the early event."""
@@ -79,7 +79,7 @@ class StepsMixin:
     def lapse_bonus(self) -> None:
         """V10: bonuses still owed when the hand is empty at the bonus step lapse silently."""
         t = self.t
-        if self.table.cards_left(t.player) == 0:
+        if self.table.hand_size(t.player) == 0:
             t.bonus_placed = max(t.bonus_placed, t.bonus_earned)
             t.bonus_maybe = 0
 

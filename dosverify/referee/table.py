@@ -65,11 +65,6 @@ class Table:
         gone = sum(1 for c in self.center if c.src == p and c.base == UNKNOWN)
         return max(0, sum(self.hands[p].values()) - gone)
 
-    def cards_left(self, p: str) -> int:
-        """The cards p still holds (hand_size: a bonus card the log left out, R27, is in the Center Row,
-        its name unknown, though the hand still counts it until a match names it)."""
-        return self.hand_size(p)
-
     def where(self, base: str) -> str:
         """Say where the copies of a card are, for messages."""
         parts = [f"{p}'s hand ({n})" for p, h in self.hands.items() if (n := h.get(base, 0))]
