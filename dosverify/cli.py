@@ -345,18 +345,26 @@ def cmd_explain(args) -> int:
         if args.format == "json":
             import json
 
-            print(json.dumps({"kind": args.rule, "text": spec.kinds[args.rule], "rules": [r.to_dict() for r in rules]},
+            also = {"option": {"option": args.rule, **spec.options[args.rule]}} if args.rule in spec.options else {}
+            print(json.dumps({"kind": args.rule, "text": spec.kinds[args.rule], "rules": [r.to_dict() for r in rules], **also},
                              ensure_ascii=False, indent=2))
             return 0
         print(f"{args.rule}: {spec.kinds[args.rule]}\n\nRules of this kind (`dosverify explain RULE` for one):")
         for r in rules:
             print(f"  {r.id:<20} {r.severity:<8} {r.title}")
+        if args.rule in spec.options:  # `dos-call` names a kind and an option: print both
+            print(f"\n`{args.rule}` is also an option:\n")
+            _explain_option(spec, args.rule, "text")
         return 0
+    key = _option_key(spec, args.rule)
+    if key is not None:  # an option (by its key or its variant point): its values, rulesets and sources
+        return _explain_option(spec, key, args.format)
     rule = spec.rules.get(args.rule)
     if rule is None:
-        near = difflib.get_close_matches(args.rule, list(spec.rules) + list(spec.kinds), n=3, cutoff=0.5)
+        names = list(spec.rules) + list(spec.kinds) + list(spec.options)
+        near = difflib.get_close_matches(args.rule, names, n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them"
-        print(f"dosverify: no rule `{args.rule}`{hint}", file=sys.stderr)
+        print(f"dosverify: no rule, finding kind or option `{args.rule}`{hint}", file=sys.stderr)
         return 2
     if args.format == "json":
         import json
@@ -388,6 +396,44 @@ def cmd_explain(args) -> int:
         for s in rule.sources:
             out.append(f"  {s.ref} {s.file}: {s.part}")
     out += ["", f"Specification {spec.version}."]
+    print("\n".join(out))
+    return 0
+
+
+def _option_key(spec, name: str) -> str | None:
+    """The option `name` names: its key (`dcm-order`) or its variant point (`V13`, any case), where
+    one option alone has it (the two of seed S3 are named by key)."""
+    if name in spec.options:
+        return name
+    keys = [k for k, v in spec.options.items() if str(v.get("variant", "")).lower() == name.lower()]
+    return keys[0] if len(keys) == 1 else None
+
+
+def _explain_option(spec, key: str, fmt: str) -> int:
+    """An option as `explain` prints a rule: what it decides, each value with the rulesets that
+    take it and where it comes from, the rules it changes, and how to set it."""
+    import textwrap
+
+    opt = spec.options[key]
+    taken = {val: [n for n in spec.rulesets if spec.ruleset(n).options.get(key) == val] for val in opt["values"]}
+    if fmt == "json":
+        import json
+
+        print(json.dumps({"option": key, **opt, "rulesets": taken}, ensure_ascii=False, indent=2))
+        return 0
+    kind = "engine option (a choice DOS programs make; no rulebook names it)" if opt.get("engine") else "ruleset option"
+    out = [f"{key}: {opt['text']}", f"  variant point: {opt.get('variant', '-')}   {kind}", "", "Values:"]
+    for val, says in opt["values"].items():
+        mark = " (default)" if val == opt.get("default") else ""
+        names = f"  [rulesets: {', '.join(taken[val])}]" if taken[val] else ""
+        out.append(textwrap.fill(f"{val}{mark}: {says}{names}", 88, initial_indent="  ", subsequent_indent="      "))
+    rules = opt.get("rules", ())
+    if rules:
+        out += ["", "Rules it changes (`dosverify explain RULE`): " + ", ".join(rules)]
+    if opt.get("sources"):
+        out += ["", "Sources:"] + [f"  {s['value']}: {s['ref']} {s['file']}: {s['part']}" for s in opt["sources"]]
+    out += ["", f"Set it: `option {key} VALUE` in a log, `dosverify check --option {key}=VALUE`, "
+            f"or `?option={key}=VALUE` in the service.", "", f"Specification {spec.version}."]
     print("\n".join(out))
     return 0
 
@@ -560,8 +606,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--format", choices=["text", "json"], default="text")
     r.set_defaults(func=cmd_rules)
 
-    e = sub.add_parser("explain", help="print one rule with its text, reasons and sources, or the rules of a finding kind")
-    e.add_argument("rule", metavar="RULE|KIND")
+    e = sub.add_parser("explain", help="print one rule with its text, reasons and sources, the rules of a finding kind, "
+                       "or an option (by key or variant point, e.g. dcm-order or V13)")
+    e.add_argument("rule", metavar="RULE|KIND|OPTION")
     e.add_argument("--format", choices=["text", "json"], default="text")
     e.set_defaults(func=cmd_explain)
 

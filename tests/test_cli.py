@@ -83,6 +83,39 @@ def test_explain_unknown_rule_suggests() -> None:
     assert r.returncode == 2 and b"did you mean match.double" in r.stderr
 
 
+
+def test_explain_an_option_by_key_or_variant_point() -> None:
+    """Every option explains itself like a rule: its values (the default marked), the rulesets
+    that take each value, the rules it changes, its sources, and how to set it."""
+    from dosverify.spec import load_spec
+
+    spec = load_spec()
+    variants = [o["variant"] for o in spec.options.values()]
+    for key, opt in spec.options.items():
+        unique = variants.count(opt["variant"]) == 1
+        for name in (key, opt["variant"], opt["variant"].lower()) if unique else (key,):
+            r = run("explain", name)
+            out = r.stdout.decode()
+            assert r.returncode == 0, (name, r.stderr)
+            if key in spec.kinds:  # `dos-call` is a finding kind too: the kind first, then the option
+                assert out.startswith(f"{key}: {spec.kinds[key]}") and f"\n{key}: {opt['text']}" in out
+            else:
+                assert out.startswith(f"{key}: {opt['text']}")
+            assert f"{opt['default']} (default)" in out
+            for rule in opt.get("rules", ()):
+                assert rule in spec.rules and rule in out
+            for src in opt.get("sources", ()):
+                assert src["part"] in out
+            assert f"--option {key}=VALUE" in out
+    out = run("explain", "after-draw-match").stdout.decode()
+    assert "drawn-only: " in out and "bosnian" in out.split("drawn-only: ")[1].split("\n  any")[0]
+    data = json.loads(run("explain", "V12", "--format", "json").stdout)
+    assert data["option"] == "dcm-draws" and data["rulesets"]["end-of-turn"] == sorted(spec.rulesets)
+    assert json.loads(run("explain", "dos-call", "--format", "json").stdout)["option"]["variant"] == "S3"
+    assert run("explain", "S3").returncode == 2  # two options of seed S3: named by key
+    r = run("explain", "dcm-ordr")
+    assert r.returncode == 2 and b"did you mean dcm-order" in r.stderr
+
 def test_rules_lists_every_rule() -> None:
     from dosverify.spec import load_spec
 
