@@ -71,3 +71,20 @@ def test_any_wellformed_log_gives_a_report(text: str) -> None:
 def test_every_ruleset_referees_without_error(rs, text: str) -> None:
     report = check(text, name="h.log", ruleset=rs[0])
     assert report.ruleset == rs[0]
+
+
+def test_a_reshuffle_names_the_discards_in_doubt_in_words():
+    """After a wrong sum that several held cards could explain (R42), the matched cards reach the
+    discard pile unnamed. A later reshuffle that lists the pile wrongly says how many cards are in
+    doubt, rather than printing their placeholder ("left out: ? ?")."""
+    from pathlib import Path
+
+    src = (Path(__file__).resolve().parent.parent / "fixtures/rules/reshuffle.cards/legal-3.log").read_text()
+    assert check(src).verdict == "legal"
+    bad = (src.replace("match B10 with B3 + B7 ", "match B10 with R1 + B7 ", 1)
+           .replace("reshuffle B10 B3 B7 R3", "reshuffle B10 B3 R3", 1))
+    found = [(f.rule, f.message) for f in check(bad).findings if f.severity == "error"]
+    assert found[0] == ("match.double", "R1 + B7 = 8, not 10")
+    rule, message = found[-1]
+    assert rule == "reshuffle.cards" and "?" not in message
+    assert message.endswith("(not among its known cards: B3; it also holds 2 cards in doubt since an earlier finding)")

@@ -349,11 +349,15 @@ class DrawsMixin:
                 order = [parse_card(c).base for c in ev.cards]  # the cards in doubt (R42) are the ones listed
             elif listed != tb.discard:
                 extra, missing = listed - tb.discard, tb.discard - listed
+                doubt = tb.discard.get(UNKNOWN, 0)  # discards no line named (R42): any card may be one of them
                 bits = []
                 if extra:
-                    bits.append("not in the discard pile: " + " ".join(sorted(extra.elements())))
-                if missing:
-                    bits.append("left out: " + " ".join(sorted(missing.elements())))
+                    bits.append(("not among its known cards: " if doubt else "not in the discard pile: ")
+                                + " ".join(sorted(extra.elements())))
+                if missing - Counter({UNKNOWN: doubt}):
+                    bits.append("left out: " + " ".join(sorted((missing - Counter({UNKNOWN: doubt})).elements())))
+                if doubt:
+                    bits.append(f"it also holds {plural(doubt, 'card')} in doubt since an earlier finding")
                 self.report("reshuffle.cards", f"the reshuffle does not list the discard pile ({'; '.join(bits)})", ev,
                             expected=f"the {sum(tb.discard.values())} cards of the discard pile", found=f"{len(ev.cards)} cards")
                 if extra and not missing and not (extra - Counter(tb.pending)):
