@@ -32,12 +32,12 @@ from pydantic import TypeAdapter
 from .events import Log, Round, attach_round_pointers
 from .findings import Finding
 
-__all__ = ["JsonStream"]
+__all__ = ["JsonStream", "index_document"]
 
 _ws = WHITESPACE.match  # JSON's whitespace, as json.loads skips it
 
 
-class _GiveWay(Exception):
+class GiveWay(Exception):
     """The document is not plainly a valid log: the whole reading must judge it."""
 
 
@@ -45,6 +45,72 @@ class _GiveWay(Exception):
 def round_adapter() -> TypeAdapter:
     """The validator of one round (the same core schema as a round inside a Log)."""
     return TypeAdapter(Round)
+
+
+def index_document(text: str) -> tuple[dict[str, tuple[int, int]], array, array, set[int]]:
+    """Where each value of a JSON document's top-level object lies (key -> (start, end)), where
+    each element of its `rounds` array lies (starts, ends), and which of those elements hold a
+    number written like 3.0. Each element is decoded once by ``json``'s own scanner (so what
+    ``json.loads`` refuses, this refuses: ValueError) and dropped. Raises GiveWay for anything
+    but an object with distinct keys whose `rounds`, if any, is an array."""
+    dec_floats: list[bool] = [False]
+
+    def hook(s: str) -> float:
+        dec_floats[0] = True
+        return float(s)
+
+    dec = json.JSONDecoder(parse_float=hook)
+    spans: dict[str, tuple[int, int]] = {}
+    starts, ends, floaty = array("q"), array("q"), set()
+    i = _ws(text, 0).end()
+    if text[i:i + 1] != "{":
+        raise GiveWay
+    i = _ws(text, i + 1).end()
+    if text[i:i + 1] == "}":
+        i += 1
+    else:
+        while True:
+            if text[i:i + 1] != '"':
+                raise GiveWay
+            key, i = scanstring(text, i + 1)
+            i = _ws(text, i).end()
+            if text[i:i + 1] != ":" or key in spans:
+                raise GiveWay  # a repeated key: which one counts is the whole reading's to say
+            i = start = _ws(text, i + 1).end()
+            if key == "rounds":
+                if text[i:i + 1] != "[":
+                    raise GiveWay  # not an array: the schema's finding, from the whole reading
+                i = _ws(text, i + 1).end()
+                if text[i:i + 1] == "]":
+                    i += 1
+                else:
+                    while True:
+                        dec_floats[0] = False
+                        _, end = dec.raw_decode(text, i)
+                        if dec_floats[0]:
+                            floaty.add(len(starts))
+                        starts.append(i)
+                        ends.append(end)
+                        i = _ws(text, end).end()
+                        c, i = text[i:i + 1], i + 1
+                        if c == "]":
+                            break
+                        if c != ",":
+                            raise GiveWay
+                        i = _ws(text, i).end()
+            else:
+                _, i = dec.raw_decode(text, i)
+            spans[key] = (start, i)
+            i = _ws(text, i).end()
+            c, i = text[i:i + 1], i + 1
+            if c == "}":
+                break
+            if c != ",":
+                raise GiveWay
+            i = _ws(text, i).end()
+    if _ws(text, i).end() != len(text):
+        raise GiveWay  # extra data after the object
+    return spans, starts, ends, floaty
 
 
 class JsonStream:
@@ -59,8 +125,7 @@ class JsonStream:
         self.malformed = False  # the header itself is not a log (notation.players): nothing to judge
         self.findings: list[Finding] = []  # the header's findings (jsonform._header_checks)
         self._hidden: list[Finding] = []  # found as each round is read (face-down cards)
-        self._starts = array("q")
-        self._ends = array("q")
+        self._starts = self._ends = array("q")  # where each round lies in the text
         self._floaty: set[int] = set()  # rounds written with a JSON number like 3.0
         self._floats = False
         self._next = 0
@@ -90,7 +155,7 @@ class JsonStream:
             self._scanned = True
             try:
                 self._log = self._scan()
-            except (_GiveWay, ValueError, RecursionError, MemoryError):
+            except (GiveWay, ValueError, RecursionError, MemoryError):
                 self._log, self.failed = None, True
             if self._log is not None:
                 self._check_header(self._log)
@@ -100,41 +165,13 @@ class JsonStream:
         from .jsonform import log_adapter
 
         text = self.text
-        dec = json.JSONDecoder(parse_float=self._float)
-        i = _ws(text, 0).end()
-        if text[i:i + 1] != "{":
-            raise _GiveWay
-        i = _ws(text, i + 1).end()
-        pieces: list[str] = []
-        seen: set[str] = set()
-        if text[i:i + 1] == "}":
-            i += 1
-        else:
-            while True:
-                if text[i:i + 1] != '"':
-                    raise _GiveWay
-                key, i = scanstring(text, i + 1)
-                i = _ws(text, i).end()
-                if text[i:i + 1] != ":" or key in seen:
-                    raise _GiveWay  # a repeated key: which one counts is the whole reading's to say
-                seen.add(key)
-                i = _ws(text, i + 1).end()
-                if key == "rounds":
-                    i = self._find_rounds(text, i, dec)
-                else:
-                    self._floats = False
-                    value, end = dec.raw_decode(text, i)
-                    pieces.append(json.dumps(key) + ":" + self._as_validated(text[i:end], value, key))
-                    i = end
-                i = _ws(text, i).end()
-                c, i = text[i:i + 1], i + 1
-                if c == "}":
-                    break
-                if c != ",":
-                    raise _GiveWay
-                i = _ws(text, i).end()
-        if _ws(text, i).end() != len(text):
-            raise _GiveWay  # extra data after the object
+        spans, self._starts, self._ends, self._floaty = index_document(text)
+        pieces = []
+        for key, (start, end) in spans.items():
+            if key != "rounds":
+                self._floats = False
+                value = json.loads(text[start:end], parse_float=self._float)
+                pieces.append(json.dumps(key) + ":" + self._as_validated(text[start:end], value, key))
         # the header, strict in JSON mode as the whole reading validates it; rounds come later
         return log_adapter().validate_json("{" + ",".join(pieces) + "}", strict=True)
 
@@ -147,36 +184,13 @@ class JsonStream:
             # the whole reading sees a repeated key's every value, or only the last (after json.dumps)
             def pairs(kv):
                 if len({k for k, _ in kv}) != len(kv):
-                    raise _GiveWay
+                    raise GiveWay
                 return dict(kv)
 
             json.loads(raw, object_pairs_hook=pairs)
         if self._floats or _has_lone_surrogate(raw):
             return json.dumps(_integral_floats(value))
         return raw
-
-    def _find_rounds(self, text: str, i: int, dec) -> int:
-        """Note where each element of `rounds` lies (each decoded once, to find its end, and
-        dropped); the index just past the array."""
-        if text[i:i + 1] != "[":
-            raise _GiveWay  # `rounds` is not an array: the schema's finding, from the whole reading
-        i = _ws(text, i + 1).end()
-        if text[i:i + 1] == "]":
-            return i + 1
-        while True:
-            self._floats = False
-            _, end = dec.raw_decode(text, i)
-            if self._floats:
-                self._floaty.add(len(self._starts))
-            self._starts.append(i)
-            self._ends.append(end)
-            i = _ws(text, end).end()
-            c, i = text[i:i + 1], i + 1
-            if c == "]":
-                return i
-            if c != ",":
-                raise _GiveWay
-            i = _ws(text, i).end()
 
     def _check_header(self, log: Log) -> None:
         from .jsonform import _header_checks

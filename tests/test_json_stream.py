@@ -229,3 +229,58 @@ def test_keys_in_any_order_or_repeated_read_as_whole(order, twice):
     text = "{" + ", ".join(parts) + "}"
     same(text)
     assert streams(text) == (twice not in doc)
+
+
+def _eager_doc(text):
+    try:
+        return json.loads(text) if text and text.lstrip().startswith("{") else None
+    except ValueError:
+        return None
+
+
+def _rendered_both_ways(monkeypatch, data) -> tuple[str, str]:
+    from dosverify import report as report_mod
+
+    rep = check(data, name="x")
+    lazy = report_mod.render_text(rep, rep._text)
+    with monkeypatch.context() as m:
+        m.setattr(report_mod, "_json_doc", _eager_doc)
+        eager = report_mod.render_text(rep, rep._text)
+    return lazy, eager
+
+
+def test_a_finding_shows_its_json_value_without_decoding_the_whole_log(monkeypatch):
+    """The text report shows the JSON value a finding points at; only the round it points into is
+    decoded, and what is shown is what the whole document, decoded, shows."""
+    from dosverify.mutate import OPERATORS
+    from dosverify.notation import write
+
+    shown = 0
+    texts = [write(Sim(players=3, seed=seed, rounds=3, target=1_000_000).play().to_log()) for seed in range(2)]
+    for text in texts:
+        for name in sorted(OPERATORS):
+            m = OPERATORS[name](text, random.Random(1))
+            js = m and convert(m.text, "json")[0]
+            if js:
+                lazy, eager = _rendered_both_ways(monkeypatch, js)
+                assert lazy == eager, name
+                shown += lazy.count("\n  | {")
+    assert shown > 20
+    for doc in MALFORMED + [_HEAD + ', "rounds": []}', _HEAD + "}"]:
+        lazy, eager = _rendered_both_ways(monkeypatch, doc)
+        assert lazy == eager
+
+
+def test_showing_a_finding_decodes_one_round(monkeypatch):
+    from dosverify import report as report_mod
+
+    doc = json.loads(_game(20))
+    doc["rounds"][-1]["turns"][0]["player"] = doc["rounds"][-1]["turns"][0]["player"].upper()
+    rep = check(json.dumps(doc), name="x")
+    assert rep.findings and all(f.pointer.startswith("/rounds/19/") for f in rep.findings)
+    decoded: list[int] = []
+    real = json.loads
+    monkeypatch.setattr(report_mod.json, "loads", lambda s, **kw: (decoded.append(len(s)), real(s, **kw))[1])
+    out = report_mod.render_text(rep, rep._text)
+    assert '| "BOB"' in out  # the value pointed at, shown
+    assert sum(decoded) < len(rep._text) / 5  # the header's values and the last round, not the log
