@@ -59,9 +59,10 @@ def check(
 
         stream = JsonStream(source)
         log = stream.header()
-        if log is None:  # not plainly a valid log: the whole reading says what is wrong
+        if stream.failed:  # not plainly a log: the whole reading says what is wrong
             return _json_whole(source, name=name, ruleset=ruleset, options=options)
-        parsed = Parsed(None if stream.malformed else log, stream.findings, stream.malformed, stream.text)
+        malformed = stream.refused is not None  # in the whole reading's words
+        parsed = Parsed(log, stream.refused if malformed else stream.findings, malformed, stream.text)
     elif whole or as_json:
         parsed = parse(source, form)
     else:
@@ -97,8 +98,8 @@ def check(
             col = at + 1 if at >= 0 else col
         if stream is not None:  # the rest of the log's findings come first, as when it is read whole
             findings.extend(stream.close())
-            if getattr(stream, "failed", False):  # a JSON round the schema refuses: malformed, read whole
-                return _json_whole(source, name=name, ruleset=ruleset, options=options)
+            if (other := _json_refused(stream, report, source, name=name, ruleset=ruleset, options=options)):
+                return other
         findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr,
                                 found=found))
         return report
@@ -111,8 +112,8 @@ def check(
         ref.provs = None  # no witness: keep no round's provenance
         judged = ref.run(stream.rounds())
         findings.extend(stream.close())  # the parser's findings first, as when the log is read whole
-        if getattr(stream, "failed", False):  # a JSON round the schema refuses: malformed, read whole
-            return _json_whole(source, name=name, ruleset=ruleset, options=options)
+        if (other := _json_refused(stream, report, source, name=name, ruleset=ruleset, options=options)):
+            return other
         if stream.malformed:  # pragma: no cover - a failure midway (never raise): as a log that cannot be read
             report.findings[:] = findings
             return report
@@ -135,6 +136,17 @@ def check(
         report._referee = ref
     report.verdict = verdict_of(findings, False)
     return report
+
+
+def _json_refused(stream, report: Report, source, **kw) -> Report | None:
+    """After a JSON log's rounds were read: the report if a round made it malformed (the schema's
+    findings, as the whole reading gives them), or read whole if the stream gave way; else None."""
+    if getattr(stream, "failed", False):
+        return _json_whole(source, **kw)
+    if getattr(stream, "refused", None) is None:
+        return None
+    report.findings[:] = stream.refused
+    return report  # still as a malformed log's: no ruleset, no rounds
 
 
 def _json_whole(source, **kw) -> Report:

@@ -14,10 +14,15 @@ Why not ijson: it would read the file in pieces, but the text is kept anyway, an
 would have to be turned back into JSON text for pydantic; ``raw_decode`` is the very scanner of
 ``json.loads``, so what the whole reading accepts, this accepts, with no new dependency.
 
-Nothing a user sees may differ from the whole reading. So where the document departs from a
-plain, valid log (a syntax error, a repeated top-level key, a header or a round the schema
-refuses, a repeated key inside ``options`` or ``tags``), the stream gives way (``failed``) and the caller reads the log whole,
-which says exactly what it says today; findings about a valid log come out the same either way.
+Nothing a user sees may differ from the whole reading, and a malformed log is told here too,
+in the whole reading's words and order: a syntax error is json's own (where the first pass does
+not decode, json's scanner is run over the text with the rounds already read blanked out), and
+the schema's findings are collected a round at a time, in the order pydantic gives them for
+the whole document (the header's fields before ``rounds``, each round, then ``winner`` and
+unknown keys). Where the two readings might part (a key written twice, which json.dumps would
+drop; nesting deep enough to stop a reader; bytes that are not UTF-8; valid JSON that is not
+an object with a ``rounds`` array) the stream gives way (``failed``) and the caller reads the
+document whole.
 """
 
 from __future__ import annotations
@@ -47,12 +52,14 @@ def round_adapter() -> TypeAdapter:
     return TypeAdapter(Round)
 
 
-def index_document(text: str) -> tuple[dict[str, tuple[int, int]], array, array, set[int]]:
+def index_document(text: str, starts: array | None = None, ends: array | None = None,
+                   floaty: set | None = None) -> tuple[dict[str, tuple[int, int]], array, array, set[int]]:
     """Where each value of a JSON document's top-level object lies (key -> (start, end)), where
-    each element of its `rounds` array lies (starts, ends), and which of those elements hold a
-    number written like 3.0. Each element is decoded once by ``json``'s own scanner (so what
-    ``json.loads`` refuses, this refuses: ValueError) and dropped. Raises GiveWay for anything
-    but an object with distinct keys whose `rounds`, if any, is an array."""
+    each element of its `rounds` array lies (`starts`, `ends`, filled as they are found), and
+    which of those elements hold a number written like 3.0 (`floaty`). Each element is decoded
+    once by ``json``'s own scanner and dropped, so what ``json.loads`` refuses, this refuses,
+    with its error (a JSONDecodeError at the same place, or its ValueError). Raises GiveWay for
+    anything else but an object with distinct keys whose `rounds`, if any, is an array."""
     dec_floats: list[bool] = [False]
 
     def hook(s: str) -> float:
@@ -61,7 +68,9 @@ def index_document(text: str) -> tuple[dict[str, tuple[int, int]], array, array,
 
     dec = json.JSONDecoder(parse_float=hook)
     spans: dict[str, tuple[int, int]] = {}
-    starts, ends, floaty = array("q"), array("q"), set()
+    starts = array("q") if starts is None else starts
+    ends = array("q") if ends is None else ends
+    floaty = set() if floaty is None else floaty
     i = _ws(text, 0).end()
     if text[i:i + 1] != "{":
         raise GiveWay
@@ -113,24 +122,77 @@ def index_document(text: str) -> tuple[dict[str, tuple[int, int]], array, array,
     return spans, starts, ends, floaty
 
 
+def _syntax_error(text: str, starts: array, ends: array) -> json.JSONDecodeError | None:
+    """The error json.loads gives for a text the first pass left at a place it does not read
+    (between the top-level keys, between the rounds): json's own scanner is run over the text
+    with every round it had read replaced by `0` and spaces (the same places, no objects)."""
+    parts, at = [], 0
+    for a, b in zip(starts, ends):
+        parts += [text[at:a], "0", " " * (b - a - 1)]
+        at = b
+    parts.append(text[at:])
+    try:
+        json.loads("".join(parts))
+    except json.JSONDecodeError as e:
+        return json.JSONDecodeError(e.msg, text, e.pos)  # its line and column counted in the text itself
+    except (ValueError, RecursionError):
+        return None
+    return None  # valid JSON: a repeated key, `rounds` not an array, not an object
+
+
+_DEEP = 64  # nesting past which a refused part is left to the whole reading (no log nests past 6)
+
+
+def _nesting(obj) -> int:
+    depth, stack = 0, [(obj, 1)]
+    while stack:
+        cur, d = stack.pop()
+        depth = max(depth, d)
+        if isinstance(cur, dict):
+            stack.extend((v, d + 1) for v in cur.values())
+        elif isinstance(cur, list):
+            stack.extend((v, d + 1) for v in cur)
+    return depth
+
+
+def _repeats_a_key(src: str) -> bool:
+    seen = [False]
+
+    def pairs(kv):
+        if len({k for k, _ in kv}) != len(kv):
+            seen[0] = True
+        return dict(kv)
+
+    json.loads(src, object_pairs_hook=pairs)
+    return seen[0]
+
+
 class JsonStream:
     """A JSON log to be read a round at a time: ``header()`` scans the document and gives the
-    header (a Log without rounds; None when the whole reading must judge the log),
-    ``rounds()`` hands on each round validated, ``close()`` reads what is left and gives the
-    findings found while reading (face-down cards). ``failed`` says the stream gave way."""
+    header (a Log without rounds; None when there is no log to judge), ``rounds()`` hands on
+    each round validated, ``close()`` reads what is left and gives the findings found while
+    reading (face-down cards). When the log is malformed, ``refused`` holds the findings the
+    whole reading gives; ``failed`` says the stream gave way to the whole reading."""
 
     def __init__(self, source: str | bytes) -> None:
         self.text: str | None = None
         self.failed = False
-        self.malformed = False  # the header itself is not a log (notation.players): nothing to judge
+        self.refused: list[Finding] | None = None  # malformed: the whole reading's findings
+        self.malformed = False  # (a text stream's failure midway: here, `refused` says it)
         self.findings: list[Finding] = []  # the header's findings (jsonform._header_checks)
         self._hidden: list[Finding] = []  # found as each round is read (face-down cards)
-        self._starts = self._ends = array("q")  # where each round lies in the text
+        self._starts, self._ends = array("q"), array("q")  # where each round lies in the text
         self._floaty: set[int] = set()  # rounds written with a JSON number like 3.0
         self._floats = False
         self._next = 0
         self._log: Log | None = None
         self._scanned = False
+        # the schema's findings, in the whole reading's order: the header's fields before
+        # `rounds`, each round's, then `winner`'s and unknown keys'
+        self._before: list[Finding] = []
+        self._errors: list[Finding] = []
+        self._after: list[Finding] = []
+        self._header: dict = {}
         if isinstance(source, (bytes, bytearray)):
             from .notation import utf16_problem
 
@@ -153,41 +215,71 @@ class JsonStream:
     def header(self) -> Log | None:
         if not self._scanned and not self.failed:
             self._scanned = True
-            try:
-                self._log = self._scan()
-            except (GiveWay, ValueError, RecursionError, MemoryError):
-                self._log, self.failed = None, True
-            if self._log is not None:
-                self._check_header(self._log)
-        return None if self.failed else self._log
+            self._log = self._read_header()
+        return None if self.failed or self.refused is not None else self._log
 
-    def _scan(self) -> Log:
-        from .jsonform import log_adapter
+    def _read_header(self) -> Log | None:
+        from pydantic import ValidationError
+
+        from .findings import finding
+        from .jsonform import log_adapter, schema_findings
 
         text = self.text
-        spans, self._starts, self._ends, self._floaty = index_document(text)
+        try:
+            spans = index_document(text, self._starts, self._ends, self._floaty)[0]
+        except json.JSONDecodeError as e:  # inside a value: where json.loads stops too
+            self.refused = [finding("notation.schema", f"this is not JSON: {e.msg}", line=e.lineno, column=e.colno,
+                                    pointer="")]
+            return None
+        except GiveWay:
+            e = _syntax_error(text, self._starts, self._ends)
+            if e is None:
+                self.failed = True  # valid JSON, but not plainly a log's object: read whole
+            else:
+                self.refused = [finding("notation.schema", f"this is not JSON: {e.msg}", line=e.lineno,
+                                        column=e.colno, pointer="")]
+            return None
+        except RecursionError:
+            self.failed = True  # nested past the limit: the whole reading says how deep it went
+            return None
+        except ValueError as e:
+            self.refused = [finding("notation.schema", f"this is not JSON: {e}", line=1, pointer="")]
+            return None
         pieces = []
-        for key, (start, end) in spans.items():
-            if key != "rounds":
-                self._floats = False
-                value = json.loads(text[start:end], parse_float=self._float)
-                pieces.append(json.dumps(key) + ":" + self._as_validated(text[start:end], value, key))
-        # the header, strict in JSON mode as the whole reading validates it; rounds come later
-        return log_adapter().validate_json("{" + ",".join(pieces) + "}", strict=True)
+        try:
+            for key, (start, end) in spans.items():
+                if key != "rounds":
+                    self._floats = False
+                    value = json.loads(text[start:end], parse_float=self._float)
+                    self._header[key] = value
+                    pieces.append(json.dumps(key) + ":" + self._as_validated(text[start:end], value, key))
+            # the header, strict in JSON mode as the whole reading validates it; rounds come later
+            log = log_adapter().validate_json("{" + ",".join(pieces) + "}", strict=True)
+        except ValidationError as e:
+            errors = e.errors(include_url=False)
+            if any(_nesting(v) > _DEEP for v in self._header.values()) or any(x.get("type") == "json_invalid"
+                                                                          for x in errors):
+                self.failed = True  # the whole reading might stop on the nesting, with one finding
+                return None
+            for f, err in zip(schema_findings(errors, self._header), errors):
+                loc = err.get("loc") or ("",)
+                late = loc[0] == "winner" or err.get("type") in ("extra_forbidden", "unexpected_keyword_argument")
+                (self._after if late else self._before).append(f)
+            self.close()  # every round's findings too
+            return None
+        except (GiveWay, RecursionError, ValueError):
+            self.failed = True
+            return None
+        self._check_header(log)
+        return log
 
     def _as_validated(self, raw: str, value, key: str) -> str:
         """The JSON text the whole reading would validate for this header value: its own text,
         or (after a number like 3.0, or a lone surrogate escape) the value as json.dumps writes it."""
         from .jsonform import _has_lone_surrogate, _integral_floats
 
-        if key in ("options", "tags") and isinstance(value, dict):
-            # the whole reading sees a repeated key's every value, or only the last (after json.dumps)
-            def pairs(kv):
-                if len({k for k, _ in kv}) != len(kv):
-                    raise GiveWay
-                return dict(kv)
-
-            json.loads(raw, object_pairs_hook=pairs)
+        if key in ("options", "tags") and isinstance(value, dict) and _repeats_a_key(raw):
+            raise GiveWay  # the whole reading sees a repeated key's every value, or only the last
         if self._floats or _has_lone_surrogate(raw):
             return json.dumps(_integral_floats(value))
         return raw
@@ -200,32 +292,49 @@ class JsonStream:
         if log.winner is not None:
             log.winner._pointer = "/winner"
         if any(f.rule == "notation.players" for f in self.findings):
-            # malformed, unless a round breaks the schema (then that is what the whole reading says)
+            # malformed, with these findings, unless a round breaks the schema (then those)
             self.close()
-            self.malformed = not self.failed
+            if self.refused is None and not self.failed:
+                self.refused = self.findings
 
     # ---- the second pass: each round, as the referee asks for it ---------------------------
 
     def _round(self, ri: int) -> Round | None:
         from pydantic import ValidationError
 
-        from .jsonform import _has_lone_surrogate, _integral_floats
+        from .jsonform import _has_lone_surrogate, _integral_floats, schema_findings
         from .notation import face_down_round
 
-        src = self.text[self._starts[ri]:self._ends[ri]]
-        if ri in self._floaty or _has_lone_surrogate(src):
-            src = json.dumps(_integral_floats(json.loads(src)))
+        raw = self.text[self._starts[ri]:self._ends[ri]]
+        src = json.dumps(_integral_floats(json.loads(raw))) if ri in self._floaty or _has_lone_surrogate(raw) else raw
         try:
             rnd = round_adapter().validate_json(src, strict=True)
-        except (ValidationError, RecursionError, ValueError):
+        except ValidationError as e:
+            errors = e.errors(include_url=False)
+            try:
+                obj = json.loads(raw)
+                # nested deep enough that the whole reading might stop on it, or a key written
+                # twice (seen twice in the text, once after json.dumps): read whole
+                whole = _nesting(obj) > _DEEP or _repeats_a_key(raw) or any(x.get("type") == "json_invalid"
+                                                                          for x in errors)
+            except (RecursionError, ValueError):
+                whole = True
+            if whole:
+                self.failed = True
+            else:
+                self._errors += schema_findings(errors, _integral_floats(obj), f"/rounds/{ri}")
+            return None
+        except (RecursionError, ValueError):
             self.failed = True
             return None
+        if self._errors:
+            return None  # malformed already: no more rounds are judged
         attach_round_pointers(rnd, ri)
         face_down_round(rnd, self._hidden)
         return rnd
 
     def rounds(self):
-        if self.header() is None or self.malformed:
+        if self.header() is None:
             return
         while self._next < len(self._starts) and not self.failed:
             rnd = self._round(self._next)
@@ -235,9 +344,12 @@ class JsonStream:
             yield rnd
 
     def close(self) -> list[Finding]:
-        """Read (and validate) what is left; the findings found while reading the rounds."""
+        """Read (and validate) what is left; the findings found while reading the rounds. After
+        it, ``refused`` says whether the log is malformed."""
         self.header()
         while not self.failed and self._next < len(self._starts):
             self._round(self._next)
             self._next += 1
+        if not self.failed and (self._before or self._errors or self._after):
+            self.refused = self._before + self._errors + self._after
         return self._hidden

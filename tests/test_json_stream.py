@@ -284,3 +284,52 @@ def test_showing_a_finding_decodes_one_round(monkeypatch):
     out = report_mod.render_text(rep, rep._text)
     assert '| "BOB"' in out  # the value pointed at, shown
     assert sum(decoded) < len(rep._text) / 5  # the header's values and the last round, not the log
+
+
+def _refused_by_the_stream(data) -> bool:
+    """Whether the stream itself tells the log malformed (not giving way to the whole reading)."""
+    s = JsonStream(data)
+    s.header()
+    s.close()
+    return not s.failed and s.refused is not None
+
+
+def _malformed_long_logs():
+    text = _game(30)
+    doc = json.loads(text)
+    r20 = text.index('{"number":20,')
+    yield "truncated", text[: len(text) * 9 // 10]
+    yield "truncated after a round", text[: text.index(',{"number":25,')]
+    yield "a bad character in round 20", text[: r20 + 40] + "@" + text[r20 + 40:]
+    yield "no comma between rounds", text.replace('},{"number":20,', '} {"number":20,')
+    yield "extra data", text + " x"
+    late = json.loads(text)
+    late["rounds"][24]["number"] = "25"
+    late["rounds"][27]["turns"][0]["events"].append({"type": "jump"})
+    yield "schema errors in rounds 25 and 28", json.dumps(late)
+    head = dict(doc, players=doc["players"][:1], target=0, zz=1, winner={"player": 3})
+    head["rounds"] = late["rounds"]
+    yield "schema errors in the header, rounds, the winner, an unknown key", json.dumps(head)
+    bad_name = dict(late, players=["turn"] + doc["players"][1:])
+    yield "a keyword for a player and a round the schema refuses", json.dumps(bad_name)
+    yield "a keyword for a player", json.dumps(dict(doc, players=["turn"] + doc["players"][1:]))
+    yield "an unknown ruleset and a round the schema refuses", json.dumps(dict(late, ruleset="nope"))
+
+
+@pytest.mark.parametrize("case", list(_malformed_long_logs()), ids=lambda c: c[0])
+def test_a_malformed_json_log_is_told_a_round_at_a_time_as_whole(case):
+    _, text = case
+    assert _refused_by_the_stream(text)
+    assert json.loads(same(text))["verdict"] == "malformed"
+
+
+def test_a_round_the_schema_refuses_stops_the_referee(monkeypatch):
+    """Rounds after a refused one are validated (their findings count) but not judged."""
+    doc = json.loads(_game(20))
+    doc["rounds"][4]["number"] = "5"
+    played: list[int] = []
+    real = Referee.play_round
+    monkeypatch.setattr(Referee, "play_round", lambda self, rnd, nxt=None: (played.append(rnd.number), real(self, rnd, nxt))[1])
+    report = check(json.dumps(doc))
+    assert report.verdict == "malformed" and [f.pointer for f in report.findings] == ["/rounds/4/number"]
+    assert played == [1, 2, 3, 4]  # round 4 is judged as the last (no next round comes), then no more
