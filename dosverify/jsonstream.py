@@ -20,7 +20,8 @@ not decode, json's scanner is run over the text with the rounds already read bla
 the schema's findings are collected a round at a time, in the order pydantic gives them for
 the whole document (the header's fields before ``rounds``, each round, then ``winner`` and
 unknown keys). Where the two readings might part (a key written twice, which json.dumps would
-drop; nesting deep enough to stop a reader; bytes that are not UTF-8; valid JSON that is not
+drop; nesting deep enough to stop a reader; bytes that are not UTF-8, or a str with a lone
+surrogate; valid JSON that is not
 an object with a ``rounds`` array) the stream gives way (``failed``) and the caller reads the
 document whole.
 """
@@ -28,6 +29,7 @@ document whole.
 from __future__ import annotations
 
 import json
+import re
 from array import array
 from functools import lru_cache
 from json.decoder import WHITESPACE, scanstring
@@ -40,6 +42,7 @@ from .findings import Finding
 __all__ = ["JsonStream", "index_document"]
 
 _ws = WHITESPACE.match  # JSON's whitespace, as json.loads skips it
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class GiveWay(Exception):
@@ -205,6 +208,8 @@ class JsonStream:
                 self.failed = True
                 return
         self.text = source[1:] if source.startswith("\ufeff") else source
+        if _SURROGATE.search(self.text):  # a str that is not UTF-8 text: pydantic refuses it whole
+            self.failed = True
 
     # ---- the first pass: syntax, the header, where each round lies ------------------------
 

@@ -185,6 +185,7 @@ MALFORMED = [
     _HEAD + ', "rounds": [{"number": 1}]}\n\n', "\n\t " + _HEAD + "}\r\n", _HEAD + ', "rounds": ["\\x"]}',
     _HEAD + ', "rounds": ["abc', _HEAD + ', "rounds": ["a\tb"]}', _SMALL[:-1], _SMALL[: len(_SMALL) // 2],
     _SMALL.replace("[", "[[", 1), _SMALL.replace('"score"', '"score2"', 1), _SMALL.replace('"turns"', '"turns"', 1),
+    _HEAD + ', "tags": {"t": "\ud800"}}', _HEAD + ', "rounds": [{"number": 1, "turns": [{"player": "a\udfff"}]}]}',
 ]
 
 
@@ -192,7 +193,8 @@ MALFORMED = [
 def test_hand_made_json_documents_read_as_whole(doc):
     text = MALFORMED[doc]
     same(text)
-    for data in (text.encode("utf-8", "surrogatepass"), b"\xef\xbb\xbf" + text.encode(), ("\ufeff" + text).encode()):
+    for data in (text.encode("utf-8", "surrogatepass"), b"\xef\xbb\xbf" + text.encode("utf-8", "surrogatepass"),
+                 ("\ufeff" + text).encode("utf-8", "surrogatepass"), "\ufeff" + text):
         same(data)
 
 
@@ -202,7 +204,7 @@ def test_bytes_that_are_not_utf8_read_as_whole(data):
     same(data)
 
 
-_EDITS = ["{", "}", "[", "]", ",", ":", '"', " ", "3.0", "-1", "\\ud800", "NaN", "null", '"x"', '"rounds": [],',
+_EDITS = ["{", "}", "[", "]", ",", ":", '"', " ", "3.0", "-1", "\\ud800", "\udc00", "NaN", "null", '"x"', '"rounds": [],',
           '"players": ["cy", "di"],', '{"number": 1}', '"?"']
 
 
