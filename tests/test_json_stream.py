@@ -335,3 +335,45 @@ def test_a_round_the_schema_refuses_stops_the_referee(monkeypatch):
     report = check(json.dumps(doc))
     assert report.verdict == "malformed" and [f.pointer for f in report.findings] == ["/rounds/4/number"]
     assert played == [1, 2, 3, 4]  # round 4 is judged as the last (no next round comes), then no more
+
+
+_VALUES = [None, True, 3, 3.0, 2.5, -1, "x", "R3", "?", "ann", [], {}, [1], {"a": 1}, 0, 10**30]
+
+
+def _nodes(o, path=()):
+    yield path, o
+    if isinstance(o, dict):
+        for k, v in o.items():
+            yield from _nodes(v, path + (k,))
+    elif isinstance(o, list):
+        for i, v in enumerate(o):
+            yield from _nodes(v, path + (i,))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False))
+def test_json_logs_with_wrong_values_read_as_whole(rng):
+    """A valid log of three rounds with a few values changed, removed or added anywhere (the
+    header, a round, the winner), its keys perhaps shuffled: the schema's findings, in the
+    whole reading's order, or the referee's, the same either way."""
+    doc = json.loads(_SMALL3)
+    for _ in range(rng.randint(1, 4)):
+        path = rng.choice([p for p, _ in _nodes(doc) if p])
+        parent = doc
+        for step in path[:-1]:
+            parent = parent[step]
+        r = rng.random()
+        if r < 0.6:
+            parent[path[-1]] = rng.choice(_VALUES)
+        elif r < 0.8:
+            del parent[path[-1]]
+        elif isinstance(parent, dict):
+            parent[rng.choice(["zz", "type", "player", "number", "cards"])] = rng.choice(_VALUES)
+    if rng.random() < 0.3:
+        keys = list(doc)
+        rng.shuffle(keys)
+        doc = {k: doc[k] for k in keys}
+    same(json.dumps(doc, indent=rng.choice([None, 1])))
+
+
+_SMALL3 = _game(3, seed=11)
