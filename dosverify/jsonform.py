@@ -104,7 +104,10 @@ def _short(v: Any, n: int = 60) -> str:
 
 
 def load_json(data: str | bytes | dict) -> Parsed:
-    """Read a log in the JSON form. Never raises: every problem is a finding."""
+    """Read a log in the JSON form, whole. Never raises: every problem is a finding.
+
+    The whole reading: `api.check` reads a round at a time (``jsonstream``), to the same
+    report; this one serves `convert`, the witness and ``check(whole=True)``."""
     text = None
     if isinstance(data, (bytes, bytearray)):
         from .notation import utf16_problem
