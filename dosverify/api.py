@@ -150,8 +150,8 @@ def _json_refused(stream, report: Report, source, **kw) -> Report | None:
 
 
 def _json_whole(source, **kw) -> Report:
-    """A JSON log the stream gave way on (jsonstream: a syntax error, a round the schema
-    refuses, a repeated key), judged as read whole: the same report, byte for byte."""
+    """A JSON log the stream gave way on (jsonstream: a key written twice, deep nesting, bytes
+    that are not UTF-8, valid JSON that is not a log's object), judged as read whole."""
     report = check(source, form="json", whole=True, **kw)
     report._referee = None  # no witness was asked for: keep no referee
     return report
