@@ -1,7 +1,7 @@
 """dosverify benchmark: every figure measured beside its companion in the same run.
 
     .venv/bin/python bench/run.py [--quick] [--json OUT] [--compare OLD.json] [--seed N]
-                                  [--parts parse,check,json,chess,cli,http,memory,long]
+                                  [--parts parse,check,json,chess,cli,http,memory,long[,million]]
 
 Parts (each figure is also given as a ratio to its companion, since absolute times drift):
 
@@ -25,6 +25,10 @@ Parts (each figure is also given as a ratio to its companion, since absolute tim
            text form and in the JSON form (331,607 events): peak resident set size and time; and
            1 MiB of junk after a valid header (``dos 1``, ``players``): time, beside the same
            size of the long game's text.
+9. million (only when named in ``--parts``) one JSON log of about a million events
+           (``simulate --game --target 425000 --seed 1``: 324,517 turns, 1,028,066 events,
+           74 MB; ``--quick``: target 85000), one ``check -q`` call: peak resident set size and
+           time, and its time per MB beside part 8's JSON figure (1.0: time linear in the log).
 
 In-process rates are the median of several passes over the whole corpus (a warm-up pass first);
 the best pass is kept in the JSON too. The DOS corpus comes from the project's own generator
@@ -56,13 +60,14 @@ sys.path.insert(0, str(HERE))
 from corpus import OUT, dos_corpus, pgn_corpus  # noqa: E402
 from table import print_table as table  # noqa: E402
 
-ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory", "long")
+ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory", "long", "million")
+DEFAULT_PARTS = ALL_PARTS[:-1]  # `million` simulates a game of a few minutes first: asked for by name
 
 SETTINGS = {
     "full": dict(reps=5, cold_runs=21, http_requests=3000, http_cap=90.0, http_conns=4, memory_games=10_000,
-                 long_target=140_000),
+                 long_target=140_000, million_target=425_000),
     "quick": dict(reps=3, cold_runs=9, http_requests=600, http_cap=30.0, http_conns=4, memory_games=2_000,
-                  long_target=28_000),
+                  long_target=28_000, million_target=85_000),
 }
 
 TARGETS = {
@@ -481,8 +486,8 @@ def _junk(n: int, seed: int = 1) -> bytes:
     return bytes(rng.choice(b"abcdefgh RGBYW0123456789#+=\n") for _ in range(n))
 
 
-def bench_long(target: int) -> dict:
-    """One long game, text and JSON, and 1 MiB of junk after a header: each a `check -q` call."""
+def _long_game(target: int) -> tuple[Path, Path]:
+    """One long game of three players to `target` points, in text and JSON (cached in bench/out)."""
     dosv = _venv_cmd("dosverify")
     text = OUT / f"long-{target}.log"
     if not text.exists():
@@ -492,20 +497,41 @@ def bench_long(target: int) -> dict:
     if not js.exists():
         with open(js, "wb") as fh:
             subprocess.run(dosv + ["convert", str(text), "--to", "json"], stdout=fh, check=True, timeout=3600)
+    return text, js
+
+
+def _check_file(key: str, path: Path) -> dict:
+    p = subprocess.run([sys.executable, str(HERE / "memory_worker.py"), "file", str(path), *_venv_cmd("dosverify")],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=3600)
+    if p.returncode != 0:
+        raise RuntimeError(f"memory worker (long {key}) failed: {p.stderr.decode()[-800:]}")
+    return json.loads(p.stdout)
+
+
+def _events(js: Path) -> int:
+    return sum(len(t["events"]) for r in json.loads(js.read_text())["rounds"] for t in r["turns"])
+
+
+def bench_million(target: int) -> dict:
+    """One JSON log of about a million events: one `check -q` call."""
+    text, js = _long_game(target)
+    out = _check_file("million", js)
+    out["turns"] = text.read_text().count("\nturn ")
+    out["events"] = _events(js)
+    return out
+
+
+def bench_long(target: int) -> dict:
+    """One long game, text and JSON, and 1 MiB of junk after a header: each a `check -q` call."""
+    text, js = _long_game(target)
     junk = OUT / "junk-1mib.log"
     if not junk.exists():
         junk.write_bytes(b"dos 1\nplayers ann bob\n" + _junk(2**20))
     same = OUT / "long-1mib.log"
     same.write_bytes(text.read_bytes()[:2**20].rsplit(b"\nround ", 1)[0] + b"\n")  # whole rounds, about 1 MiB
-    out = {}
-    for key, path in (("text", text), ("json", js), ("junk", junk), ("same", same)):
-        p = subprocess.run([sys.executable, str(HERE / "memory_worker.py"), "file", str(path), *dosv],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=3600)
-        if p.returncode != 0:
-            raise RuntimeError(f"memory worker (long {key}) failed: {p.stderr.decode()[-800:]}")
-        out[key] = json.loads(p.stdout)
+    out = {key: _check_file(key, path) for key, path in (("text", text), ("json", js), ("junk", junk), ("same", same))}
     out["turns"] = text.read_text().count("\nturn ")
-    out["events"] = sum(len(t["events"]) for r in json.loads(js.read_text())["rounds"] for t in r["turns"])
+    out["events"] = _events(js)
     return out
 
 
@@ -613,10 +639,19 @@ def build_rows(res: dict) -> list[dict]:
              L["text"]["bytes"] / 1e6, "memory")
         _row(rows, part, "time, check -q (text)", L["text"]["seconds"], "s", "MB of log", L["text"]["bytes"] / 1e6)
         _row(rows, part, f"peak RSS, check -q (JSON, {L['events']:,} events)", L["json"]["peak_rss_mb"], "MB",
-             "MB of log", L["json"]["bytes"] / 1e6)
+             "MB of log", L["json"]["bytes"] / 1e6, "memory")
         _row(rows, part, "time, check -q (JSON)", L["json"]["seconds"], "s", "MB of log", L["json"]["bytes"] / 1e6)
         _row(rows, "8 1 MiB of junk after a header", "time, check -q", L["junk"]["seconds"], "s",
              "1 MiB of the long game", L["same"]["seconds"])
+    M = res.get("million")
+    if M:
+        part = f"9 one JSON log, {M['events']:,} events"
+        _row(rows, part, f"peak RSS, check -q ({M['turns']:,} turns)", M["peak_rss_mb"], "MB", "MB of log",
+             M["bytes"] / 1e6)
+        _row(rows, part, "time, check -q", M["seconds"], "s", "MB of log", M["bytes"] / 1e6)
+        if L:
+            per_mb = lambda r: r["seconds"] / (r["bytes"] / 1e6)  # noqa: E731
+            _row(rows, part, "time per MB, check -q", per_mb(M), "s/MB", "time per MB, part 8 JSON", per_mb(L["json"]))
     return rows
 
 
@@ -685,7 +720,8 @@ def main(argv=None) -> int:
     ap.add_argument("--stat", choices=("median", "best"), default="median",
                     help="which pass of the timed rounds the rates use (default median; the other is kept in the JSON)")
     ap.add_argument("--label", help="a note kept in the JSON (what was measured: a branch, a change)")
-    ap.add_argument("--parts", default=",".join(ALL_PARTS), help=f"comma-separated subset of {','.join(ALL_PARTS)}")
+    ap.add_argument("--parts", default=",".join(DEFAULT_PARTS),
+                    help=f"comma-separated subset of {','.join(ALL_PARTS)} (default: all but million)")
     args = ap.parse_args(argv)
     mode = "quick" if args.quick else "full"
     st = SETTINGS[mode]
@@ -722,6 +758,9 @@ def main(argv=None) -> int:
     if "long" in parts:
         log(f"8 one long log (target {st['long_target']:,}) ...")
         res["long"] = bench_long(st["long_target"])
+    if "million" in parts:
+        log(f"9 one JSON log of about a million events (target {st['million_target']:,}) ...")
+        res["million"] = bench_million(st["million_target"])
 
     rows = build_rows(res)
     print()

@@ -43,9 +43,9 @@ def check(
     (over the log's own `option` lines) that is unknown, raises SpecError (a misuse, not a
     verdict); everything wrong with the log itself is a finding in the report.
 
-    A text log is read and judged a round at a time (memory for the game state, not the
-    log); `whole` reads it all first and keeps it, with the referee, on the report (the
-    witness needs both)."""
+    A log is read and judged a round at a time (memory for the game state, not the log;
+    for JSON, see jsonstream); `whole` reads it all first and keeps it, with the referee, on
+    the report (the witness needs both)."""
     spec = load_spec()
     if ruleset is not None and ruleset not in spec.rulesets:
         spec.ruleset(ruleset)  # raises SpecError with the known names
@@ -53,7 +53,17 @@ def check(
         spec.ruleset("official", options)  # raises SpecError naming the unknown option or value
     stream = None
     as_json = form == "json" or (form is None and sniff_json(source))
-    if whole or as_json:
+    if as_json and not whole and isinstance(source, (str, bytes, bytearray)):
+        from .jsonstream import JsonStream
+        from .notation import Parsed
+
+        stream = JsonStream(source)
+        log = stream.header()
+        if stream.failed:  # not plainly a log: the whole reading says what is wrong
+            return _json_whole(source, name=name, ruleset=ruleset, options=options)
+        malformed = stream.refused is not None  # in the whole reading's words
+        parsed = Parsed(log, stream.refused if malformed else stream.findings, malformed, stream.text)
+    elif whole or as_json:
         parsed = parse(source, form)
     else:
         from .notation import Parsed, stream as read_stream
@@ -88,6 +98,8 @@ def check(
             col = at + 1 if at >= 0 else col
         if stream is not None:  # the rest of the log's findings come first, as when it is read whole
             findings.extend(stream.close())
+            if (other := _json_refused(stream, report, source, name=name, ruleset=ruleset, options=options)):
+                return other
         findings.append(finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr,
                                 found=found))
         return report
@@ -100,6 +112,8 @@ def check(
         ref.provs = None  # no witness: keep no round's provenance
         judged = ref.run(stream.rounds())
         findings.extend(stream.close())  # the parser's findings first, as when the log is read whole
+        if (other := _json_refused(stream, report, source, name=name, ruleset=ruleset, options=options)):
+            return other
         if stream.malformed:  # pragma: no cover - a failure midway (never raise): as a log that cannot be read
             report.findings[:] = findings
             return report
@@ -121,6 +135,25 @@ def check(
     if stream is None:
         report._referee = ref
     report.verdict = verdict_of(findings, False)
+    return report
+
+
+def _json_refused(stream, report: Report, source, **kw) -> Report | None:
+    """After a JSON log's rounds were read: the report if a round made it malformed (the schema's
+    findings, as the whole reading gives them), or read whole if the stream gave way; else None."""
+    if getattr(stream, "failed", False):
+        return _json_whole(source, **kw)
+    if getattr(stream, "refused", None) is None:
+        return None
+    report.findings[:] = stream.refused
+    return report  # still as a malformed log's: no ruleset, no rounds
+
+
+def _json_whole(source, **kw) -> Report:
+    """A JSON log the stream gave way on (jsonstream: a key written twice, deep nesting, bytes
+    that are not UTF-8, valid JSON that is not a log's object), judged as read whole."""
+    report = check(source, form="json", whole=True, **kw)
+    report._referee = None  # no witness was asked for: keep no referee
     return report
 
 

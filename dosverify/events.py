@@ -291,19 +291,25 @@ def attach_pointers(log: Log) -> Log:
     if log.winner:
         log.winner._pointer = "/winner"
     for ri, rnd in enumerate(log.rounds):
-        rp = f"/rounds/{ri}"
-        rnd._pointer = rp
-        for si, ev in enumerate(rnd.setup):
-            ev._pointer = f"{rp}/setup/{si}"
-        for ti, turn in enumerate(rnd.turns):
-            tp = f"{rp}/turns/{ti}"
-            turn._pointer = tp
-            for ei, ev in enumerate(turn.events):
-                ev._pointer = f"{tp}/events/{ei}"
-        for si, sh in enumerate(rnd.shows):
-            sh._pointer = f"{rp}/shows/{si}"
-        if rnd.score:
-            rnd.score._pointer = f"{rp}/score"
-        if rnd.totals:
-            rnd.totals._pointer = f"{rp}/totals"
+        attach_round_pointers(rnd, ri)
     return log
+
+
+def attach_round_pointers(rnd: Round, ri: int) -> Round:
+    """attach_pointers for the round at index `ri` of the log's `rounds` (read on its own)."""
+    rp = f"/rounds/{ri}"
+    rnd._pointer = rp
+    for si, ev in enumerate(rnd.setup):
+        ev._pointer = f"{rp}/setup/{si}"
+    for ti, turn in enumerate(rnd.turns):
+        tp = f"{rp}/turns/{ti}"
+        turn._pointer = tp
+        for ei, ev in enumerate(turn.events):
+            ev._pointer = f"{tp}/events/{ei}"
+    for si, sh in enumerate(rnd.shows):
+        sh._pointer = f"{rp}/shows/{si}"
+    if rnd.score:
+        rnd.score._pointer = f"{rp}/score"
+    if rnd.totals:
+        rnd.totals._pointer = f"{rp}/totals"
+    return rnd

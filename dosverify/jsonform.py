@@ -104,7 +104,10 @@ def _short(v: Any, n: int = 60) -> str:
 
 
 def load_json(data: str | bytes | dict) -> Parsed:
-    """Read a log in the JSON form. Never raises: every problem is a finding."""
+    """Read a log in the JSON form, whole. Never raises: every problem is a finding.
+
+    The whole reading: `api.check` reads a round at a time (``jsonstream``), to the same
+    report; this one serves `convert`, the witness and ``check(whole=True)``."""
     text = None
     if isinstance(data, (bytes, bytearray)):
         from .notation import utf16_problem
@@ -150,12 +153,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
     except ValidationError as e:
         if obj is None:
             obj = json.loads(text)
-        findings = []
-        for err in e.errors(include_url=False):
-            ptr = _pointer_from_loc(obj, tuple(err.get("loc", ())))
-            found = None if err.get("type") in ("missing", "missing_keyword_argument", "missing_argument") else _short(err.get("input"))
-            findings.append(finding("notation.schema", f"{ptr or '/'}: {_message(err)}", pointer=ptr, found=found))
-        return Parsed(None, findings, True, text)
+        return Parsed(None, schema_findings(e.errors(include_url=False), obj), True, text)
     except RecursionError:
         return Parsed(None, [finding("notation.schema", "the JSON log is nested too deeply", pointer="")], True, text)
     findings = _header_checks(log)
@@ -164,6 +162,17 @@ def load_json(data: str | bytes | dict) -> Parsed:
     attach_pointers(log)
     findings.extend(face_down_checks(log))
     return Parsed(log, findings, False, text)
+
+
+def schema_findings(errors: list[dict], obj: Any, prefix: str = "") -> list[Finding]:
+    """A notation.schema finding for each pydantic error over `obj` (the part of the document
+    at the JSON pointer `prefix`, the whole of it by default)."""
+    out = []
+    for err in errors:
+        ptr = prefix + _pointer_from_loc(obj, tuple(err.get("loc", ())))
+        found = None if err.get("type") in ("missing", "missing_keyword_argument", "missing_argument") else _short(err.get("input"))
+        out.append(finding("notation.schema", f"{ptr or '/'}: {_message(err)}", pointer=ptr, found=found))
+    return out
 
 
 def _has_lone_surrogate(text: str) -> bool:

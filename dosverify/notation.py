@@ -1551,6 +1551,14 @@ def face_down_checks(log: Log) -> list[Finding]:
     form's parser reports (a `?` outside `hand` and `draw`, a repeated `show`), each at its
     pointer; such an event is left out, as the text form skips such a line."""
     out: list[Finding] = []
+    for rnd in log.rounds:
+        face_down_round(rnd, out)
+    return out
+
+
+def face_down_round(rnd: Round, out: list) -> None:
+    """face_down_checks for one round (a round is judged on its own, so the JSON form can be
+    read a round at a time): its findings are appended to `out`."""
 
     def bad(ev, cards) -> bool:
         if "?" not in cards:
@@ -1566,30 +1574,28 @@ def face_down_checks(log: Log) -> list[Finding]:
                            pointer=ptr, found="?", expected="a card code", help="write the card's code: it was face up"))
         return True
 
-    for rnd in log.rounds:
-        rnd.setup[:] = [ev for ev in rnd.setup if not (isinstance(ev, (Deck, Center)) and bad(ev, ev.cards))]
-        for turn in rnd.turns:
-            keep = [ev for ev in turn.events if not (
-                isinstance(ev, (Match, Refill, Reshuffle, Place))
-                and bad(ev, [ev.card] if isinstance(ev, Place) else ([ev.target] + ev.cards) if isinstance(ev, Match)
-                        else ev.cards))]
-            if len(keep) != len(turn.events):
-                turn.events[:] = keep
-                turn._damaged = True
-        seen: dict = {}
-        shows = []
-        for sh in rnd.shows:
-            if bad(sh, sh.cards):
-                continue
-            if sh.player in seen:
-                out.append(finding("notation.repeated", f"a second `show` for {sh.player} in round {rnd.number}",
-                                   pointer=sh._pointer, found="show", round=rnd.number))
-                continue
-            seen[sh.player] = sh
-            shows.append(sh)
-        rnd.shows[:] = shows
-        _no_hidden_with_deck(rnd, out)
-    return out
+    rnd.setup[:] = [ev for ev in rnd.setup if not (isinstance(ev, (Deck, Center)) and bad(ev, ev.cards))]
+    for turn in rnd.turns:
+        keep = [ev for ev in turn.events if not (
+            isinstance(ev, (Match, Refill, Reshuffle, Place))
+            and bad(ev, [ev.card] if isinstance(ev, Place) else ([ev.target] + ev.cards) if isinstance(ev, Match)
+                    else ev.cards))]
+        if len(keep) != len(turn.events):
+            turn.events[:] = keep
+            turn._damaged = True
+    seen: dict = {}
+    shows = []
+    for sh in rnd.shows:
+        if bad(sh, sh.cards):
+            continue
+        if sh.player in seen:
+            out.append(finding("notation.repeated", f"a second `show` for {sh.player} in round {rnd.number}",
+                               pointer=sh._pointer, found="show", round=rnd.number))
+            continue
+        seen[sh.player] = sh
+        shows.append(sh)
+    rnd.shows[:] = shows
+    _no_hidden_with_deck(rnd, out)
 
 
 def _no_hidden_with_deck(rnd: Round, findings: list) -> None:

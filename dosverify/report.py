@@ -148,9 +148,35 @@ def render_text(report: Report, text: str | None, *, colour: bool = False, limit
     return "\n".join(out)
 
 
+class _LazyRounds(list):
+    """A JSON log's `rounds`, each decoded from its slice of the text only when a finding points
+    into it: showing a finding of a long log does not build the whole document's objects."""
+
+    def __init__(self, text: str, span: tuple[int, int], starts, ends) -> None:
+        super().__init__()
+        self.text, self.span, self.starts, self.ends = text, span, starts, ends
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def __getitem__(self, i: int):
+        return json.loads(self.text[self.starts[i]:self.ends[i]])
+
+    def whole(self) -> list:
+        return json.loads(self.text[self.span[0]:self.span[1]])
+
+
 def _json_doc(text: str | None):
     if not text or not text.lstrip().startswith("{"):
         return None
+    from .jsonstream import GiveWay, index_document
+
+    try:
+        spans, starts, ends, _ = index_document(text)
+        return {k: _LazyRounds(text, (a, b), starts, ends) if k == "rounds" else json.loads(text[a:b])
+                for k, (a, b) in spans.items()}
+    except (GiveWay, ValueError, RecursionError):
+        pass  # not plainly an object with distinct keys: decoded whole, as json.loads reads it
     try:
         return json.loads(text)
     except ValueError:
@@ -170,6 +196,7 @@ def _at_pointer(doc, pointer: str) -> str | None:
             break
         if isinstance(node, dict) and "type" in node:
             best = node  # show the whole event rather than one field of it
+    node = node.whole() if isinstance(node, _LazyRounds) else node
     shown = json.dumps(best if best is not None else node, ensure_ascii=False, separators=(", ", ": "))
     return shown if len(shown) <= 200 else shown[:197] + "..."
 

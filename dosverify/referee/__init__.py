@@ -215,14 +215,24 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             for i, rnd in enumerate(log.rounds):
                 self.play_round(rnd, log.rounds[i + 1] if i + 1 < len(log.rounds) else None)
         else:
+            # the names resolved come first, as when every round is resolved before play (what
+            # orders the findings of a JSON log, which have no line to be sorted by)
+            names: list[Finding] = []
             it = iter(rounds)
             rnd = next(it, None)
             while rnd is not None:
                 nxt = next(it, None)  # the next round's line places a step missing from this round's last turn
+                mark = len(self.findings)
                 self.resolve_round(rnd)
+                names += self.findings[mark:]
+                del self.findings[mark:]
                 self.play_round(rnd, nxt)
                 rnd = nxt
+            mark = len(self.findings)
             self.resolve_winner()
+            names += self.findings[mark:]
+            self.findings[mark:] = []
+            self.findings[:0] = names
         self.end_round(None)
         if log.winner is not None:
             w = log.winner
