@@ -38,6 +38,7 @@ import os
 import pickle
 import signal
 import threading
+import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -159,22 +160,27 @@ def _worker_main(conn, budget: float, nice: int = 0) -> None:  # pragma: no cove
         try:
             conn.send(results)
         except Exception:  # noqa: BLE001 - an unpicklable result or exception
-            conn.send([r if _picklable(r) else ("raise", RuntimeError(f"{type(r[1]).__name__}: {r[1]}"))
+            conn.send([r if _picklable(r) else ("raise", RuntimeError(f"{type(r[1]).__name__}: {r[1]}"), r[2])
                        for r in results])
 
 
-def _run(job: tuple, budget: float) -> tuple[str, Any]:  # pragma: no cover - runs in the child process
+def _run(job: tuple, budget: float) -> tuple[str, Any, tuple]:  # pragma: no cover - runs in the child process
+    """(status, value, (start, end, cpu seconds)): start and end on ``time.perf_counter``, the
+    system-wide monotonic clock the service reads too, so it can tell the wait for the worker
+    to wake from the check itself, and cpu < end - start shows a check the OS kept off the CPU."""
     name, args = job
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         try:
             signal.setitimer(signal.ITIMER_REAL, budget)
-            return ("ok", JOBS[name](*args))
+            out = ("ok", JOBS[name](*args))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _Budget:
-        return ("timeout", None)
+        out = ("timeout", None)
     except Exception as exc:  # noqa: BLE001 - sent back and raised again in the service
-        return ("raise", exc)
+        out = ("raise", exc)
+    return (*out, (t0, time.perf_counter(), time.process_time() - c0))
 
 
 def _picklable(result) -> bool:  # pragma: no cover - runs in the child process
@@ -250,9 +256,9 @@ class _Worker:
                 return self.conn.recv()
         except (EOFError, OSError):
             self._kill()
-            return [("died", None)] * len(jobs)
+            return [("died", None, None)] * len(jobs)
         self._kill()  # stuck past budget and grace: a new worker starts with the next job
-        return [("timeout", None)] * len(jobs)
+        return [("timeout", None, None)] * len(jobs)
 
 
 # ---- the pool ------------------------------------------------------------------------------
@@ -265,6 +271,10 @@ class _Item:
     size: int
     future: asyncio.Future
     flow: _Flow
+    queued: float = 0.0  # perf_counter when it joined its lane, when a worker was sent it, when its result was back
+    sent: float = 0.0
+    back: float = 0.0
+    worker: tuple | None = None  # (start, end, cpu seconds) of the job in the worker
 
 
 @dataclass(eq=False)
@@ -335,8 +345,9 @@ class CheckPool:
             w.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, jobs: list[tuple[str, tuple, int]]) -> list[Any]:
-        """Run the jobs (name, args, size in bytes) of one request; results in order.
+    async def run(self, jobs: list[tuple[str, tuple, int]], timing: dict | None = None) -> list[Any]:
+        """Run the jobs (name, args, size in bytes) of one request; results in order. ``timing``,
+        if given, receives where the request's time went (:func:`pool_timing`), also on failure.
 
         Raises :class:`CheckTimeout` for the first job over its budget, :class:`CheckBusy` when
         the request waited past the queue timeout with none of its jobs running, :class:`WorkerDied`
@@ -347,8 +358,9 @@ class CheckPool:
         flow = _Flow((len(jobs), next(self._arrivals)))
         items = []
         small = "single" if len(jobs) == 1 else "batch"
+        now = time.perf_counter()
         for i, (name, args, size) in enumerate(jobs):
-            item = _Item(i, (name, args), size, loop.create_future(), flow)
+            item = _Item(i, (name, args), size, loop.create_future(), flow, queued=now)
             flow.lanes[small if size <= self.small_bytes else "large"].append(item)
             items.append(item)
         for lane, queue in self._queues.items():
@@ -359,7 +371,7 @@ class CheckPool:
         try:
             results = []
             for item in items:
-                status, value = await item.future
+                status, value, item.worker = await item.future
                 if status == "ok":
                     results.append(value)
                 elif status == "timeout":
@@ -373,6 +385,8 @@ class CheckPool:
             return results
         finally:
             flow.drop()  # the logs not started yet (after an error, or a cancelled request) are dropped
+            if timing is not None:
+                timing.update(pool_timing(items))
 
     def _next(self, lane: str) -> list[_Item]:
         """The next logs of the lane: the first waiting ones of the request with the fewest logs
@@ -410,6 +424,9 @@ class CheckPool:
                 flow.running += len(items)
                 flow.disarm()  # the queue timeout runs only while none of its logs does
                 worker = idle.pop()
+                now = time.perf_counter()
+                for it in items:
+                    it.sent = now
                 fut = loop.run_in_executor(self._threads, worker.call, [it.job for it in items])
                 fut.add_done_callback(lambda f, w=worker, ln=lane, its=items: self._done(f, w, ln, its))
 
@@ -418,7 +435,7 @@ class CheckPool:
         for lane in flow.lanes.values():
             for item in lane:
                 if not item.future.done():
-                    item.future.set_result(("busy", None))
+                    item.future.set_result(("busy", None, None))
         flow.drop()
 
     def _done(self, fut: asyncio.Future, worker: _Worker, lane: str, items: list[_Item]) -> None:
@@ -428,16 +445,38 @@ class CheckPool:
         if not flow.running and not flow.cancelled and flow.waiting():
             flow.expiry = asyncio.get_running_loop().call_later(self.queue_timeout, self._expire, flow)
         if fut.cancelled():
-            results = [("died", None)] * len(items)
+            results = [("died", None, None)] * len(items)
         elif fut.exception() is not None:
-            results = [("raise", fut.exception())] * len(items)
+            results = [("raise", fut.exception(), None)] * len(items)
         else:
             results = fut.result()
+        now = time.perf_counter()
         for item, result in zip(items, results):
+            item.back = now
             if not item.future.done():
                 item.future.set_result(result)
         if not self._closed:
             self._dispatch()
+
+
+def pool_timing(items: list[_Item]) -> dict[str, float]:
+    """Where a request's time in the pool went, in seconds, summed over its logs that ran:
+    ``queue`` waiting in its lane for a worker, ``send`` from dispatch until the worker began
+    (the pipe, and the worker waiting for a CPU), ``check`` in the worker, ``cpu`` the CPU time
+    of that, ``back`` from the worker's end until the event loop had the result (the pipe, the
+    waiting thread, the loop). A request's logs may overlap (a batch on several workers), so
+    the sums may exceed the request's own time."""
+    out = dict.fromkeys(("queue", "send", "check", "cpu", "back"), 0.0)
+    now = time.perf_counter()
+    for it in items:
+        out["queue"] += (it.sent or now) - it.queued  # a log never started waited until the end
+        if it.worker and it.back:
+            start, end, cpu = it.worker
+            out["send"] += max(0.0, start - it.sent)
+            out["check"] += end - start
+            out["cpu"] += cpu
+            out["back"] += max(0.0, it.back - end)
+    return out
 
 
 # ---- admission: a bound on requests in flight ----------------------------------------------
