@@ -16,20 +16,23 @@ a time budget, so one slow or huge log never holds up small ones.
   checks (a request of one log up to ``small_bytes``: what a user waits for), the small logs of
   batches, and large logs. A single check never waits for a worker busy with a batch or a
   large log, and as the batch workers run at ``os.nice(BATCH_NICE)`` and the large ones at
-  ``os.nice(LARGE_NICE)``, while all run the OS gives the CPU to single checks first, then to
-  batches; on an idle machine each still gets a whole core. ``workers`` processes serve each of
+  ``os.nice(LARGE_NICE)``, both under ``SCHED_BATCH``, while all run the OS gives the CPU to
+  single checks and the service first, then to batches; on an idle machine each still gets a
+  whole core. ``workers`` processes serve each of
   the first two lanes, ``workers - 1`` (at least one) the large one.
 - Fairness, within a lane: shortest request first (fewest logs, then earliest), a request's
   logs in order, so batches go one after the other and under saturation the earliest ones
   finish instead of all finishing late. A batch worker takes up to ``CHUNK_LOGS`` logs of a
   batch at once (each within its own budget): the service's own work per log shrinks as much.
 
-The event loop never checks anything: a thread per worker waits on that worker's pipe.
+The event loop never checks anything: it sends each worker its jobs and reads back the results
+on the worker's socket, without blocking (threads only start and stop worker processes).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import heapq
 import itertools
@@ -37,19 +40,23 @@ import multiprocessing
 import os
 import pickle
 import signal
+import struct
 import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 SMALL_BYTES = 64 * 1024  # a log up to this size is "small": it never waits behind large ones
 GRACE_SECONDS = 2.0  # past budget + grace the worker is killed (a check stuck in C code)
 START_TIMEOUT = 60.0  # a worker must be ready (imports, grammar built) within this
-BATCH_NICE = 2  # workers for the logs of batches run this much nicer (os.nice) than those of single checks:
-# enough for the OS to prefer a single check, little enough not to starve batches on a shared machine
-LARGE_NICE = 10  # and those for large logs nicer still: the CPU favours a single small check
+BATCH_NICE = 5  # workers for the logs of batches run this much nicer (os.nice) than those of single checks
+# and the service (a third of their CPU weight), and SCHED_BATCH (waking with a job, they preempt no one);
+# niceness weighs processes against each other only within their own scheduling group (a session's
+# autogroup, a service's cgroup), so it costs batches nothing against other users of the machine
+LARGE_NICE = 10  # and those for large logs nicer still (a tenth): the CPU favours a single small check
 CHUNK_LOGS, CHUNK_BYTES = 8, 16 * 1024  # a batch worker takes up to this many of a batch's logs at once
 LANES = ("single", "batch", "large")
 
@@ -138,6 +145,10 @@ def _worker_main(conn, budget: float, nice: int = 0) -> None:  # pragma: no cove
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     if nice:
         os.nice(nice)
+        try:  # a background lane: its worker, woken by a job, does not preempt a single check or the service
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+        except (AttributeError, OSError):  # not Linux, or not allowed: niceness alone
+            pass
 
     def ring(signum, frame):
         raise _Budget()
@@ -194,14 +205,79 @@ def _picklable(result) -> bool:  # pragma: no cover - runs in the child process
 # ---- one worker, seen from the service -----------------------------------------------------
 
 
+class _Channel:
+    """The service's end of a worker's socket pair, driven by the event loop: whole messages in
+    :mod:`multiprocessing`'s framing (a 4-byte big-endian length, or -1 and 8 bytes, then the
+    pickle), without blocking. The loop itself wakes when a result arrives: a thread waiting on
+    the pipe cost each check two more wake-ups (the thread's, then the loop's) and a wait for
+    the GIL, the tail of a small check's latency under load."""
+
+    def __init__(self, conn) -> None:
+        self.conn, self.fd = conn, conn.fileno()
+        os.set_blocking(self.fd, False)
+        self.buf = bytearray()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def _ready(self, writing: bool) -> None:
+        loop = self.loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        add, remove = (loop.add_writer, loop.remove_writer) if writing else (loop.add_reader, loop.remove_reader)
+        add(self.fd, lambda: fut.done() or fut.set_result(None))
+        try:
+            await fut
+        finally:
+            remove(self.fd)
+
+    async def send(self, obj) -> None:
+        data = bytes(ForkingPickler.dumps(obj))
+        head = struct.pack("!i", len(data)) if len(data) <= 0x7FFFFFFF else struct.pack("!iQ", -1, len(data))
+        view = memoryview(head + data)
+        while view:
+            try:
+                view = view[os.write(self.fd, view):]
+            except BlockingIOError:
+                await self._ready(True)
+
+    async def recv(self):
+        while True:
+            msg = self._take()
+            if msg is not None:
+                return pickle.loads(msg)
+            try:
+                chunk = os.read(self.fd, 1 << 20)
+            except BlockingIOError:
+                await self._ready(False)
+                continue
+            if not chunk:
+                raise EOFError("the worker closed its pipe")
+            self.buf += chunk
+
+    def _take(self) -> bytes | None:
+        """The first whole message in the buffer, or None."""
+        if len(self.buf) < 4:
+            return None
+        (n,), start = struct.unpack_from("!i", self.buf), 4
+        if n == -1:
+            if len(self.buf) < 12:
+                return None
+            (n,), start = struct.unpack_from("!Q", self.buf, 4), 12
+        if len(self.buf) < start + n:
+            return None
+        msg = bytes(self.buf[start:start + n])
+        del self.buf[:start + n]
+        return msg
+
+
 class _Worker:
-    """One worker process and its pipe; its methods block and run on the pool's threads."""
+    """One worker process and its pipe. Starting and stopping it block (the pool's threads run
+    them); a job's round trip runs on the event loop (:class:`_Channel`)."""
 
     def __init__(self, budget: float, nice: int = 0) -> None:
         self.budget, self.nice = budget, nice
         self._lock = threading.Lock()
         self.proc = None
         self.conn = None
+        self.channel: _Channel | None = None
         self.pid: int | None = None
 
     def _start(self) -> None:
@@ -214,11 +290,11 @@ class _Worker:
             proc.kill()
             raise WorkerDied("a worker did not start")
         _, self.pid = parent.recv()
-        self.proc, self.conn = proc, parent
+        self.proc, self.conn, self.channel = proc, parent, _Channel(parent)
 
     def stop(self) -> None:
         proc, conn = self.proc, self.conn
-        self.proc = self.conn = None
+        self.proc = self.conn = self.channel = None
         if conn is not None:
             try:
                 conn.send(None)
@@ -238,7 +314,7 @@ class _Worker:
             self.proc.join(5.0)
         if self.conn is not None:
             self.conn.close()
-        self.proc = self.conn = None
+        self.proc = self.conn = self.channel = None
 
     def ensure(self) -> None:
         """Start the process unless it runs (the pool's warm-up and a job may both ask)."""
@@ -247,18 +323,25 @@ class _Worker:
                 self._kill()
                 self._start()
 
-    def call(self, jobs: list[tuple]) -> list[tuple[str, Any]]:
+    async def call(self, jobs: list[tuple], threads: ThreadPoolExecutor) -> list[tuple[str, Any, Any]]:
         """Run the jobs one after the other in the worker: their results, in order."""
-        self.ensure()
+        loop = asyncio.get_running_loop()
+        if self.channel is None or not self.proc.is_alive():
+            await loop.run_in_executor(threads, self.ensure)
+        channel = self.channel
+
+        async def round_trip():
+            await channel.send(jobs)
+            return await channel.recv()
+
         try:
-            self.conn.send(jobs)
-            if self.conn.poll(self.budget * len(jobs) + GRACE_SECONDS):
-                return self.conn.recv()
+            return await asyncio.wait_for(round_trip(), self.budget * len(jobs) + GRACE_SECONDS)
+        except asyncio.TimeoutError:  # stuck past budget and grace (first: an OSError since 3.11): a new worker starts
+            status = "timeout"
         except (EOFError, OSError):
-            self._kill()
-            return [("died", None, None)] * len(jobs)
-        self._kill()  # stuck past budget and grace: a new worker starts with the next job
-        return [("timeout", None, None)] * len(jobs)
+            status = "died"
+        await loop.run_in_executor(threads, self._kill)
+        return [(status, None, None)] * len(jobs)
 
 
 # ---- the pool ------------------------------------------------------------------------------
@@ -329,6 +412,7 @@ class CheckPool:
         self._threads = ThreadPoolExecutor(max_workers=len(self._all), thread_name_prefix="dosverify-pool")
         self._queues: dict[str, list[tuple[tuple, _Flow]]] = {lane: [] for lane in LANES}  # heaps by flow key
         self._arrivals = itertools.count()
+        self._tasks: set[asyncio.Task] = set()  # the round trips to workers under way
         self._closed = False
 
     def pids(self) -> list[int]:
@@ -341,7 +425,13 @@ class CheckPool:
 
     def close(self) -> None:
         self._closed = True
+        for task in self._tasks:
+            task.cancel()
         for w in self._all:
+            if w.channel is not None and w.channel.loop is not None and not w.channel.loop.is_closed():
+                with contextlib.suppress(Exception):  # a pending round trip's reader or writer, before its fd closes
+                    w.channel.loop.remove_reader(w.channel.fd)
+                    w.channel.loop.remove_writer(w.channel.fd)
             w.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
 
@@ -427,8 +517,9 @@ class CheckPool:
                 now = time.perf_counter()
                 for it in items:
                     it.sent = now
-                fut = loop.run_in_executor(self._threads, worker.call, [it.job for it in items])
-                fut.add_done_callback(lambda f, w=worker, ln=lane, its=items: self._done(f, w, ln, its))
+                task = loop.create_task(worker.call([it.job for it in items], self._threads))
+                self._tasks.add(task)
+                task.add_done_callback(lambda f, w=worker, ln=lane, its=items: self._done(f, w, ln, its))
 
     def _expire(self, flow: _Flow) -> None:
         flow.expiry = None
@@ -439,6 +530,7 @@ class CheckPool:
         flow.drop()
 
     def _done(self, fut: asyncio.Future, worker: _Worker, lane: str, items: list[_Item]) -> None:
+        self._tasks.discard(fut)
         self._idle[lane].append(worker)
         flow = items[0].flow
         flow.running -= len(items)

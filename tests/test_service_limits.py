@@ -295,6 +295,9 @@ def test_pool_lanes_have_their_own_workers_at_their_own_priority():
         assert os.getpriority(os.PRIO_PROCESS, single.pid) == base
         assert os.getpriority(os.PRIO_PROCESS, batch.pid) == min(19, base + BATCH_NICE)
         assert os.getpriority(os.PRIO_PROCESS, large.pid) == min(19, base + LARGE_NICE)
+        if hasattr(os, "SCHED_BATCH"):  # the background lanes do not preempt on waking
+            assert os.sched_getscheduler(single.pid) == os.sched_getscheduler(0)
+            assert os.sched_getscheduler(batch.pid) == os.sched_getscheduler(large.pid) == os.SCHED_BATCH
         done: list[str] = []
 
         async def run(name, job):
