@@ -347,6 +347,14 @@ def pct(sorted_values: list[float], p: float) -> float:
         else sorted_values[0]
 
 
+def _autogroup() -> str | None:
+    """Whether the kernel groups CPU time by session (1: on), which makes the server's session matter."""
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip()
+    except OSError:
+        return None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of each loaded phase (default 60)")
@@ -358,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ramp", type=float, default=5.0,
                     help="seconds over which the clients join at the start of each loaded phase; the latency "
                          "percentiles count the requests sent after it (default 5)")
+    ap.add_argument("--shared-session", action="store_true",
+                    help="run the server in this client's session (by default it gets one of its own, as a deployed "
+                         "service has: with Linux's autogroup the session is the CPU's unit of fairness)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", default=str(HERE / "out" / "load.json"))
     args = ap.parse_args(argv)
@@ -377,7 +388,11 @@ def main(argv: list[str] | None = None) -> int:
     errlog = HERE / "out" / "load-server.log"
     errlog.parent.mkdir(parents=True, exist_ok=True)
     with open(errlog, "wb") as fh:  # uvicorn's access log: one line a request
-        server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT)
+        # a session of its own, as a deployed service has (a daemon's session, a systemd unit's
+        # cgroup): where Linux groups the CPU by session (autogroup), the client would otherwise
+        # be charged to the service's group and compete with its workers inside it
+        server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT,
+                                  start_new_session=not args.shared_session)
     sampler = RssSampler(server.pid)
     # the mix without junk once, then the mix with junk --repeats times: each loaded phase right
     # after a baseline of its own (on a shared machine the load from elsewhere changes from minute
@@ -388,7 +403,8 @@ def main(argv: list[str] | None = None) -> int:
         health = wait_ready(server, base, 30.0, str(errlog))
         sampler.start()
         asyncio.run(warm_up(base, logs))
-        res.update(settings=health, loadavg_start=os.getloadavg())
+        res.update(settings=health, loadavg_start=os.getloadavg(), shared_session=args.shared_session,
+                   autogroup=_autogroup())
         print(f"server: {health['workers']} workers, budget {health['check_timeout']} s, "
               f"{health['max_in_flight']} in flight; loadavg {os.getloadavg()[0]:.2f}", flush=True)
         for k, (name, junk) in enumerate(plan):
