@@ -400,7 +400,10 @@ def main(argv: list[str] | None = None) -> int:
     plan = [("mix", False)] + [(f"mix_junk_{k + 1}", True) for k in range(args.repeats)]
     res: dict = {"command": " ".join(["bench/load.py", *(argv if argv is not None else sys.argv[1:])]), "phases": []}
     try:
-        health = wait_ready(server, base, 30.0, str(errlog))
+        try:
+            health = wait_ready(server, base, 30.0, str(errlog))
+        except RuntimeError as exc:
+            raise SystemExit(str(exc)) from None
         sampler.start()
         asyncio.run(warm_up(base, logs))
         res.update(settings=health, loadavg_start=os.getloadavg(), shared_session=args.shared_session,
@@ -416,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
             load = asyncio.run(phase(base, logs, args.duration, args.concurrency, junk, args.seed + k, args.ramp))
             cpu1, dt = cpu_seconds(server.pid), time.perf_counter() - t0
             # each process's share of one CPU over the phase: a client near 100% measures itself
-            load["cpu_pct"] = {k: round(100 * (cpu1[k] - cpu0.get(k, 0.0)) / dt) for k in cpu1}
+            load["cpu_pct"] = {role: round(100 * (cpu1[role] - cpu0.get(role, 0.0)) / dt) for role in cpu1}
             ratio = round(load["legal_p99_ms"] / base_res["legal_p99_ms"], 2)
             res["phases"].append({"name": name, "junk": junk, "unloaded": base_res, "loaded": load, "ratio": ratio,
                                   "loadavg": os.getloadavg()})
