@@ -45,7 +45,6 @@ import json
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -58,6 +57,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from corpus import OUT, dos_corpus, pgn_corpus  # noqa: E402
+from serverproc import free_port, stop, wait_ready  # noqa: E402
 from table import print_table as table  # noqa: E402
 
 ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory", "long", "million")
@@ -296,12 +296,6 @@ def bench_cli(games, runs: int) -> dict:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _load(base: str, logs: list[bytes], total: int, conns: int, cap: float) -> dict:
     import httpx
 
@@ -408,11 +402,10 @@ def _merge_loads(segs: list[dict]) -> dict:
 
 
 def bench_http(games, reps: int, requests: int, cap: float, conns: int, stat: str) -> dict:
-    import httpx
 
     typical = [g for g in games if g.size == "medium"]
     logs = [g.text for g in typical]
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     errlog = OUT / "server.log"
     cmd = [sys.executable, "-m", "dosverify", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1"]
@@ -423,17 +416,7 @@ def bench_http(games, reps: int, requests: int, cap: float, conns: int, stat: st
         server = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=ROOT)
     try:
         t0 = time.perf_counter()
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"the server exited ({server.returncode}); see {errlog}")
-            if time.perf_counter() - t0 > 30:
-                raise RuntimeError(f"the server did not answer /healthz within 30 s; see {errlog}")
-            try:
-                if httpx.get(base + "/healthz", timeout=1.0).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
+        wait_ready(server, base, 30.0, str(errlog))
         startup = time.perf_counter() - t0
         _load(base, logs, min(100, requests), conns, cap)  # warm-up
         # rounds of: a load segment through the server, then one in-process pass over the same
@@ -450,12 +433,7 @@ def bench_http(games, reps: int, requests: int, cap: float, conns: int, stat: st
             inproc()
             in_times.append(time.perf_counter() - t1)
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(10)
+        stop(server)
     main, single = _merge_loads(main), _merge_loads(single)
     if main["failed"] or single["failed"]:
         raise RuntimeError(f"HTTP requests failed: {main['first_failure'] or single['first_failure']}")

@@ -16,20 +16,23 @@ a time budget, so one slow or huge log never holds up small ones.
   checks (a request of one log up to ``small_bytes``: what a user waits for), the small logs of
   batches, and large logs. A single check never waits for a worker busy with a batch or a
   large log, and as the batch workers run at ``os.nice(BATCH_NICE)`` and the large ones at
-  ``os.nice(LARGE_NICE)``, while all run the OS gives the CPU to single checks first, then to
-  batches; on an idle machine each still gets a whole core. ``workers`` processes serve each of
+  ``os.nice(LARGE_NICE)``, both under ``SCHED_BATCH``, while all run the OS gives the CPU to
+  single checks and the service first, then to batches; on an idle machine each still gets a
+  whole core. ``workers`` processes serve each of
   the first two lanes, ``workers - 1`` (at least one) the large one.
 - Fairness, within a lane: shortest request first (fewest logs, then earliest), a request's
   logs in order, so batches go one after the other and under saturation the earliest ones
   finish instead of all finishing late. A batch worker takes up to ``CHUNK_LOGS`` logs of a
   batch at once (each within its own budget): the service's own work per log shrinks as much.
 
-The event loop never checks anything: a thread per worker waits on that worker's pipe.
+The event loop never checks anything: it sends each worker its jobs and reads back the results
+on the worker's socket, without blocking (threads only start and stop worker processes).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import heapq
 import itertools
@@ -37,18 +40,23 @@ import multiprocessing
 import os
 import pickle
 import signal
+import struct
 import threading
+import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 SMALL_BYTES = 64 * 1024  # a log up to this size is "small": it never waits behind large ones
 GRACE_SECONDS = 2.0  # past budget + grace the worker is killed (a check stuck in C code)
 START_TIMEOUT = 60.0  # a worker must be ready (imports, grammar built) within this
-BATCH_NICE = 2  # workers for the logs of batches run this much nicer (os.nice) than those of single checks:
-# enough for the OS to prefer a single check, little enough not to starve batches on a shared machine
-LARGE_NICE = 10  # and those for large logs nicer still: the CPU favours a single small check
+BATCH_NICE = 5  # workers for the logs of batches run this much nicer (os.nice) than those of single checks
+# and the service (a third of their CPU weight), and SCHED_BATCH (waking with a job, they preempt no one);
+# niceness weighs processes against each other only within their own scheduling group (a session's
+# autogroup, a service's cgroup), so it costs batches nothing against other users of the machine
+LARGE_NICE = 10  # and those for large logs nicer still (a tenth): the CPU favours a single small check
 CHUNK_LOGS, CHUNK_BYTES = 8, 16 * 1024  # a batch worker takes up to this many of a batch's logs at once
 LANES = ("single", "batch", "large")
 
@@ -137,6 +145,10 @@ def _worker_main(conn, budget: float, nice: int = 0) -> None:  # pragma: no cove
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when we stop
     if nice:
         os.nice(nice)
+        try:  # a background lane: its worker, woken by a job, does not preempt a single check or the service
+            os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
+        except (AttributeError, OSError):  # not Linux, or not allowed: niceness alone
+            pass
 
     def ring(signum, frame):
         raise _Budget()
@@ -159,22 +171,27 @@ def _worker_main(conn, budget: float, nice: int = 0) -> None:  # pragma: no cove
         try:
             conn.send(results)
         except Exception:  # noqa: BLE001 - an unpicklable result or exception
-            conn.send([r if _picklable(r) else ("raise", RuntimeError(f"{type(r[1]).__name__}: {r[1]}"))
+            conn.send([r if _picklable(r) else ("raise", RuntimeError(f"{type(r[1]).__name__}: {r[1]}"), r[2])
                        for r in results])
 
 
-def _run(job: tuple, budget: float) -> tuple[str, Any]:  # pragma: no cover - runs in the child process
+def _run(job: tuple, budget: float) -> tuple[str, Any, tuple]:  # pragma: no cover - runs in the child process
+    """(status, value, (start, end, cpu seconds)): start and end on ``time.perf_counter``, the
+    system-wide monotonic clock the service reads too, so it can tell the wait for the worker
+    to wake from the check itself, and cpu < end - start shows a check the OS kept off the CPU."""
     name, args = job
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         try:
             signal.setitimer(signal.ITIMER_REAL, budget)
-            return ("ok", JOBS[name](*args))
+            out = ("ok", JOBS[name](*args))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _Budget:
-        return ("timeout", None)
+        out = ("timeout", None)
     except Exception as exc:  # noqa: BLE001 - sent back and raised again in the service
-        return ("raise", exc)
+        out = ("raise", exc)
+    return (*out, (t0, time.perf_counter(), time.process_time() - c0))
 
 
 def _picklable(result) -> bool:  # pragma: no cover - runs in the child process
@@ -188,14 +205,79 @@ def _picklable(result) -> bool:  # pragma: no cover - runs in the child process
 # ---- one worker, seen from the service -----------------------------------------------------
 
 
+class _Channel:
+    """The service's end of a worker's socket pair, driven by the event loop: whole messages in
+    :mod:`multiprocessing`'s framing (a 4-byte big-endian length, or -1 and 8 bytes, then the
+    pickle), without blocking. The loop itself wakes when a result arrives: a thread waiting on
+    the pipe cost each check two more wake-ups (the thread's, then the loop's) and a wait for
+    the GIL, the tail of a small check's latency under load."""
+
+    def __init__(self, conn) -> None:
+        self.conn, self.fd = conn, conn.fileno()
+        os.set_blocking(self.fd, False)
+        self.buf = bytearray()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    async def _ready(self, writing: bool) -> None:
+        loop = self.loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        add, remove = (loop.add_writer, loop.remove_writer) if writing else (loop.add_reader, loop.remove_reader)
+        add(self.fd, lambda: fut.done() or fut.set_result(None))
+        try:
+            await fut
+        finally:
+            remove(self.fd)
+
+    async def send(self, obj) -> None:
+        data = bytes(ForkingPickler.dumps(obj))
+        head = struct.pack("!i", len(data)) if len(data) <= 0x7FFFFFFF else struct.pack("!iQ", -1, len(data))
+        view = memoryview(head + data)
+        while view:
+            try:
+                view = view[os.write(self.fd, view):]
+            except BlockingIOError:
+                await self._ready(True)
+
+    async def recv(self):
+        while True:
+            msg = self._take()
+            if msg is not None:
+                return pickle.loads(msg)
+            try:
+                chunk = os.read(self.fd, 1 << 20)
+            except BlockingIOError:
+                await self._ready(False)
+                continue
+            if not chunk:
+                raise EOFError("the worker closed its pipe")
+            self.buf += chunk
+
+    def _take(self) -> bytes | None:
+        """The first whole message in the buffer, or None."""
+        if len(self.buf) < 4:
+            return None
+        (n,), start = struct.unpack_from("!i", self.buf), 4
+        if n == -1:
+            if len(self.buf) < 12:
+                return None
+            (n,), start = struct.unpack_from("!Q", self.buf, 4), 12
+        if len(self.buf) < start + n:
+            return None
+        msg = bytes(self.buf[start:start + n])
+        del self.buf[:start + n]
+        return msg
+
+
 class _Worker:
-    """One worker process and its pipe; its methods block and run on the pool's threads."""
+    """One worker process and its pipe. Starting and stopping it block (the pool's threads run
+    them); a job's round trip runs on the event loop (:class:`_Channel`)."""
 
     def __init__(self, budget: float, nice: int = 0) -> None:
         self.budget, self.nice = budget, nice
         self._lock = threading.Lock()
         self.proc = None
         self.conn = None
+        self.channel: _Channel | None = None
         self.pid: int | None = None
 
     def _start(self) -> None:
@@ -208,11 +290,11 @@ class _Worker:
             proc.kill()
             raise WorkerDied("a worker did not start")
         _, self.pid = parent.recv()
-        self.proc, self.conn = proc, parent
+        self.proc, self.conn, self.channel = proc, parent, _Channel(parent)
 
     def stop(self) -> None:
         proc, conn = self.proc, self.conn
-        self.proc = self.conn = None
+        self.proc = self.conn = self.channel = None
         if conn is not None:
             try:
                 conn.send(None)
@@ -232,7 +314,7 @@ class _Worker:
             self.proc.join(5.0)
         if self.conn is not None:
             self.conn.close()
-        self.proc = self.conn = None
+        self.proc = self.conn = self.channel = None
 
     def ensure(self) -> None:
         """Start the process unless it runs (the pool's warm-up and a job may both ask)."""
@@ -241,18 +323,25 @@ class _Worker:
                 self._kill()
                 self._start()
 
-    def call(self, jobs: list[tuple]) -> list[tuple[str, Any]]:
+    async def call(self, jobs: list[tuple], threads: ThreadPoolExecutor) -> list[tuple[str, Any, Any]]:
         """Run the jobs one after the other in the worker: their results, in order."""
-        self.ensure()
+        loop = asyncio.get_running_loop()
+        if self.channel is None or not self.proc.is_alive():
+            await loop.run_in_executor(threads, self.ensure)
+        channel = self.channel
+
+        async def round_trip():
+            await channel.send(jobs)
+            return await channel.recv()
+
         try:
-            self.conn.send(jobs)
-            if self.conn.poll(self.budget * len(jobs) + GRACE_SECONDS):
-                return self.conn.recv()
+            return await asyncio.wait_for(round_trip(), self.budget * len(jobs) + GRACE_SECONDS)
+        except asyncio.TimeoutError:  # stuck past budget and grace (first: an OSError since 3.11): a new worker starts
+            status = "timeout"
         except (EOFError, OSError):
-            self._kill()
-            return [("died", None)] * len(jobs)
-        self._kill()  # stuck past budget and grace: a new worker starts with the next job
-        return [("timeout", None)] * len(jobs)
+            status = "died"
+        await loop.run_in_executor(threads, self._kill)
+        return [(status, None, None)] * len(jobs)
 
 
 # ---- the pool ------------------------------------------------------------------------------
@@ -265,6 +354,10 @@ class _Item:
     size: int
     future: asyncio.Future
     flow: _Flow
+    queued: float = 0.0  # perf_counter when it joined its lane, when a worker was sent it, when its result was back
+    sent: float = 0.0
+    back: float = 0.0
+    worker: tuple | None = None  # (start, end, cpu seconds) of the job in the worker
 
 
 @dataclass(eq=False)
@@ -319,6 +412,7 @@ class CheckPool:
         self._threads = ThreadPoolExecutor(max_workers=len(self._all), thread_name_prefix="dosverify-pool")
         self._queues: dict[str, list[tuple[tuple, _Flow]]] = {lane: [] for lane in LANES}  # heaps by flow key
         self._arrivals = itertools.count()
+        self._tasks: set[asyncio.Task] = set()  # the round trips to workers under way
         self._closed = False
 
     def pids(self) -> list[int]:
@@ -331,12 +425,19 @@ class CheckPool:
 
     def close(self) -> None:
         self._closed = True
+        for task in self._tasks:
+            task.cancel()
         for w in self._all:
+            if w.channel is not None and w.channel.loop is not None and not w.channel.loop.is_closed():
+                with contextlib.suppress(Exception):  # a pending round trip's reader or writer, before its fd closes
+                    w.channel.loop.remove_reader(w.channel.fd)
+                    w.channel.loop.remove_writer(w.channel.fd)
             w.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, jobs: list[tuple[str, tuple, int]]) -> list[Any]:
-        """Run the jobs (name, args, size in bytes) of one request; results in order.
+    async def run(self, jobs: list[tuple[str, tuple, int]], timing: dict | None = None) -> list[Any]:
+        """Run the jobs (name, args, size in bytes) of one request; results in order. ``timing``,
+        if given, receives where the request's time went (:func:`pool_timing`), also on failure.
 
         Raises :class:`CheckTimeout` for the first job over its budget, :class:`CheckBusy` when
         the request waited past the queue timeout with none of its jobs running, :class:`WorkerDied`
@@ -347,8 +448,9 @@ class CheckPool:
         flow = _Flow((len(jobs), next(self._arrivals)))
         items = []
         small = "single" if len(jobs) == 1 else "batch"
+        now = time.perf_counter()
         for i, (name, args, size) in enumerate(jobs):
-            item = _Item(i, (name, args), size, loop.create_future(), flow)
+            item = _Item(i, (name, args), size, loop.create_future(), flow, queued=now)
             flow.lanes[small if size <= self.small_bytes else "large"].append(item)
             items.append(item)
         for lane, queue in self._queues.items():
@@ -359,7 +461,7 @@ class CheckPool:
         try:
             results = []
             for item in items:
-                status, value = await item.future
+                status, value, item.worker = await item.future
                 if status == "ok":
                     results.append(value)
                 elif status == "timeout":
@@ -373,6 +475,8 @@ class CheckPool:
             return results
         finally:
             flow.drop()  # the logs not started yet (after an error, or a cancelled request) are dropped
+            if timing is not None:
+                timing.update(pool_timing(items))
 
     def _next(self, lane: str) -> list[_Item]:
         """The next logs of the lane: the first waiting ones of the request with the fewest logs
@@ -410,34 +514,61 @@ class CheckPool:
                 flow.running += len(items)
                 flow.disarm()  # the queue timeout runs only while none of its logs does
                 worker = idle.pop()
-                fut = loop.run_in_executor(self._threads, worker.call, [it.job for it in items])
-                fut.add_done_callback(lambda f, w=worker, ln=lane, its=items: self._done(f, w, ln, its))
+                now = time.perf_counter()
+                for it in items:
+                    it.sent = now
+                task = loop.create_task(worker.call([it.job for it in items], self._threads))
+                self._tasks.add(task)
+                task.add_done_callback(lambda f, w=worker, ln=lane, its=items: self._done(f, w, ln, its))
 
     def _expire(self, flow: _Flow) -> None:
         flow.expiry = None
         for lane in flow.lanes.values():
             for item in lane:
                 if not item.future.done():
-                    item.future.set_result(("busy", None))
+                    item.future.set_result(("busy", None, None))
         flow.drop()
 
     def _done(self, fut: asyncio.Future, worker: _Worker, lane: str, items: list[_Item]) -> None:
+        self._tasks.discard(fut)
         self._idle[lane].append(worker)
         flow = items[0].flow
         flow.running -= len(items)
         if not flow.running and not flow.cancelled and flow.waiting():
             flow.expiry = asyncio.get_running_loop().call_later(self.queue_timeout, self._expire, flow)
         if fut.cancelled():
-            results = [("died", None)] * len(items)
+            results = [("died", None, None)] * len(items)
         elif fut.exception() is not None:
-            results = [("raise", fut.exception())] * len(items)
+            results = [("raise", fut.exception(), None)] * len(items)
         else:
             results = fut.result()
+        now = time.perf_counter()
         for item, result in zip(items, results):
+            item.back = now
             if not item.future.done():
                 item.future.set_result(result)
         if not self._closed:
             self._dispatch()
+
+
+def pool_timing(items: list[_Item]) -> dict[str, float]:
+    """Where a request's time in the pool went, in seconds, summed over its logs that ran:
+    ``queue`` waiting in its lane for a worker, ``send`` from dispatch until the worker began
+    (the pipe, and the worker waiting for a CPU), ``check`` in the worker, ``cpu`` the CPU time
+    of that, ``back`` from the worker's end until the event loop had the result (the pipe, the
+    waiting thread, the loop). A request's logs may overlap (a batch on several workers), so
+    the sums may exceed the request's own time."""
+    out = dict.fromkeys(("queue", "send", "check", "cpu", "back"), 0.0)
+    now = time.perf_counter()
+    for it in items:
+        out["queue"] += (it.sent or now) - it.queued  # a log never started waited until the end
+        if it.worker and it.back:
+            start, end, cpu = it.worker
+            out["send"] += max(0.0, start - it.sent)
+            out["check"] += end - start
+            out["cpu"] += cpu
+            out["back"] += max(0.0, it.back - end)
+    return out
 
 
 # ---- admission: a bound on requests in flight ----------------------------------------------

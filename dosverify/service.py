@@ -36,11 +36,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import gc
 import html
 import json
 import os
+import time
 from typing import Any, Literal
 
 from fastapi import FastAPI, Query, Request
@@ -305,6 +307,54 @@ class SpecVersionHeader:
         await self.app(scope, receive, send_with_header)
 
 
+SERVER_TIMING: contextvars.ContextVar[dict | None] = contextvars.ContextVar("dosverify_server_timing", default=None)
+
+
+class ServerTiming:
+    """Adds a ``Server-Timing`` header (W3C Server Timing) to every response: where the
+    request's time in this process went, in milliseconds, so a slow answer can be told apart
+    from a slow client or network. ``read`` reading the body; for the checks, from
+    :func:`dosverify.pool.pool_timing`, ``queue`` (waiting for a worker of its lane), ``send``
+    (from dispatch until the worker began), ``check`` (in the worker), ``cpu`` (the CPU time of
+    that), ``back`` (from the worker's end until the event loop had the result); ``app`` from
+    the request's arrival in the app to the response's first byte. What the client measures
+    beyond ``app`` was spent in uvicorn, the socket or the client itself. Endpoints fill the
+    dict in :data:`SERVER_TIMING` (a pure ASGI middleware: the endpoint runs in its context)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        t0 = time.perf_counter()
+        timing: dict[str, float] = {}
+        token = SERVER_TIMING.set(timing)
+
+        async def send_timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                timing["app"] = time.perf_counter() - t0
+                value = ", ".join(f"{k};dur={1000 * v:.2f}" for k, v in timing.items()).encode()
+                message = {**message, "headers": [*message.get("headers", []), (b"server-timing", value)]}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_timed)
+        finally:
+            SERVER_TIMING.reset(token)
+
+
+async def read_body(request: Request) -> bytes:
+    """The request's body, its reading timed (``read`` in Server-Timing)."""
+    t0 = time.perf_counter()
+    body = await request.body()
+    timing = SERVER_TIMING.get()
+    if timing is not None:
+        timing["read"] = time.perf_counter() - t0
+    return body
+
+
 class HttpConventions:
     """What clients expect of any HTTP service, before routing: a trailing slash names the same
     resource (`/v1/rules/` is `/v1/rules`, no 307 redirect), and `HEAD` works wherever `GET`
@@ -391,7 +441,7 @@ async def _in_pool(pool: CheckPool, jobs: list[tuple[str, tuple, int]]) -> list:
     not judged, so no verdict is given."""
     retry = {"Retry-After": str(RETRY_AFTER)}
     try:
-        return await pool.run(jobs)
+        return await pool.run(jobs, SERVER_TIMING.get())
     except SpecError as exc:  # the override was checked first; kept for safety
         raise ServiceError(422, "unknown-ruleset", str(exc),
                            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
@@ -655,6 +705,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=("/v1/check", "/v1/convert", "/v1/replay", "/v1/profile"),
                        reject=busy)
     app.add_middleware(SpecVersionHeader)
+    app.add_middleware(ServerTiming)
     app.add_middleware(HttpConventions)  # added last: the outermost, it sees the request first
     app.router.redirect_slashes = False
 
@@ -733,7 +784,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         """Referee one log. The answer is the report `dosverify check --format json` prints for
         the same log: status 200 whatever the verdict, `malformed` for a log that cannot be read
         in either form. With `Accept: text/plain`, the compiler-style text report instead."""
-        body = await request.body()
+        body = await read_body(request)
         form = _form_of(request, ("text", "json"))
         _check_ruleset(ruleset)
         options = parse_options(option)
@@ -780,7 +831,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                     else "text" if p.content_type == "text/plain" else None
                 items.append((bytes(p.data), pf, p.filename or p.name or f"[{i}]"))
         else:
-            body = await request.body()
+            body = await read_body(request)
             try:
                 data = json.loads(body)
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -837,7 +888,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         `option=KEY=VALUE` fixes an option instead of inferring it."""
         _form_of(request, ("json",))
         fixed = parse_options(option)
-        body = await request.body()
+        body = await read_body(request)
         try:
             data = json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -883,7 +934,7 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         the other form). Comments and spacing are not kept (they are not part of the JSON form).
         With `Accept: text/plain` the answer is the converted log itself (the notation, or the
         JSON form's text). A log that cannot be read is a 422 with the findings as problems."""
-        body = await request.body()
+        body = await read_body(request)
         form = _form_of(request, ("text", "json"))
         other = "json" if form == "text" else "text"
         target = to or other

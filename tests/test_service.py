@@ -75,6 +75,32 @@ def test_healthz(client):
     assert r.headers[SPEC_HEADER] == SPEC_VERSION
 
 
+def timing(resp) -> dict[str, float]:
+    """The response's Server-Timing header as {metric: ms}; every metric has a duration."""
+    out = {}
+    for metric in resp.headers["server-timing"].split(","):
+        name, dur = metric.strip().split(";")
+        assert dur.startswith("dur=")
+        out[name] = float(dur[4:])
+    return out
+
+
+def test_server_timing_says_where_a_check_s_time_went(client):
+    """Every answer says how long the app took (`app`); a check also names its parts: reading
+    the body, waiting for a worker, reaching it, the check (and its CPU time), the way back.
+    The parts are consecutive, so together they fit within `app`."""
+    client.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT)  # the worker has started
+    t = timing(client.post("/v1/check", content=EXAMPLE.encode(), headers=TEXT))
+    assert list(t) == ["read", "queue", "send", "check", "cpu", "back", "app"]
+    assert all(v >= 0 for v in t.values()), t
+    assert t["check"] > 0 and t["cpu"] > 0 and t["cpu"] <= t["check"] + 1.0, t  # one thread: CPU within wall time
+    assert t["read"] + t["queue"] + t["send"] + t["check"] + t["back"] <= t["app"] + 0.05, t
+    b = timing(client.post("/v1/check/batch", json=[EXAMPLE, ILLEGAL, EXAMPLE]))
+    assert b["check"] > 0 and b["app"] > 0
+    assert list(timing(client.get("/healthz"))) == ["app"]
+    assert "app" in timing(client.post("/v1/check", content=b"x", headers={"content-type": "image/png"}))  # errors too
+
+
 def test_openapi_has_every_model(client):
     r = client.get("/openapi.json")
     assert r.status_code == 200 and r.headers[SPEC_HEADER] == SPEC_VERSION

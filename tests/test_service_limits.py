@@ -248,6 +248,31 @@ def test_pool_serves_the_shortest_batch_first_and_single_checks_at_once():
     pool_run(test)
 
 
+def test_pool_timing_tells_the_wait_for_a_worker_from_the_check():
+    """On one worker, a job sent while another runs waits for it in the queue; a job that sleeps
+    takes wall time in the worker but next to no CPU time. The timing says which is which."""
+    async def test(pool):
+        first = asyncio.create_task(pool.run([sleep(0.6)]))
+        await asyncio.sleep(0.1)
+        t: dict = {}
+        await pool.run([sleep(0.2)], t)
+        await first
+        assert set(t) == {"queue", "send", "check", "cpu", "back"}
+        assert t["queue"] >= 0.3, t  # behind the first job's 0.5 s left
+        assert 0.2 <= t["check"] < 5 and t["cpu"] < 0.1, t
+        busy: dict = {}  # a request refused after the queue timeout waited that long, and never ran
+        blocker = asyncio.create_task(pool.run([sleep(1.5)]))
+        await asyncio.sleep(0.1)
+        from dosverify.pool import CheckBusy
+
+        with pytest.raises(CheckBusy):
+            await pool.run([sleep(0.1)], busy)
+        await blocker
+        assert busy["queue"] >= 0.7 and busy["check"] == 0, busy
+
+    pool_run(test, queue_timeout=0.8)
+
+
 def test_pool_queue_timeout_counts_from_the_last_log_started():
     """A batch that takes longer than the queue timeout in all, but starts a log well within it
     each time, is answered: a batch being worked on is not cut off half way."""
@@ -270,6 +295,9 @@ def test_pool_lanes_have_their_own_workers_at_their_own_priority():
         assert os.getpriority(os.PRIO_PROCESS, single.pid) == base
         assert os.getpriority(os.PRIO_PROCESS, batch.pid) == min(19, base + BATCH_NICE)
         assert os.getpriority(os.PRIO_PROCESS, large.pid) == min(19, base + LARGE_NICE)
+        if hasattr(os, "SCHED_BATCH"):  # the background lanes do not preempt on waking
+            assert os.sched_getscheduler(single.pid) == os.sched_getscheduler(0)
+            assert os.sched_getscheduler(batch.pid) == os.sched_getscheduler(large.pid) == os.SCHED_BATCH
         done: list[str] = []
 
         async def run(name, job):
