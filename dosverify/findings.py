@@ -46,6 +46,15 @@ class Finding:
         return dataclasses.asdict(self)
 
 
+MAX_TEXT = 200  # characters of a finding's message, expected and found: a long line is quoted in part
+
+
+def bounded(text: str | None, limit: int = MAX_TEXT) -> str | None:
+    """The text, cut to `limit` characters with a visible ellipsis: a finding about a line of a
+    megabyte must not quote the megabyte (in every report, rendered or JSON)."""
+    return text if text is None or len(text) <= limit else text[: limit - 1] + "…"
+
+
 def finding(
     rule_id: str,
     message: str,
@@ -80,9 +89,9 @@ def finding(
         round=round,
         turn=turn,
         player=player,
-        message=message,
-        expected=expected,
-        found=found,
+        message=bounded(message),
+        expected=bounded(expected),
+        found=bounded(found),
         help=help if help is not None else (rule.fix or None),
         related=related or [],
     )
