@@ -43,7 +43,14 @@ class Finding:
     related: list[Position] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        """As ``dataclasses.asdict`` gives it, key for key, built directly: a report of many findings
+        is turned into JSON on every check, and asdict's generic deep copy cost a fifth of a check."""
+        d = {k: getattr(self, k) for k in _FIELDS}
+        d["related"] = [{"line": r.line, "column": r.column, "pointer": r.pointer} for r in self.related]
+        return d
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Finding))
 
 
 MAX_TEXT = 200  # characters of a finding's message, expected and found: a long line is quoted in part
