@@ -21,8 +21,8 @@ import json
 import os
 import re
 import threading
-from itertools import chain
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 
 from lark import Lark, Token, Transformer
@@ -995,7 +995,8 @@ def _iter_items(text: str):
     lines at a time, each chunk before the first syntax error in the state the whole text
     would be in there (after a line end), so every finding is what one pass over the whole
     text gives; after an error, reading resumes after the bad line (linear, whatever the
-    errors)."""
+    errors), with the fast path again, Lark taking only the lines it leaves, up to where a
+    chunk of Lark alone would end (so that the findings are the same with either parser)."""
     lark, b = _parser()
     lines = _lines_of(text)
     out: list = []
