@@ -75,7 +75,8 @@ class DrawsMixin:
         if nxt is None:
             return False
         cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
-        drawn = Counter(parse_card(c).base for c in ev.cards)
+        cards = [c for c in cards if c != HIDDEN]  # a face-down card tells nothing of whose it is
+        drawn = Counter(parse_card(c).base for c in ev.cards if c != HIDDEN)
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
 
