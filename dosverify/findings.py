@@ -43,7 +43,23 @@ class Finding:
     related: list[Position] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        """As ``dataclasses.asdict`` gives it, key for key, built directly: a report of many findings
+        is turned into JSON on every check, and asdict's generic deep copy cost a fifth of a check."""
+        d = {k: getattr(self, k) for k in _FIELDS}
+        d["related"] = [{"line": r.line, "column": r.column, "pointer": r.pointer} for r in self.related]
+        return d
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Finding))
+
+
+MAX_TEXT = 200  # characters of a finding's message, expected and found: a long line is quoted in part
+
+
+def bounded(text: str | None, limit: int = MAX_TEXT) -> str | None:
+    """The text, cut to `limit` characters with a visible ellipsis: a finding about a line of a
+    megabyte must not quote the megabyte (in every report, rendered or JSON)."""
+    return text if text is None or len(text) <= limit else text[: limit - 1] + "…"
 
 
 def finding(
@@ -80,9 +96,9 @@ def finding(
         round=round,
         turn=turn,
         player=player,
-        message=message,
-        expected=expected,
-        found=found,
+        message=bounded(message),
+        expected=bounded(expected),
+        found=bounded(found),
         help=help if help is not None else (rule.fix or None),
         related=related or [],
     )

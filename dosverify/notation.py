@@ -22,6 +22,7 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 
 from lark import Lark, Token, Transformer
@@ -952,18 +953,19 @@ def _lines_of(text: str):
         start = end + 1
 
 
-def _read_fast(lines, b, lark, out: list, stop: list):
+def _read_fast(lines, b, lark, out: list, stop: list, i: int = 0, hand_over: bool = False):
     """Read lines with the fast path (Lark's `line_only` for a line it leaves), yielding the
     line items a batch at a time. Stops at the first line that neither reads, or at a first
     line that is not a sentence the fast path knows: `stop` then holds its index and text
-    (the caller hands Lark the text from there on, as the whole text would read)."""
-    i = 0
+    (the caller hands Lark the text from there on, as the whole text would read). `i`: the
+    index of the first of `lines` in the text; `hand_over`: stop at any line the fast path
+    leaves (after a bad line, the caller's Lark reads it, in one parse whether it is bad or not)."""
     started = False  # a line item was read: the first line is not junk
     for raw in lines:
         b.out = out
         r = _fast_line(b, raw, i + 1)
         if r is None:
-            if not started and not out:  # not even the first line: Lark reads (junk costs one pass)
+            if hand_over or (not started and not out):  # not even the first line: Lark reads (junk costs one pass)
                 stop[:] = [i, raw]
                 return
             mark = len(out)
@@ -993,7 +995,8 @@ def _iter_items(text: str):
     lines at a time, each chunk before the first syntax error in the state the whole text
     would be in there (after a line end), so every finding is what one pass over the whole
     text gives; after an error, reading resumes after the bad line (linear, whatever the
-    errors)."""
+    errors), with the fast path again, Lark taking only the lines it leaves, up to where a
+    chunk of Lark alone would end (so that the findings are the same with either parser)."""
     lark, b = _parser()
     lines = _lines_of(text)
     out: list = []
@@ -1012,7 +1015,18 @@ def _iter_items(text: str):
         pending.append(raw)
     errors = 0
     plain = None  # what a line that cannot start a sentence is told, once past the detailed errors
+    resume = False  # after a bad line, the fast path reads on (Lark reads the lines it leaves)
+    seg = 0  # the line after the last bad one: Lark alone reads chunks of lines from there
     while True:
+        if resume and fast_path_on():
+            resume, stop = False, []
+            rest, pending = chain(pending, lines), []
+            yield from _read_fast(rest, b, lark, out, stop, i, hand_over=True)
+            if not stop:
+                return
+            i, raw = stop
+            pending.append(raw)
+            lines = rest
         while len(pending) < _CHUNK:
             raw = next(lines, None)
             if raw is None:
@@ -1021,7 +1035,10 @@ def _iter_items(text: str):
         if not pending:
             yield from out
             return
-        if errors >= _DETAILED_ERRORS and _CHEAP_JUNK:
+        # where the fast path stopped, Lark reads up to where its own next chunk would start, in the
+        # state that Lark alone would be in there (a bad line's expected words depend on it)
+        into = (i - seg) % _CHUNK if errors else 0
+        if errors >= _DETAILED_ERRORS and _CHEAP_JUNK and not into:
             # junk costs a regular expression a line, not a parse: the finding Lark's error gives
             plain = plain or _start_expected(lark, b)
             item = _plain_junk(pending[0], i + 1, plain)
@@ -1030,12 +1047,13 @@ def _iter_items(text: str):
                 errors += 1
                 del pending[0]
                 i += 1
+                seg, resume = i, True
                 if len(out) >= _BATCH:
                     yield from out
                     out.clear()
                 continue
-        chunk = pending[:_CHUNK]
-        lead = "\n" if errors == 0 and i > 0 else ""  # before the first error: the state after a line end
+        chunk = pending[:_CHUNK - into]
+        lead = "\n" if (errors == 0 and i > 0) or into else ""  # the state after a line end
         off = i - 1 if lead else i
         src = lead + "\n".join(chunk) + "\n"
         b.out = out
@@ -1058,15 +1076,19 @@ def _iter_items(text: str):
                     out.clear()
                     return
             used = at
+            resume = True
         except Exception as e:  # never raise: a defensive net for the unforeseen
             errors += 1
             out.append(("bad", i + 1, 1, [finding("notation.line", f"this line could not be read ({type(e).__name__})",
                                                   line=i + 1)]))
             used = 1
+            resume = True
         finally:
             b.off = 0
         del pending[:used]
         i += used
+        if resume:
+            seg = i
         if out:
             if first is None:
                 first = out[0]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from dataclasses import dataclass, field
@@ -39,7 +40,12 @@ class Report:
     _text = None  # the decoded log text, for renderers that show source lines (not a field)
 
     def to_dict(self) -> dict:
-        d = dataclasses.asdict(self)
+        """What ``dataclasses.asdict`` gives, built field by field (see ``Finding.to_dict``)."""
+        d = {k: getattr(self, k) for k in _FIELDS}
+        d["options"] = dict(self.options)
+        d["findings"] = [f.to_dict() for f in self.findings]
+        d["unverified"] = list(self.unverified)
+        d["auto"] = copy.deepcopy(self.auto)
         if not self.face_down and not self.unverified:
             del d["face_down"], d["unverified"]
         if self.auto is None:
@@ -63,6 +69,9 @@ class Report:
 
     def to_json_line(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Report))
 
 
 def verdict_of(findings: list[Finding], malformed: bool) -> Verdict:

@@ -315,3 +315,13 @@ def test_the_service_checks_a_table_view():
         r = client.post("/v1/check", content=json.dumps(j.json()["log"]).encode(),
                         headers={"Content-Type": "application/json"})
         assert r.status_code == 200 and r.json()["verdict"] == "legal"
+
+
+def test_a_face_down_draw_before_a_match_is_judged_not_raised():
+    """Found by the long `check` fuzz run (fuzz/regressions/check-face-down-draw-then-match.bin): an
+    unowed draw of a face-down card, then a match. Whether the match starts the next player's turn
+    is asked of the cards it plays, less the ones drawn; a `?` drawn is no card code, and was parsed."""
+    from dosverify.api import check
+
+    report = check(b"dos 1\nplayers ann bob\nround 1\nturn bob\nmatch B10 with B3 + B7\ndraw ?\nmatch W2=Y with W2=Y\n")
+    assert report.verdict in ("illegal", "malformed") and report.findings

@@ -43,3 +43,11 @@ def test_short_fuzz_run(target, tmp_path):
         f"the fuzzer found an input that breaks `{target}` (saved in {crashes}); make it a regression input "
         f"in fuzz/regressions/{target}-NAME.bin and fix it:\n{r.stderr[-3000:]}")
     assert "Done" in r.stderr, r.stderr[-2000:]
+
+
+def test_every_seed_fits_the_default_max_len():
+    """The long runs cap inputs at fuzz/run.py's MAX_LEN: every seed must reach the fuzzer whole
+    (the service target's seeds carry one more byte, the endpoint)."""
+    import run
+
+    assert max(p.stat().st_size for p in run.seeds()) + 1 <= run.MAX_LEN

@@ -51,6 +51,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         """`visitor`, if given, is called as `visitor(referee)` after every turn (and after the
         score of a round): a way to watch the replayed state, like python-chess's visitors."""
         self.visitor = visitor
+        self._places = None  # (turn, where each of its lines stands): see turn_index
         self.log = log
         self.rs = ruleset
         self.players = list(log.players)
@@ -118,7 +119,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             if player is None:
                 player = self.t.player
         who = player if player is not None else (self.t.player if self.t is not None else None)
-        if rule in FOLLOW_ONS and (who in self.doubt or (rule in PILE_FOLLOW_ONS and self.pile_doubt)):
+        if self.follow_on(rule, who):
             return
         if rule in CARD_MISTAKES and who is not None:
             self.doubt.add(who)
@@ -128,6 +129,11 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             rule, message, at=ev, line=line, column=column, pointer=pointer, round=self.round_no,
             turn=self.turn_no or None, player=player, **kw,
         ))
+
+    def follow_on(self, rule: str, who: str | None) -> bool:
+        """Whether a finding of `rule` about `who` would only follow from one already made (and is
+        not reported): a caller asks first when its message is costly to build."""
+        return rule in FOLLOW_ONS and (who in self.doubt or (rule in PILE_FOLLOW_ONS and self.pile_doubt))
 
     def known(self, p: str | None, ev, field: str = "player") -> bool:
         if p is None or p in self.seat:

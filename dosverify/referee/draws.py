@@ -71,13 +71,12 @@ class DrawsMixin:
     def draw_starts_next_turn(self, ev: Draw) -> bool:
         """Whether the line after this unowed draw plays cards (other than the drawn ones) that the
         next player holds and the player on turn does not: then the next player's turn began here."""
-        events = self.t.turn.events
-        i = next((k for k, e in enumerate(events) if e is ev), None)
-        if i is None or i + 1 >= len(events):
+        nxt = next(self.rest_of_turn(ev), None)
+        if nxt is None:
             return False
-        nxt = events[i + 1]
         cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
-        drawn = Counter(parse_card(c).base for c in ev.cards)
+        cards = [c for c in cards if c != HIDDEN]  # a face-down card tells nothing of whose it is
+        drawn = Counter(parse_card(c).base for c in ev.cards if c != HIDDEN)
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
 

@@ -10,6 +10,7 @@ that the deal from the dealer's left did not give them). A part of :class:`dosve
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 
 from ..cards import parse_card
 from ..events import HIDDEN, Draw, Match, Pass, Place, Refill, Reshuffle, Turn
@@ -24,11 +25,20 @@ def _base(code: str) -> str:
 
 
 class EngineMixin:
-    def rest_of_turn(self, ev) -> list:
-        """The lines of the turn after ev."""
+    def turn_index(self, ev) -> int | None:
+        """ev's place among its turn's lines. The places are counted once a turn (a look-ahead is
+        asked for on many lines: searching or slicing the turn each time costs the square of a
+        long turn's lines)."""
+        turn = self.t.turn
+        if self._places is None or self._places[0] is not turn:
+            self._places = (turn, {id(e): k for k, e in enumerate(turn.events)})
+        return self._places[1].get(id(ev))
+
+    def rest_of_turn(self, ev):
+        """The lines of the turn after ev, as they are read (an iterator, not a copy)."""
         events = self.t.turn.events
-        i = next((k for k, e in enumerate(events) if e is ev), None)
-        return [] if i is None else events[i + 1:]
+        i = self.turn_index(ev)
+        return iter(()) if i is None else (events[k] for k in range(i + 1, len(events)))
 
     def play_follows(self, events: list) -> bool:
         """Whether the player on turn plays (match, refill, place, `pass`) in these lines of the turn: up
@@ -55,20 +65,18 @@ class EngineMixin:
         this line and the draws of theirs right after it bring exactly the cards owed, and then come the
         draw after no match, or a match, refill, place or `pass`."""
         p, owed = self.t.player, self.t.penalty_owed
-        rest = [ev] + self.rest_of_turn(ev)
         got = 0
-        for k, e in enumerate(rest):
+        for e in chain([ev], self.rest_of_turn(ev)):
             if isinstance(e, Reshuffle):
                 continue
             if not (isinstance(e, Draw) and (e.player or p) == p):
                 return False
             got += max(1, len(e.cards))
             if got >= owed:
-                after = rest[k + 1:]
-                nxt = next((x for x in after if not isinstance(x, Reshuffle)), None)
+                nxt = next((x for x in self.rest_of_turn(e) if not isinstance(x, Reshuffle)), None)
                 no_match_next = (isinstance(nxt, Draw) and (nxt.player or p) == p and not self.t.drew
                                  and self.t.matches == 0)  # the draw after no match, still to come
-                return got == owed and (no_match_next or self.play_follows(rest))
+                return got == owed and (no_match_next or self.play_follows(chain([ev], self.rest_of_turn(ev))))
         return False
 
     def next_card_is_top(self, closing) -> bool:
@@ -101,9 +109,8 @@ class EngineMixin:
     def reshuffle_mid_turn(self, ev: Reshuffle) -> bool:
         """A reshuffle for a draw in the middle of the turn (a match, refill, place or `pass` follows):
         this turn's matched cards are not discarded yet (V5, V17)."""
-        rest = self.rest_of_turn(ev)
-        nxt = next((e for e in rest if isinstance(e, (Draw, Refill) + PLAYS)), None)
-        return isinstance(nxt, Draw) and self.play_follows(rest)
+        nxt = next((e for e in self.rest_of_turn(ev) if isinstance(e, (Draw, Refill) + PLAYS)), None)
+        return isinstance(nxt, Draw) and self.play_follows(self.rest_of_turn(ev))
 
     def deal_from_first_seat(self, rnd, dealt_left: dict, dealt_first: dict):
         """V16: the first line of the round that plays a card its player would not hold after the

@@ -10,6 +10,7 @@ a fixed colour, a Wild DOS a fixed number), so each is judged on its own.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -100,14 +101,17 @@ def judge_codes(target: str, cards: tuple[str, ...]) -> MatchJudgement:
 
 
 def any_match(center: list[str], hand: list[str], parse) -> bool:
-    """Whether some hand card(s) can match some Center Row card (for decline-match=forbidden)."""
-    cards = [parse(h) for h in hand]
-    for t in center:
+    """Whether some hand card(s) can match some Center Row card (for decline-match=forbidden).
+    Each kind of card is tried once (a pair of one kind when two are held): the work is bounded
+    by the deck's kinds of card, not the square of a hand that a long log can make huge."""
+    held = Counter(hand)
+    kinds = [(parse(h), n) for h, n in held.items()]
+    for t in dict.fromkeys(center):
         tc = parse(t)
-        for i, a in enumerate(cards):
-            if judge(tc, [a]).ok:
+        for i, (a, n) in enumerate(kinds):
+            if judge(tc, [a]).ok or (n > 1 and judge(tc, [a, a]).ok):
                 return True
-            for b in cards[i + 1:]:
+            for b, _ in kinds[i + 1:]:
                 if judge(tc, [a, b]).ok:
                     return True
     return False

@@ -18,6 +18,8 @@ class PlaysMixin:
     def likely_meant(self, ev: Match, p: str) -> dict[int, str]:
         """For the cards of a match that p does not hold: the one held card each most likely
         stands for (a typo of colour or number), when exactly one makes the match legal."""
+        if len(ev.cards) > 2:  # no card in place of one makes a match of three or more cards legal
+            return {}
         hand = self.table.hands[p]
         missing = [i for i, c in enumerate(ev.cards) if hand.get(parse_card(c).base, 0) <= 0]
         if len(missing) != 1 or hand.get(UNKNOWN):
@@ -41,6 +43,8 @@ class PlaysMixin:
         """For a match that does not add up or plays a card p lacks: the cards p holds that make it legal
         in place of one written card, by position. The first part is the one card meant, when exactly one
         fits (after the draw under after-draw-match=drawn-only, only the drawn card may); else all fits."""
+        if len(ev.cards) > 2:  # three or more cards never match, whichever one is changed (and trying
+            return {}, {}      # each in place of each costs the cube of a long line's cards)
         t, hand = self.t, self.table.hands[p]
         drawn_only = t.drew and self.rs.opt("after-draw-match") == "drawn-only"
         fits: dict[int, list[str]] = {}
@@ -77,6 +81,8 @@ class PlaysMixin:
         return bool(self.held_fits(ev, t.player, only=i)[1])
 
     def report_not_held(self, ev: Match, p: str, c, i: int) -> None:
+        if self.follow_on("match.held", p):  # where() counts this turn's cards: not for every card of a long line
+            return
         where = self.table.where(c.base)
         self.report("match.held", f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""), ev, "cards", i,
                     expected="a card from " + (" ".join(sorted(self.table.hands[p].elements())) or "an empty hand"), found=c.code)
