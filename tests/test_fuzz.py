@@ -48,6 +48,10 @@ def test_short_fuzz_run(target, tmp_path):
 def test_every_seed_fits_the_default_max_len():
     """The long runs cap inputs at fuzz/run.py's MAX_LEN: every seed must reach the fuzzer whole
     (the service target's seeds carry one more byte, the endpoint)."""
-    import run
+    import importlib.util
 
+    # by path, under a name of its own: bench/run.py is also a module `run` on some test's sys.path
+    spec = importlib.util.spec_from_file_location("fuzz_run", FUZZ / "run.py")
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
     assert max(p.stat().st_size for p in run.seeds()) + 1 <= run.MAX_LEN
