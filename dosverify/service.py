@@ -41,7 +41,6 @@ import dataclasses
 import gc
 import html
 import json
-import os
 import time
 from typing import Any, Literal
 
