@@ -248,7 +248,7 @@ def schema() -> dict:
 
 
 def schema_path() -> Path:
-    return Path(__file__).resolve().parent.parent / "spec" / "log.schema.json"
+    return Path(__file__).resolve().parent.parent / "spec" / "dos" / "log.schema.json"
 
 
 def write_schema(path: Path | str | None = None) -> Path:

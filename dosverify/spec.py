@@ -13,17 +13,18 @@ from functools import lru_cache
 from pathlib import Path
 
 
-def spec_dir() -> Path:
-    """The specification's folder: `$DOSVERIFY_SPEC`, else the package's copy (see resources.py)."""
+def spec_dir(game: str = "dos") -> Path:
+    """A game's specification folder, spec/<game>/: `$DOSVERIFY_SPEC` (a folder of game folders),
+    else the package's copy (see resources.py)."""
     from .resources import data_dir
 
-    return data_dir("spec")
+    return data_dir("spec") / game
 
 
-def load_toml(name: str) -> dict:
+def load_toml(name: str, game: str = "dos") -> dict:
     import tomllib  # only when the JSON cache of the spec is cold
 
-    with open(spec_dir() / name, "rb") as fh:
+    with open(spec_dir(game) / name, "rb") as fh:
         return tomllib.load(fh)
 
 
@@ -87,6 +88,7 @@ class Spec:
     options: dict[str, dict]
     sources: dict[str, dict]
     kinds: dict[str, str]
+    game: str = "dos"  # the pack whose folder it was read from
 
     def rule(self, rule_id: str) -> Rule:
         return self.rules[rule_id]
@@ -117,13 +119,13 @@ class Spec:
         return Ruleset(name, base.get("title", name), target or base.get("target", 200), opts)
 
 
-def _raw_spec() -> dict:
-    """Every TOML file of the spec, parsed; cached as JSON (much faster to read than TOML)
+def _raw_spec(game: str) -> dict:
+    """Every TOML file of a game's spec, parsed; cached as JSON (much faster to read than TOML)
     in the user's cache directory, keyed by the files' names, sizes and times."""
     import json
     import zlib  # a cheap, stable key (hashlib costs ~9 ms to import)
 
-    root = spec_dir()
+    root = spec_dir(game)
     files = sorted(p for p in root.rglob("*.toml"))
     key = f"{zlib.crc32(repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files]).encode()):08x}"
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dosverify" / f"spec-{key}.json"
@@ -131,7 +133,7 @@ def _raw_spec() -> dict:
         return json.loads(cache.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    raw = {p.relative_to(root).as_posix(): load_toml(p.relative_to(root).as_posix()) for p in files}
+    raw = {p.relative_to(root).as_posix(): load_toml(p.relative_to(root).as_posix(), game) for p in files}
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
@@ -142,19 +144,20 @@ def _raw_spec() -> dict:
     return raw
 
 
-def spec_file(name: str) -> dict:
-    """One parsed file of the spec (through the cache)."""
-    return _raw_spec_cached()[name]
+def spec_file(name: str, game: str = "dos") -> dict:
+    """One parsed file of a game's spec (through the cache)."""
+    return _raw_spec_cached(game)[name]
 
 
-@lru_cache(maxsize=1)
-def _raw_spec_cached() -> dict:
-    return _raw_spec()
+@lru_cache(maxsize=None)
+def _raw_spec_cached(game: str) -> dict:
+    return _raw_spec(game)
 
 
-@lru_cache(maxsize=1)
-def load_spec() -> Spec:
-    raw = _raw_spec_cached()
+@lru_cache(maxsize=None)
+def load_spec(game: str = "dos") -> Spec:
+    """A game's specification (spec/<game>/), a value: each game pack holds its own."""
+    raw = _raw_spec_cached(game)
     meta = raw["spec.toml"]
     rules: dict[str, Rule] = {}
     for name in sorted(n for n in raw if n.startswith("rules/")):
@@ -174,4 +177,4 @@ def load_spec() -> Spec:
     for name in sorted(n for n in raw if n.startswith("rulesets/")):
         rulesets[raw[name]["name"]] = raw[name]
     options = raw["options.toml"]["option"]
-    return Spec(meta["version"], rules, rulesets, options, meta.get("sources", {}), meta.get("kinds", {}))
+    return Spec(meta["version"], rules, rulesets, options, meta.get("sources", {}), meta.get("kinds", {}), game)

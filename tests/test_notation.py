@@ -451,7 +451,7 @@ def test_error_recovery_is_linear(monkeypatch):
 def test_the_bundled_notation_is_the_contract():
     # spec/notation.md travels with the package; it must not drift from the design document
     shared = Path(__file__).resolve().parent.parent.parent / "shared" / "design" / "notation.md"
-    bundled = Path(__file__).resolve().parent.parent / "spec" / "notation.md"
+    bundled = Path(__file__).resolve().parent.parent / "spec" / "dos" / "notation.md"
     if not shared.exists():
         import pytest
 
@@ -462,6 +462,6 @@ def test_the_bundled_notation_is_the_contract():
 def test_the_complete_example_of_the_notation_is_the_fixture():
     import re
 
-    doc = (Path(__file__).resolve().parent.parent / "spec" / "notation.md").read_text(encoding="utf-8")
+    doc = (Path(__file__).resolve().parent.parent / "spec" / "dos" / "notation.md").read_text(encoding="utf-8")
     example = re.search(r"## Example\n.*?```\n(.*?)```", doc, re.S).group(1)
     assert example == EXAMPLE

@@ -22,12 +22,12 @@ def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     share = "dosverify/_data"
     assert not any(".data/" in n for n in names)  # nothing outside the package (no share/)
-    for rel in ("spec/spec.toml", "spec/deck.toml", "spec/options.toml", "spec/log.schema.json",
-                "spec/rules/03-matching.toml", "spec/rulesets/official.toml", "grammars/dos.lark",
+    for rel in ("spec/dos/spec.toml", "spec/dos/deck.toml", "spec/dos/options.toml", "spec/dos/log.schema.json",
+                "spec/dos/rules/03-matching.toml", "spec/dos/rulesets/official.toml", "grammars/dos.lark",
                 "conformance/README.txt"):
         assert f"{share}/{rel}" in names, rel
-    rules = {p.name for p in (ROOT / "spec" / "rules").glob("*.toml")}
-    assert rules == {n.rsplit("/", 1)[1] for n in names if n.startswith(f"{share}/spec/rules/")}
+    rules = {p.name for p in (ROOT / "spec" / "dos" / "rules").glob("*.toml")}
+    assert rules == {n.rsplit("/", 1)[1] for n in names if n.startswith(f"{share}/spec/dos/rules/")}
     assert "dosverify/referee/__init__.py" in names and "dosverify/cli.py" in names
     # the web page and the vendored docs assets: `dosverify serve` works offline when installed
     static = {p.relative_to(ROOT).as_posix() for p in (ROOT / "dosverify" / "static").rglob("*") if p.is_file()}

@@ -1,0 +1,157 @@
+"""The game packs, and the one place that knows which there are.
+
+The core (reading a source, the report, the formats, the runner, the service, the command
+line) knows no game: it asks :func:`find_game` for the pack that a log's first word (text) or
+its game key (JSON) names, and the pack reads, judges, writes and generates logs of its game.
+A pack's module is imported here only, by the name in :data:`REGISTRY`, and only when a log
+of that game is met (python-chess's ``chess.variant.find_variant`` is the model).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..model import Parsed
+    from ..report import Report
+    from ..spec import Spec
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """One defect put into a legal log by an operator: the log, the rule it breaks, and the line
+    where the referee must report it (the one error finding the mutant must give)."""
+
+    operator: str
+    text: str
+    kind: str
+    rule: str
+    line: int
+    note: str = ""
+
+
+#: A mutation operator: a legal log and a seeded random source in, a mutant (or None: no place
+#: in this log to put the defect) out.
+Operator = Callable[[str, Any], "Mutation | None"]
+
+
+class GamePack:
+    """What a game brings to the core. A game's package sets ``PACK = SomePack()``.
+
+    Every method has the game's own meaning; the contract tests (tests/games/) hold every
+    registered pack to the same duties: its notation's examples mean what its page says, every
+    rule has a legal and an illegal fixture, generated games are legal in every rendering, every
+    mutation operator gives one error finding at its line, text and JSON say the same."""
+
+    name: ClassVar[str]  # the header word (`dos` in `dos 1`) and the JSON form's game key
+    title: ClassVar[str]  # for people: "DOS", "UNO Duo"
+    versions: ClassVar[tuple[int, ...]] = (1,)  # the notation versions it reads
+    folder: ClassVar[str]  # spec/<folder>/, grammars/<folder>.lark, fixtures/<folder>/
+
+    # ---- its data ----------------------------------------------------------------------
+    def spec(self) -> Spec:
+        """The game's rules specification (spec/<folder>/), loaded once."""
+        from ..spec import load_spec
+
+        return load_spec(self.folder)
+
+    def fixtures(self) -> Path:
+        """fixtures/<folder>/ of a source checkout (rules/<id>/, games/, golden/, ...)."""
+        from ..resources import checkout
+
+        root = checkout()
+        if root is None:
+            raise FileNotFoundError("the fixtures need a source checkout")
+        return root / "fixtures" / self.folder
+
+    # ---- reading and judging -------------------------------------------------------------
+    def check(self, source: str | bytes | dict, *, name: str = "<input>", ruleset: str | None = None,
+              form: str | None = None, options: dict[str, str] | None = None, whole: bool = False) -> Report:
+        """Read and judge one log of this game (api.check's contract)."""
+        raise NotImplementedError
+
+    def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
+        """Read a log whole (text or JSON) into the game's log model, with the reader's findings."""
+        raise NotImplementedError
+
+    def write(self, log: Any) -> str:
+        """The log model as text notation (without loss, comments aside)."""
+        raise NotImplementedError
+
+    def dump_json(self, log: Any) -> str:
+        """The log model in the JSON form."""
+        raise NotImplementedError
+
+    def json_schema(self) -> dict:
+        """The JSON Schema of the game's JSON form."""
+        raise NotImplementedError
+
+    # ---- generating ------------------------------------------------------------------------
+    def simulate(self, *, seed: int, players: int = 2, ruleset: str = "official",
+                 options: dict[str, str] | None = None, whole_game: bool = False) -> str:
+        """A legal log, in text notation, of a seeded simulated game (one round, or the whole game)."""
+        raise NotImplementedError
+
+    def operators(self) -> dict[str, Operator]:
+        """The mutation operators by name (each puts one defect into a legal log)."""
+        raise NotImplementedError
+
+
+#: The registered games: header word -> the module that sets PACK. One line per game.
+REGISTRY: dict[str, str] = {
+    "dos": "dosverify.games.dos",
+}
+
+DEFAULT = "dos"
+
+
+def game_names() -> list[str]:
+    return list(REGISTRY)
+
+
+class UnknownGame(ValueError):
+    """A game name (a header word, `--game`, `?game=`) that no pack has."""
+
+
+@lru_cache(maxsize=None)
+def find_game(name: str | None = None) -> GamePack:
+    """The pack of the game `name` (default: DOS); UnknownGame names the games there are."""
+    key = DEFAULT if name is None else name.strip().lower()
+    if key not in REGISTRY:
+        raise UnknownGame(f"unknown game `{name}` (known: {', '.join(REGISTRY)})")
+    pack: GamePack = importlib.import_module(REGISTRY[key]).PACK
+    return pack
+
+
+_WORD = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
+
+
+def sniff_game(source: str | bytes | dict | list) -> str | None:
+    """The game a log names: the first word of its first line that is not blank or a comment
+    (text), or the top-level key that is a registered game's name (JSON). None when it names
+    none (the DOS reader then says what is wrong, as it always has)."""
+    if isinstance(source, dict):
+        return next((k for k in source if k in REGISTRY), None)
+    if isinstance(source, list):
+        return None
+    head = source[:4096]
+    text = head.decode("utf-8", "replace") if isinstance(head, (bytes, bytearray)) else head
+    text = text.lstrip("\ufeff")
+    if text.lstrip()[:1] in ("{", "["):
+        for key in REGISTRY:  # a top-level "game-name": version pair, wherever it stands
+            if re.search(r'"' + re.escape(key) + r'"\s*:', text):
+                return key
+        return None
+    for line in text.splitlines():
+        code = line.split("#", 1)[0]
+        if not code.strip():
+            continue
+        m = _WORD.match(code)
+        return m.group(1).lower() if m else None
+    return None
