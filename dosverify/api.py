@@ -55,7 +55,7 @@ def check(
     as_json = form == "json" or (form is None and sniff_json(source))
     if as_json and not whole and isinstance(source, (str, bytes, bytearray)):
         from .jsonstream import JsonStream
-        from .notation import Parsed
+        from .model import Parsed
 
         stream = JsonStream(source)
         log = stream.header()
@@ -66,7 +66,8 @@ def check(
     elif whole or as_json:
         parsed = parse(source, form)
     else:
-        from .notation import Parsed, stream as read_stream
+        from .model import Parsed
+        from .notation import stream as read_stream
 
         stream = read_stream(source)
         log = stream.header()

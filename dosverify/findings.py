@@ -10,7 +10,10 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .spec import load_spec
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .spec import Spec
 
 
 @dataclass
@@ -62,7 +65,28 @@ def bounded(text: str | None, limit: int = MAX_TEXT) -> str | None:
     return text if text is None or len(text) <= limit else text[: limit - 1] + "…"
 
 
-def finding(
+def finding(rule_id: str, message: str, **kw) -> Finding:
+    """A DOS finding (the DOS pack's reporter; kept while DOS code moves into its pack)."""
+    from .spec import load_spec
+
+    return make_finding(load_spec("dos"), rule_id, message, **kw)
+
+
+class Reporter:
+    """Makes findings under one game's specification: each pack holds one bound to its spec, so
+    a rule id is always looked up in the game it belongs to."""
+
+    __slots__ = ("spec",)
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+
+    def __call__(self, rule_id: str, message: str, **kw) -> Finding:
+        return make_finding(self.spec, rule_id, message, **kw)
+
+
+def make_finding(
+    spec: Spec,
     rule_id: str,
     message: str,
     *,
@@ -79,7 +103,7 @@ def finding(
     related: list[Position] | None = None,
 ) -> Finding:
     """Build a finding for ``rule_id``; ``at`` is an event model (its position is used)."""
-    rule = load_spec().rules[rule_id]
+    rule = spec.rules[rule_id]
     if at is not None:
         line = line if line is not None else at._line
         column = column if column is not None else at._column

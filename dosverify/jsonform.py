@@ -20,7 +20,8 @@ from pydantic import TypeAdapter, ValidationError
 from .cards import CARD_RE
 from .events import CARD_OR_HIDDEN_PATTERN, Log, attach_pointers
 from .findings import Finding, finding
-from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, Parsed, card_problem, face_down_checks
+from .model import Parsed
+from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, card_problem, face_down_checks
 
 __all__ = ["load_json", "dump_json", "schema", "write_schema", "schema_path", "json_pointer"]
 

@@ -21,7 +21,7 @@ import json
 import os
 import re
 import threading
-from dataclasses import dataclass, field
+
 from itertools import chain
 from pathlib import Path
 
@@ -51,6 +51,7 @@ from .events import (
     Winner,
 )
 from .findings import Finding, finding
+from .model import Parsed
 
 __all__ = ["Parsed", "parse", "write", "KEYWORDS", "VALID_CARDS", "card_problem", "grammar_path", "grammar_text"]
 
@@ -73,16 +74,6 @@ CARD_WORD_RE = re.compile(r"[RGBYW][0-9#]")
 TAG_RE = re.compile(r"[a-z][a-z0-9_-]*\Z")
 NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,31}\Z")
 WORD_RE = re.compile(r'[^ \t\r\n#"]+\Z')
-
-
-@dataclass
-class Parsed:
-    """The result of reading a log: the log (None if malformed) and the findings."""
-
-    log: Log | None
-    findings: list[Finding] = field(default_factory=list)
-    malformed: bool = False
-    text: str | None = None
 
 
 # ---- the grammar and the cached parser ----------------------------------------------------

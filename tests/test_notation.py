@@ -14,7 +14,8 @@ from lark import Lark
 
 from dosverify import notation
 from dosverify.events import Catch, Dos, Draw, Hand, Match, Pass, Place, Refill, Reshuffle, Totals
-from dosverify.notation import VALID_CARDS, Parsed, parse, write
+from dosverify.model import Parsed
+from dosverify.notation import VALID_CARDS, parse, write
 
 # ---- the examples of notation.md (kept verbatim) -------------------------------------------
 
