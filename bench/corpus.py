@@ -1,6 +1,6 @@
 """The benchmark corpora, built on demand into ``bench/out/`` (gitignored) and cached by seed.
 
-- The DOS corpus: legal games from the project's own generator (``dosverify.simulate``) in
+- The DOS corpus: legal games from the project's own generator (``dosverify.games.dos.simulate``) in
   three sizes (``small``: one round, ``medium``: three rounds, ``large``: a whole game to the
   ruleset's target), for 2, 3 and 4 players, with ``deck`` lines and without (``hand`` and
   ``center`` lines instead); each game in the text notation (``.dos``) and the JSON form
@@ -62,13 +62,21 @@ def _fingerprint(*files: Path) -> str:
 
 def _generator_files() -> list[Path]:
     pkg = ROOT / "dosverify"
-    return [pkg / "simulate.py", pkg / "notation.py", pkg / "jsonform.py", pkg / "events.py", ROOT / "spec"]
+    return [
+        pkg / "games" / "dos" / "simulate.py",
+        pkg / "games" / "dos" / "notation.py",
+        pkg / "games" / "dos" / "jsonform.py",
+        pkg / "games" / "dos" / "events.py",
+        ROOT / "spec" / "dos",
+    ]
 
 
 def _dos_fingerprint() -> str:
     files = []
     for f in _generator_files():
-        files.extend(sorted(p for p in f.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if f.is_dir() else [f])
+        files.extend(
+            sorted(p for p in f.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if f.is_dir() else [f]
+        )
     return _fingerprint(*files)
 
 
@@ -82,9 +90,9 @@ def dos_corpus(seed: int = 2024, mode: str = "full", verbose: bool = True) -> li
     d = OUT / f"dos-s{seed}-{mode}-{_dos_fingerprint()}"
     manifest = d / "manifest.json"
     if not manifest.is_file():
-        from dosverify.jsonform import dump_json
-        from dosverify.notation import parse
-        from dosverify.simulate import simulate_text
+        from dosverify.games.dos.jsonform import dump_json
+        from dosverify.games.dos.notation import parse
+        from dosverify.games.dos.simulate import simulate_text
 
         if d.exists():
             shutil.rmtree(d)
@@ -113,8 +121,18 @@ def dos_corpus(seed: int = 2024, mode: str = "full", verbose: bool = True) -> li
     games = []
     for e in m["games"]:
         text = (d / f"{e['name']}.dos").read_bytes()
-        games.append(Game(e["name"], e["size"], e["players"], e["deck"], text,
-                          (d / f"{e['name']}.json").read_bytes(), text.count(b"\n"), d / f"{e['name']}.dos"))
+        games.append(
+            Game(
+                e["name"],
+                e["size"],
+                e["players"],
+                e["deck"],
+                text,
+                (d / f"{e['name']}.json").read_bytes(),
+                text.count(b"\n"),
+                d / f"{e['name']}.dos",
+            )
+        )
     return games
 
 

@@ -31,14 +31,15 @@ def games(n: int, seed: int = 11) -> list[str]:
     d = HERE / "out" / f"dask-games-{n}-s{seed}"
     done = d / "done"
     if not done.exists():
-        from dosverify.simulate import simulate_text
+        from dosverify.games.dos.simulate import simulate_text
 
         d.mkdir(parents=True, exist_ok=True)
         rng = random.Random(seed)
         t0 = time.perf_counter()
         for i in range(n):
-            (d / f"g{i:06d}.log").write_text(simulate_text(rng.choice((2, 3, 4)), rng.randrange(1 << 30), rounds=1),
-                                             encoding="utf-8")
+            (d / f"g{i:06d}.log").write_text(
+                simulate_text(rng.choice((2, 3, 4)), rng.randrange(1 << 30), rounds=1), encoding="utf-8"
+            )
         done.write_text(f"{n} games in {time.perf_counter() - t0:.1f} s\n")
     return sorted(str(p) for p in d.glob("*.log"))
 
@@ -56,8 +57,12 @@ def measure(files: list[str], workers: int) -> dict:
     from dosverify.cluster import run
 
     opts = argparse.Namespace(format="json", quiet=False, colour=False, ruleset=None)
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                      silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         client.run(lambda: __import__("dosverify.api").api.check(b"dos 1\n"))  # warm: spec and parser
         t0 = time.perf_counter()
         verdicts: dict[str, int] = {}
@@ -65,9 +70,15 @@ def measure(files: list[str], workers: int) -> dict:
             verdicts[verdict] = verdicts.get(verdict, 0) + 1
         wall = time.perf_counter() - t0
         rss = client.run(peak_rss_kb)
-    return {"workers": workers, "games": len(files), "seconds": round(wall, 2),
-            "games_s": round(len(files) / wall, 1), "games_s_per_worker": round(len(files) / wall / workers, 1),
-            "peak_rss_mb_per_worker": sorted(round(v / 1024, 1) for v in rss.values()), "verdicts": verdicts}
+    return {
+        "workers": workers,
+        "games": len(files),
+        "seconds": round(wall, 2),
+        "games_s": round(len(files) / wall, 1),
+        "games_s_per_worker": round(len(files) / wall / workers, 1),
+        "peak_rss_mb_per_worker": sorted(round(v / 1024, 1) for v in rss.values()),
+        "verdicts": verdicts,
+    }
 
 
 def main() -> int:
@@ -88,8 +99,10 @@ def main() -> int:
     print(f"\n{'workers':>7} {'games/s':>8} {'per worker':>10} {'scaling':>7}  peak RSS per worker (MB)  loadavg")
     for r in rows:
         r["scaling"] = round(r["games_s"] / base, 2)
-        print(f"{r['workers']:>7} {r['games_s']:>8} {r['games_s_per_worker']:>10} {r['scaling']:>7}  "
-              f"{r['peak_rss_mb_per_worker']}  {r['loadavg_start']}")
+        print(
+            f"{r['workers']:>7} {r['games_s']:>8} {r['games_s_per_worker']:>10} {r['scaling']:>7}  "
+            f"{r['peak_rss_mb_per_worker']}  {r['loadavg_start']}"
+        )
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"rows": rows, "cpus": os.cpu_count()}, indent=2))

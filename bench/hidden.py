@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from dosverify.api import check  # noqa: E402
-from dosverify.hide import hide  # noqa: E402
-from dosverify.notation import write  # noqa: E402
-from dosverify.simulate import simulate  # noqa: E402
+from dosverify.api import check
+from dosverify.games.dos.hide import hide
+from dosverify.games.dos.notation import write
+from dosverify.games.dos.simulate import simulate
 
 
 def main(argv=None) -> int:

@@ -41,12 +41,12 @@ import argparse
 import asyncio
 import gc
 import json
+import multiprocessing
 import os
 import random
 import statistics
 import subprocess
 import sys
-import multiprocessing
 import time
 from collections import Counter
 from pathlib import Path
@@ -86,15 +86,15 @@ def server_timing(header: str | None) -> dict[str, float]:
 def workload(seed: int) -> dict[str, list[bytes]]:
     """Small legal logs (the generator's one-round games), illegal ones (the wrong player on the
     first turn), 1 MiB junk logs."""
-    from dosverify.simulate import simulate_text
+    from dosverify.games.dos.simulate import simulate_text
 
     rng = random.Random(seed)
     legal = [simulate_text(rng.choice((2, 3, 4)), rng.randrange(1 << 30), rounds=1).encode() for _ in range(60)]
     illegal = []
     for text in legal:
         lines = text.decode().splitlines(keepends=True)
-        players = next(l for l in lines if l.startswith("players")).split()[1:]
-        i = next(k for k, l in enumerate(lines) if l.startswith("turn "))
+        players = next(ln for ln in lines if ln.startswith("players")).split()[1:]
+        i = next(k for k, ln in enumerate(lines) if ln.startswith("turn "))
         who = lines[i].split()[1]
         lines[i] = lines[i].replace(who, next(p for p in players if p != who), 1)
         illegal.append("".join(lines).encode())
@@ -147,8 +147,13 @@ def cpu_seconds(root: int) -> dict[str, float]:
         except (OSError, IndexError):
             continue
         nice = int(fields[16])
-        role = "server" if pid == root else "other" if b"spawn_main" not in cmd else \
-            {0: "single", BATCH_NICE: "batch", LARGE_NICE: "large"}.get(nice - base, f"nice {nice - base}")
+        role = (
+            "server"
+            if pid == root
+            else "other"
+            if b"spawn_main" not in cmd
+            else {0: "single", BATCH_NICE: "batch", LARGE_NICE: "large"}.get(nice - base, f"nice {nice - base}")
+        )
         out[role] = out.get(role, 0.0) + (int(fields[11]) + int(fields[12])) / _TICK
     return out
 
@@ -175,10 +180,19 @@ class RssSampler(_FORK.Process):
                     nice = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
                 except (OSError, IndexError, ValueError):
                     continue
-                hwm = next((int(l.split()[1]) for l in status.splitlines() if l.startswith("VmHWM:")), 0)
+                hwm = next((int(ln.split()[1]) for ln in status.splitlines() if ln.startswith("VmHWM:")), 0)
                 self.peaks[pid] = max(self.peaks.get(pid, 0), hwm)
-                role = "server" if pid == self.root else ("check worker" if "spawn_main" in cmd else
-                                                          "resource tracker" if "resource_tracker" in cmd else "other")
+                role = (
+                    "server"
+                    if pid == self.root
+                    else (
+                        "check worker"
+                        if "spawn_main" in cmd
+                        else "resource tracker"
+                        if "resource_tracker" in cmd
+                        else "other"
+                    )
+                )
                 if role == "check worker" and nice != os.getpriority(os.PRIO_PROCESS, 0):
                     role += f" (nice {nice})"
                 self.names[pid] = role
@@ -195,8 +209,10 @@ class RssSampler(_FORK.Process):
         self.join(5)
 
     def report(self) -> list[dict]:
-        return [{"pid": p, "role": self.names.get(p, "?"), "peak_rss_mb": round(k / 1024, 1)}
-                for p, k in sorted(self.peaks.items())]
+        return [
+            {"pid": p, "role": self.names.get(p, "?"), "peak_rss_mb": round(k / 1024, 1)}
+            for p, k in sorted(self.peaks.items())
+        ]
 
 
 async def one(client, kind: str, body, stats: dict, t_end: float | None) -> None:
@@ -220,7 +236,7 @@ async def one(client, kind: str, body, stats: dict, t_end: float | None) -> None
             if code != 200:
                 stats[f"{kind}_not_200"] += 1
         stats["answered"] += 1
-    except Exception as exc:  # noqa: BLE001 - a request without an answer is a lost request
+    except Exception as exc:
         stats["lost"] += 1
         stats["status"][f"{kind} lost {type(exc).__name__}"] += 1
 
@@ -230,9 +246,18 @@ async def phase(base: str, logs: dict, duration: float, conc: int, junk: bool, s
 
     rng = random.Random(seed)
     kinds = [("legal", 55), ("illegal", 25), ("batch", 20)] + ([("junk", 10)] if junk else [])
-    names, weights = zip(*kinds)
-    stats = {"status": Counter(), "legal_lat": [], "health_lat": [], "legal_not_200": 0, "health_not_200": 0,
-             "answered": 0, "lost": 0, "bad5xx": 0, "sent": 0}
+    names, weights = zip(*kinds, strict=False)
+    stats = {
+        "status": Counter(),
+        "legal_lat": [],
+        "health_lat": [],
+        "legal_not_200": 0,
+        "health_not_200": 0,
+        "answered": 0,
+        "lost": 0,
+        "bad5xx": 0,
+        "sent": 0,
+    }
     limits = httpx.Limits(max_connections=conc, max_keepalive_connections=conc)
     async with httpx.AsyncClient(base_url=base, timeout=CLIENT_TIMEOUT, limits=limits) as client:
         t_start = time.perf_counter()
@@ -246,7 +271,9 @@ async def phase(base: str, logs: dict, duration: float, conc: int, junk: bool, s
                 await one(client, kind, rng.choice(logs[kind]), stats, t_end)
 
         async def probe() -> None:  # the event loop's own latency: /healthz never touches a worker
-            async with httpx.AsyncClient(base_url=base, timeout=CLIENT_TIMEOUT) as own:  # not queued behind the pool's connections
+            async with httpx.AsyncClient(
+                base_url=base, timeout=CLIENT_TIMEOUT
+            ) as own:  # not queued behind the pool's connections
                 while time.perf_counter() < t_end:
                     stats["sent"] += 1
                     await one(own, "health", None, stats, t_end)
@@ -259,15 +286,30 @@ async def phase(base: str, logs: dict, duration: float, conc: int, junk: bool, s
     lat = sorted(dt for dt, _ in steady)
     lat_all = sorted(dt for _, dt, _ in stats["legal_lat"])
     hlat = sorted(dt for t, dt, _ in stats["health_lat"] if t >= t_start + ramp)
-    return {"duration_s": round(elapsed, 1), "concurrency": conc, "junk": junk, "sent": stats["sent"],
-            "answered": stats["answered"], "lost": stats["lost"], "bad_5xx": stats["bad5xx"],
-            "req_s": round((stats["answered"] - len(stats["health_lat"])) / elapsed, 1),  # the workload's, not the probe's
-            "ramp_s": ramp, "legal_n": len(lat), "legal_p50_ms": ms(lat, 50), "legal_p99_ms": ms(lat, 99),
-            "legal_not_200": stats["legal_not_200"], "legal_all_n": len(lat_all), "legal_all_p99_ms": ms(lat_all, 99),
-            "legal_all_max_ms": ms(lat_all, 100), "health_n": len(hlat), "health_p50_ms": ms(hlat, 50),
-            "health_p99_ms": ms(hlat, 99), "breakdown": breakdown(steady, ms(lat, 99)),
-            "legal_lat_ms": [round(1000 * dt, 2) for dt in lat],  # for the pooled percentiles over repeats
-            "status": dict(sorted(stats["status"].items()))}
+    return {
+        "duration_s": round(elapsed, 1),
+        "concurrency": conc,
+        "junk": junk,
+        "sent": stats["sent"],
+        "answered": stats["answered"],
+        "lost": stats["lost"],
+        "bad_5xx": stats["bad5xx"],
+        "req_s": round((stats["answered"] - len(stats["health_lat"])) / elapsed, 1),  # the workload's, not the probe's
+        "ramp_s": ramp,
+        "legal_n": len(lat),
+        "legal_p50_ms": ms(lat, 50),
+        "legal_p99_ms": ms(lat, 99),
+        "legal_not_200": stats["legal_not_200"],
+        "legal_all_n": len(lat_all),
+        "legal_all_p99_ms": ms(lat_all, 99),
+        "legal_all_max_ms": ms(lat_all, 100),
+        "health_n": len(hlat),
+        "health_p50_ms": ms(hlat, 50),
+        "health_p99_ms": ms(hlat, 99),
+        "breakdown": breakdown(steady, ms(lat, 99)),
+        "legal_lat_ms": [round(1000 * dt, 2) for dt in lat],  # for the pooled percentiles over repeats
+        "status": dict(sorted(stats["status"].items())),
+    }
 
 
 def breakdown(samples: list[tuple[float, dict]], p99_ms: float | None) -> dict:
@@ -275,6 +317,7 @@ def breakdown(samples: list[tuple[float, dict]], p99_ms: float | None) -> dict:
     checks at or above the phase's p99) and over all of them. ``outside`` is the latency the
     client saw beyond the server's ``app`` (uvicorn, the socket, the client's own event loop);
     ``loop`` is ``app`` beyond the parts it names (the server's event loop and middleware)."""
+
     def parts(dt: float, st: dict) -> dict:
         out = {k: st.get(k, 0.0) for k in PARTS}
         out["loop"] = max(0.0, out["app"] - sum(out[k] for k in ("read", "queue", "send", "check", "back")))
@@ -298,9 +341,13 @@ async def warm_up(base: str, logs: dict) -> None:
     large = b"dos 1\n" + b"# a comment line, to make a log over the small lane's 64 KiB\n" * 1200
     async with httpx.AsyncClient(base_url=base, timeout=CLIENT_TIMEOUT) as client:
         for _ in range(2):
-            rs = await asyncio.gather(client.post("/v1/check", content=large, headers={"content-type": "text/plain"}),
-                                      *(client.post("/v1/check", content=logs["legal"][i], headers={"content-type": "text/plain"})
-                                        for i in range(8)))
+            rs = await asyncio.gather(
+                client.post("/v1/check", content=large, headers={"content-type": "text/plain"}),
+                *(
+                    client.post("/v1/check", content=logs["legal"][i], headers={"content-type": "text/plain"})
+                    for i in range(8)
+                ),
+            )
             assert all(r.status_code == 200 for r in rs), [r.text[:200] for r in rs if r.status_code != 200]
 
 
@@ -321,8 +368,14 @@ async def unloaded(base: str, logs: dict, n: int) -> dict:
             assert r.status_code == 200 and r.json()["verdict"] == "legal", r.text[:300]
     lat = sorted(dt for dt, _ in samples)
     lo, hi = p99_interval(lat)
-    return {"n": n, "legal_p50_ms": ms(lat, 50), "legal_p99_ms": ms(lat, 99), "p99_ci95_ms": [lo, hi],
-            "breakdown": breakdown(samples, ms(lat, 99)), "legal_lat_ms": [round(1000 * dt, 2) for dt in lat]}
+    return {
+        "n": n,
+        "legal_p50_ms": ms(lat, 50),
+        "legal_p99_ms": ms(lat, 99),
+        "p99_ci95_ms": [lo, hi],
+        "breakdown": breakdown(samples, ms(lat, 99)),
+        "legal_lat_ms": [round(1000 * dt, 2) for dt in lat],
+    }
 
 
 def p99_interval(sorted_values: list[float]) -> tuple[float | None, float | None]:
@@ -343,8 +396,11 @@ def ms(sorted_values: list[float], p: float) -> float | None:
 
 
 def pct(sorted_values: list[float], p: float) -> float:
-    return statistics.quantiles(sorted_values, n=100, method="inclusive")[p - 1] if len(sorted_values) > 1 \
+    return (
+        statistics.quantiles(sorted_values, n=100, method="inclusive")[p - 1]
+        if len(sorted_values) > 1
         else sorted_values[0]
+    )
 
 
 def _autogroup() -> str | None:
@@ -359,23 +415,43 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of each loaded phase (default 60)")
     ap.add_argument("--concurrency", type=int, default=32, help="clients at once (default 32)")
-    ap.add_argument("--workers", type=int, default=None, help="the server's check workers (default: its own, one per core)")
+    ap.add_argument(
+        "--workers", type=int, default=None, help="the server's check workers (default: its own, one per core)"
+    )
     ap.add_argument("--unloaded", type=int, default=1000, help="requests of each unloaded baseline (default 1000)")
-    ap.add_argument("--repeats", type=int, default=3,
-                    help="mix + junk phases, each after a baseline of its own; the verdict is the median ratio (default 3)")
-    ap.add_argument("--ramp", type=float, default=5.0,
-                    help="seconds over which the clients join at the start of each loaded phase; the latency "
-                         "percentiles count the requests sent after it (default 5)")
-    ap.add_argument("--shared-session", action="store_true",
-                    help="run the server in this client's session (by default it gets one of its own, as a deployed "
-                         "service has: with Linux's autogroup the session is the CPU's unit of fairness)")
+    ap.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="mix + junk phases, each after a baseline of its own; the verdict is the median ratio (default 3)",
+    )
+    ap.add_argument(
+        "--ramp",
+        type=float,
+        default=5.0,
+        help="seconds over which the clients join at the start of each loaded phase; the latency "
+        "percentiles count the requests sent after it (default 5)",
+    )
+    ap.add_argument(
+        "--shared-session",
+        action="store_true",
+        help="run the server in this client's session (by default it gets one of its own, as a deployed "
+        "service has: with Linux's autogroup the session is the CPU's unit of fairness)",
+    )
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", default=str(HERE / "out" / "load.json"))
     args = ap.parse_args(argv)
-    if not (0 < args.duration <= 600 and 0 < args.concurrency <= 256 and 0 <= args.ramp < args.duration
-            and 1 <= args.repeats <= 9 and 100 <= args.unloaded <= 100_000):
-        ap.error("--duration must be in (0, 600], --concurrency in (0, 256], --ramp in [0, duration), "
-                 "--repeats in [1, 9] and --unloaded in [100, 100000]")
+    if not (
+        0 < args.duration <= 600
+        and 0 < args.concurrency <= 256
+        and 0 <= args.ramp < args.duration
+        and 1 <= args.repeats <= 9
+        and 100 <= args.unloaded <= 100_000
+    ):
+        ap.error(
+            "--duration must be in (0, 600], --concurrency in (0, 256], --ramp in [0, duration), "
+            "--repeats in [1, 9] and --unloaded in [100, 100000]"
+        )
     logs = workload(args.seed)
     gc.collect()
     gc.freeze()  # the workload stays for good: no full collection in this client scans it again
@@ -391,8 +467,9 @@ def main(argv: list[str] | None = None) -> int:
         # a session of its own, as a deployed service has (a daemon's session, a systemd unit's
         # cgroup): where Linux groups the CPU by session (autogroup), the client would otherwise
         # be charged to the service's group and compete with its workers inside it
-        server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT,
-                                  start_new_session=not args.shared_session)
+        server = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=fh, stderr=subprocess.STDOUT, start_new_session=not args.shared_session
+        )
     sampler = RssSampler(server.pid)
     # the mix without junk once, then the mix with junk --repeats times: each loaded phase right
     # after a baseline of its own (on a shared machine the load from elsewhere changes from minute
@@ -406,25 +483,43 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(str(exc)) from None
         sampler.start()
         asyncio.run(warm_up(base, logs))
-        res.update(settings=health, loadavg_start=os.getloadavg(), shared_session=args.shared_session,
-                   autogroup=_autogroup())
-        print(f"server: {health['workers']} workers, budget {health['check_timeout']} s, "
-              f"{health['max_in_flight']} in flight; loadavg {os.getloadavg()[0]:.2f}", flush=True)
+        res.update(
+            settings=health, loadavg_start=os.getloadavg(), shared_session=args.shared_session, autogroup=_autogroup()
+        )
+        print(
+            f"server: {health['workers']} workers, budget {health['check_timeout']} s, "
+            f"{health['max_in_flight']} in flight; loadavg {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
         for k, (name, junk) in enumerate(plan):
             time.sleep(SETTLE)
             base_res = asyncio.run(unloaded(base, logs, args.unloaded))
-            print(f"unloaded before {name}: p50 {base_res['legal_p50_ms']} ms, p99 {base_res['legal_p99_ms']} ms "
-                  f"(95% CI {base_res['p99_ci95_ms']}); loadavg {os.getloadavg()[0]:.2f}", flush=True)
+            print(
+                f"unloaded before {name}: p50 {base_res['legal_p50_ms']} ms, p99 {base_res['legal_p99_ms']} ms "
+                f"(95% CI {base_res['p99_ci95_ms']}); loadavg {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
             cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
             load = asyncio.run(phase(base, logs, args.duration, args.concurrency, junk, args.seed + k, args.ramp))
             cpu1, dt = cpu_seconds(server.pid), time.perf_counter() - t0
             # each process's share of one CPU over the phase: a client near 100% measures itself
             load["cpu_pct"] = {role: round(100 * (cpu1[role] - cpu0.get(role, 0.0)) / dt) for role in cpu1}
             ratio = round(load["legal_p99_ms"] / base_res["legal_p99_ms"], 2)
-            res["phases"].append({"name": name, "junk": junk, "unloaded": base_res, "loaded": load, "ratio": ratio,
-                                  "loadavg": os.getloadavg()})
-            print(f"{name}: {load['req_s']} req/s, small legal p50 {load['legal_p50_ms']} ms, p99 {load['legal_p99_ms']} ms "
-                  f"= {ratio}x; {load['answered']}/{load['sent']} answered; CPU % {load['cpu_pct']}", flush=True)
+            res["phases"].append(
+                {
+                    "name": name,
+                    "junk": junk,
+                    "unloaded": base_res,
+                    "loaded": load,
+                    "ratio": ratio,
+                    "loadavg": os.getloadavg(),
+                }
+            )
+            print(
+                f"{name}: {load['req_s']} req/s, small legal p50 {load['legal_p50_ms']} ms, p99 {load['legal_p99_ms']} ms "
+                f"= {ratio}x; {load['answered']}/{load['sent']} answered; CPU % {load['cpu_pct']}",
+                flush=True,
+            )
     finally:
         sampler.finish()
         stop(server, 15)
@@ -459,16 +554,46 @@ def summarize(res: dict, ramp: float) -> None:
     body = []
     for p in phases:
         r, u = p["loaded"], p["unloaded"]
-        body.append([p["name"], r["req_s"], f"{r['legal_p50_ms']} ms", f"{r['legal_p99_ms']} ms",
-                     f"{u['legal_p99_ms']} ms [{u['p99_ci95_ms'][0]}-{u['p99_ci95_ms'][1]}]", f"{p['ratio']}x",
-                     f"{r['legal_all_p99_ms']} / {r['legal_all_max_ms']} ms", f"{r['health_p50_ms']}/{r['health_p99_ms']} ms",
-                     f"{r['answered']}/{r['sent']}", sum(v for k, v in r["status"].items() if " 503" in k), r["bad_5xx"],
-                     r["lost"], f"{p['loadavg'][0]:.1f}"])
-    print_table(["phase", "req/s", "legal p50", "legal p99", "baseline p99 [95% CI]", "ratio",
-                 f"with the {ramp:g} s ramp: p99 / max", "healthz p50/p99", "answered/sent", "503", "5xx!=503", "lost",
-                 "loadavg"], body, right=set(range(1, 13)))
-    print("\nwhere the small legal checks' time went, ms (median over the checks at or above each phase's p99; "
-          "'all': over every one):")
+        body.append(
+            [
+                p["name"],
+                r["req_s"],
+                f"{r['legal_p50_ms']} ms",
+                f"{r['legal_p99_ms']} ms",
+                f"{u['legal_p99_ms']} ms [{u['p99_ci95_ms'][0]}-{u['p99_ci95_ms'][1]}]",
+                f"{p['ratio']}x",
+                f"{r['legal_all_p99_ms']} / {r['legal_all_max_ms']} ms",
+                f"{r['health_p50_ms']}/{r['health_p99_ms']} ms",
+                f"{r['answered']}/{r['sent']}",
+                sum(v for k, v in r["status"].items() if " 503" in k),
+                r["bad_5xx"],
+                r["lost"],
+                f"{p['loadavg'][0]:.1f}",
+            ]
+        )
+    print_table(
+        [
+            "phase",
+            "req/s",
+            "legal p50",
+            "legal p99",
+            "baseline p99 [95% CI]",
+            "ratio",
+            f"with the {ramp:g} s ramp: p99 / max",
+            "healthz p50/p99",
+            "answered/sent",
+            "503",
+            "5xx!=503",
+            "lost",
+            "loadavg",
+        ],
+        body,
+        right=set(range(1, 13)),
+    )
+    print(
+        "\nwhere the small legal checks' time went, ms (median over the checks at or above each phase's p99; "
+        "'all': over every one):"
+    )
     cols = ("latency", "outside", "app", "read", "queue", "send", "check", "cpu", "back", "loop")
     rows = []
     for p in phases:
@@ -479,12 +604,17 @@ def summarize(res: dict, ramp: float) -> None:
     print_table(["phase", "checks", *cols], rows, right=set(range(2, 2 + len(cols))))
     print("\nCPU use over each loaded phase, % of one core (2 cores = 200%):")
     roles = ("client", "server", "single", "batch", "large")
-    print_table(["phase", *roles], [[p["name"], *(p["loaded"].get("cpu_pct", {}).get(r, "") for r in roles)] for p in phases],
-                right=set(range(1, 1 + len(roles))))
+    print_table(
+        ["phase", *roles],
+        [[p["name"], *(p["loaded"].get("cpu_pct", {}).get(r, "") for r in roles)] for p in phases],
+        right=set(range(1, 1 + len(roles))),
+    )
     if junk:
-        print(f"\np99 with junk / baseline p99, per repeat: {', '.join(f'{x}x' for x in res['junk_ratios'])}; "
-              f"median {res['junk_ratio_median']}x (target <= 5); pooled p99s: {pooled['loaded']} / "
-              f"{pooled['unloaded']} ms = {res['junk_ratio_pooled']}x; without junk: {phases[0]['ratio']}x")
+        print(
+            f"\np99 with junk / baseline p99, per repeat: {', '.join(f'{x}x' for x in res['junk_ratios'])}; "
+            f"median {res['junk_ratio_median']}x (target <= 5); pooled p99s: {pooled['loaded']} / "
+            f"{pooled['unloaded']} ms = {res['junk_ratio_pooled']}x; without junk: {phases[0]['ratio']}x"
+        )
     for p in res["rss"]:
         print(f"  pid {p['pid']:<8} {p['role']:<26} peak RSS {p['peak_rss_mb']} MB")
 

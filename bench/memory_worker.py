@@ -69,8 +69,18 @@ def cli(d: Path, n: int, cmd: list[str]) -> int:
     if proc.returncode != 0:
         raise SystemExit(f"the CLI failed ({proc.returncode}): {err.decode()[-500:]}")
     legal = out.count(b": legal")
-    print(json.dumps(dict(games=n, distinct=len(smalls), peak_rss_mb=round(_maxrss_mb(ru.ru_maxrss), 2),
-                          legal=legal, launcher_peak_rss_mb=round(peak_mb(), 2), seconds=round(secs, 3))))
+    print(
+        json.dumps(
+            dict(
+                games=n,
+                distinct=len(smalls),
+                peak_rss_mb=round(_maxrss_mb(ru.ru_maxrss), 2),
+                legal=legal,
+                launcher_peak_rss_mb=round(peak_mb(), 2),
+                seconds=round(secs, 3),
+            )
+        )
+    )
     return 0
 
 
@@ -84,8 +94,17 @@ def one_file(path: str, cmd: list[str]) -> int:
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         raise SystemExit(f"the CLI failed ({proc.returncode}): {err.decode()[-500:]}")
-    print(json.dumps(dict(file=path, bytes=os.path.getsize(path), peak_rss_mb=round(_maxrss_mb(ru.ru_maxrss), 2),
-                          seconds=round(secs, 3), summary=out.decode().strip().splitlines()[-1])))
+    print(
+        json.dumps(
+            dict(
+                file=path,
+                bytes=os.path.getsize(path),
+                peak_rss_mb=round(_maxrss_mb(ru.ru_maxrss), 2),
+                seconds=round(secs, 3),
+                summary=out.decode().strip().splitlines()[-1],
+            )
+        )
+    )
     return 0
 
 
@@ -114,10 +133,21 @@ def main() -> int:
         if (i + 1) % step == 0:
             samples.append([i + 1, round(rss_mb(), 2)])
     secs = time.perf_counter() - t0
-    print(json.dumps(dict(games=n, distinct=len(logs), interpreter_rss_mb=round(start_rss, 2),
-                          rss_after_import_mb=round(base, 2), samples=samples, peak_rss_mb=round(peak_mb(), 2),
-                          growth_mb=round(samples[-1][1] - samples[0][1], 2), verdicts=verdicts,
-                          seconds=round(secs, 3))))
+    print(
+        json.dumps(
+            dict(
+                games=n,
+                distinct=len(logs),
+                interpreter_rss_mb=round(start_rss, 2),
+                rss_after_import_mb=round(base, 2),
+                samples=samples,
+                peak_rss_mb=round(peak_mb(), 2),
+                growth_mb=round(samples[-1][1] - samples[0][1], 2),
+                verdicts=verdicts,
+                seconds=round(secs, 3),
+            )
+        )
+    )
     return 0
 
 

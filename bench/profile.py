@@ -41,8 +41,9 @@ def main(argv=None) -> int:
 
     from dosverify.api import check
 
-    games = [g for g in dos_corpus(args.seed, "quick" if args.quick else "full")
-             if args.size == "all" or g.size == args.size]
+    games = [
+        g for g in dos_corpus(args.seed, "quick" if args.quick else "full") if args.size == "all" or g.size == args.size
+    ]
     payloads = [(g.name, g.text if args.form == "text" else g.json) for g in games]
 
     def run():
@@ -58,14 +59,16 @@ def main(argv=None) -> int:
     run()
     prof.disable()
     nbytes = sum(len(p[1]) for p in payloads)
-    print(f"{len(games)} {args.size} games ({args.form}), {nbytes / 1e3:.0f} kB: {plain:.3f} s unprofiled "
-          f"({len(games) / plain:.0f} games/s, {nbytes / plain / 1e6:.2f} MB/s)\n")
+    print(
+        f"{len(games)} {args.size} games ({args.form}), {nbytes / 1e3:.0f} kB: {plain:.3f} s unprofiled "
+        f"({len(games) / plain:.0f} games/s, {nbytes / plain / 1e6:.2f} MB/s)\n"
+    )
     for key, title in (("cumulative", "by cumulative time"), ("tottime", "by own (total) time")):
         buf = io.StringIO()
         st = pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(key)
         st.print_stats(args.top)
         text = buf.getvalue()
-        body = text[text.index("   ncalls"):] if "   ncalls" in text else text
+        body = text[text.index("   ncalls") :] if "   ncalls" in text else text
         print(f"== top {args.top} {title} ==")
         print(body.rstrip() + "\n")
     if args.out:

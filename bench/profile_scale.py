@@ -40,7 +40,7 @@ DEFAULT_COMBO = "dcm-draws=at-once,round-end=at-once,deal-from=first-seat"
 
 def write_games(out: Path, n: int, combo: dict, seed: int) -> int:
     """n games into out/ (g0000.log ...); the number of turns in all."""
-    from dosverify.simulate import simulate_text
+    from dosverify.games.dos.simulate import simulate_text
 
     if out.exists():
         shutil.rmtree(out)
@@ -67,8 +67,12 @@ def subset(src: Path, dst: Path, n: int) -> int:
 
 def run_profile(d: Path) -> tuple[float, dict]:
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "dosverify", "profile", "--format", "json", str(d)],
-                          capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-m", "dosverify", "profile", "--format", "json", str(d)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     dt = time.perf_counter() - t0
     if proc.returncode not in (0, 1):
         raise SystemExit(f"dosverify profile failed ({proc.returncode}): {proc.stderr}")
@@ -88,8 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     base = HERE / "out" / "profile-games"
     t0 = time.perf_counter()
     write_games(base / "all", sizes[-1], combo, args.seed)
-    print(f"wrote {sizes[-1]} games in {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.1f}",
-          flush=True)
+    print(
+        f"wrote {sizes[-1]} games in {time.perf_counter() - t0:.1f} s; load average {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
     turns = {n: subset(base / "all", base / str(n), n) for n in sizes}
     times: dict[int, list[float]] = {n: [] for n in sizes}
     inferred: dict[int, dict] = {}
@@ -107,23 +113,58 @@ def main(argv: list[str] | None = None) -> int:
         sec = statistics.median(times[n])
         per = 1000 * sec / n
         first = first or per
-        rows.append({"games": n, "turns": turns[n], "seconds": round(sec, 2), "games_per_s": round(n / sec, 2),
-                     "ms_per_game": round(per, 1), "vs_smallest": round(per / first, 2), "legal": legal[n],
-                     "checks_per_game": round(judged[n] / n, 2),
-                     "passes": [round(t, 2) for t in times[n]]})
+        rows.append(
+            {
+                "games": n,
+                "turns": turns[n],
+                "seconds": round(sec, 2),
+                "games_per_s": round(n / sec, 2),
+                "ms_per_game": round(per, 1),
+                "vs_smallest": round(per / first, 2),
+                "legal": legal[n],
+                "checks_per_game": round(judged[n] / n, 2),
+                "passes": [round(t, 2) for t in times[n]],
+            }
+        )
     print()
-    print_table(["games", "turns", "seconds", "games/s", "ms/game", "ms/game vs smallest", "checks/game", "all legal"],
-                [[r["games"], r["turns"], r["seconds"], r["games_per_s"], r["ms_per_game"], f"{r['vs_smallest']:.2f}",
-                  r["checks_per_game"], "yes" if r["legal"] else "NO"] for r in rows], right={0, 1, 2, 3, 4, 5, 6})
+    print_table(
+        ["games", "turns", "seconds", "games/s", "ms/game", "ms/game vs smallest", "checks/game", "all legal"],
+        [
+            [
+                r["games"],
+                r["turns"],
+                r["seconds"],
+                r["games_per_s"],
+                r["ms_per_game"],
+                f"{r['vs_smallest']:.2f}",
+                r["checks_per_game"],
+                "yes" if r["legal"] else "NO",
+            ]
+            for r in rows
+        ],
+        right={0, 1, 2, 3, 4, 5, 6},
+    )
     same = all(inferred[n] == inferred[sizes[-1]] for n in sizes)
     departs = {k: v for k, v in inferred[sizes[-1]].items() if combo.get(k) == v}
-    print(f"\ninferred the same options at every size: {'yes' if same else 'NO'}; "
-          f"the engine's departures found: {', '.join(f'{k}={v}' for k, v in departs.items()) or 'none'}")
+    print(
+        f"\ninferred the same options at every size: {'yes' if same else 'NO'}; "
+        f"the engine's departures found: {', '.join(f'{k}={v}' for k, v in departs.items()) or 'none'}"
+    )
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"combo": combo, "rows": rows, "same_inference": same,
-                               "inferred": inferred[sizes[-1]], "loadavg_end": os.getloadavg()}, indent=2))
+    out.write_text(
+        json.dumps(
+            {
+                "combo": combo,
+                "rows": rows,
+                "same_inference": same,
+                "inferred": inferred[sizes[-1]],
+                "loadavg_end": os.getloadavg(),
+            },
+            indent=2,
+        )
+    )
     print(f"written {out}")
     return 0 if same and all(legal.values()) else 1
 

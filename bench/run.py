@@ -32,7 +32,7 @@ Parts (each figure is also given as a ratio to its companion, since absolute tim
 
 In-process rates are the median of several passes over the whole corpus (a warm-up pass first);
 the best pass is kept in the JSON too. The DOS corpus comes from the project's own generator
-(``dosverify.simulate``) and is cached in ``bench/out/`` by seed; see ``bench/corpus.py``.
+(``dosverify.games.dos.simulate``) and is cached in ``bench/out/`` by seed; see ``bench/corpus.py``.
 """
 
 from __future__ import annotations
@@ -64,10 +64,26 @@ ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory", "long",
 DEFAULT_PARTS = ALL_PARTS[:-1]  # `million` simulates a game of a few minutes first: asked for by name
 
 SETTINGS = {
-    "full": dict(reps=5, cold_runs=21, http_requests=3000, http_cap=90.0, http_conns=4, memory_games=10_000,
-                 long_target=140_000, million_target=425_000),
-    "quick": dict(reps=3, cold_runs=9, http_requests=600, http_cap=30.0, http_conns=4, memory_games=2_000,
-                  long_target=28_000, million_target=85_000),
+    "full": dict(
+        reps=5,
+        cold_runs=21,
+        http_requests=3000,
+        http_cap=90.0,
+        http_conns=4,
+        memory_games=10_000,
+        long_target=140_000,
+        million_target=425_000,
+    ),
+    "quick": dict(
+        reps=3,
+        cold_runs=9,
+        http_requests=600,
+        http_cap=30.0,
+        http_conns=4,
+        memory_games=2_000,
+        long_target=28_000,
+        million_target=85_000,
+    ),
 }
 
 TARGETS = {
@@ -124,12 +140,13 @@ def log(msg: str) -> None:
 def bare_parser():
     from lark import Lark
 
-    from dosverify.notation import grammar_path
+    from dosverify.games.dos.notation import grammar_path
 
-    # the same grammar file and parser settings as dosverify.notation._parser(), minus the
+    # the same grammar file and parser settings as dosverify.games.dos.notation._parser(), minus the
     # transformer (and so Lark builds its parse tree): the grammar alone
-    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer="contextual",
-                start=["start", "line_only"])
+    return Lark(
+        grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer="contextual", start=["start", "line_only"]
+    )
 
 
 def parse_runner(lark, games, gc_off: bool):
@@ -217,18 +234,25 @@ def bench_inprocess(games, parts: list[str], reps: int, seed: int, stat: str) ->
 
     res: dict = {}
     if "parse" in parts:
+
         def parse_fig(gname, gs):
             on, off = f"parse/{gname}/gc-on", f"parse/{gname}/gc-off"
             # the companion is the grammar at its fastest: with the cyclic GC on (the default)
-            # or off (as dosverify.notation.parse runs it), whichever is faster
+            # or off (as dosverify.games.dos.notation.parse runs it), whichever is faster
             best = off if sec(off) < sec(on) else on
-            return dict(seconds=sec(best), best_seconds=t[best]["best"], median_seconds=t[best]["median"],
-                        gc=best.rsplit("-", 1)[1], seconds_gc_on=sec(on), seconds_gc_off=sec(off),
-                        times_gc_on=t[on]["times"], times_gc_off=t[off]["times"],
-                        **rates(sec(best), nbytes=sum(len(g.text) for g in gs), lines=sum(g.lines for g in gs),
-                                games=len(gs)))
+            return dict(
+                seconds=sec(best),
+                best_seconds=t[best]["best"],
+                median_seconds=t[best]["median"],
+                gc=best.rsplit("-", 1)[1],
+                seconds_gc_on=sec(on),
+                seconds_gc_off=sec(off),
+                times_gc_on=t[on]["times"],
+                times_gc_off=t[off]["times"],
+                **rates(sec(best), nbytes=sum(len(g.text) for g in gs), lines=sum(g.lines for g in gs), games=len(gs)),
+            )
 
-        from dosverify.notation import grammar_path
+        from dosverify.games.dos.notation import grammar_path
 
         res["parse"] = parse_fig("all", games)
         res["parse"]["grammar"] = str(grammar_path().relative_to(ROOT))
@@ -239,9 +263,16 @@ def bench_inprocess(games, parts: list[str], reps: int, seed: int, stat: str) ->
         if set(verdicts) != {"legal"}:
             raise RuntimeError(f"the generated corpus is not all legal ({form}): {verdicts}")
         nb = sum(len(g.text if form == "text" else g.json) for g in gs)
-        return dict(seconds=sec(name), best_seconds=t[name]["best"], median_seconds=t[name]["median"],
-                    times=t[name]["times"], bytes=nb, turns=turns, verdicts=verdicts,
-                    **rates(sec(name), nbytes=nb, lines=sum(g.lines for g in gs), games=len(gs), turns=turns))
+        return dict(
+            seconds=sec(name),
+            best_seconds=t[name]["best"],
+            median_seconds=t[name]["median"],
+            times=t[name]["times"],
+            bytes=nb,
+            turns=turns,
+            verdicts=verdicts,
+            **rates(sec(name), nbytes=nb, lines=sum(g.lines for g in gs), games=len(gs), turns=turns),
+        )
 
     if "check" in parts:
         res["check"] = check_fig("check/all", games)
@@ -255,9 +286,16 @@ def bench_inprocess(games, parts: list[str], reps: int, seed: int, stat: str) ->
         if got != n_pgn or errors:
             raise RuntimeError(f"the PGN corpus did not read back cleanly: {got}/{n_pgn} games, {errors} errors")
         nb = len(pgn.encode("utf-8"))
-        res["chess"] = dict(seconds=sec("chess"), best_seconds=t["chess"]["best"],
-                            median_seconds=t["chess"]["median"], times=t["chess"]["times"], bytes=nb, games=got,
-                            plies=pgn_plies(pgn), python_chess=chess.__version__)
+        res["chess"] = dict(
+            seconds=sec("chess"),
+            best_seconds=t["chess"]["best"],
+            median_seconds=t["chess"]["median"],
+            times=t["chess"]["times"],
+            bytes=nb,
+            games=got,
+            plies=pgn_plies(pgn),
+            python_chess=chess.__version__,
+        )
         res["chess"].update(rates(sec("chess"), nbytes=nb, games=got, plies=res["chess"]["plies"]))
     return res
 
@@ -285,7 +323,7 @@ def bench_cli(games, runs: int) -> dict:
     for i in range(runs + 2):  # two warm-up rounds (page cache, bytecode, the Lark grammar cache)
         for k, cmd in cmds.items():  # interleaved, so that drift hits all three alike
             t0 = time.perf_counter()
-            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            p = subprocess.run(cmd, capture_output=True)
             dt = time.perf_counter() - t0
             if p.returncode != 0:
                 raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr.decode()[-500:]}")
@@ -335,8 +373,15 @@ def _load(base: str, logs: list[bytes], total: int, conns: int, cap: float) -> d
         t.join(cap + 60)
     wall = time.perf_counter() - t0
     n = len(lat)
-    return dict(latencies=lat, failed=len(bad), first_failure=bad[0] if bad else None, seconds=wall,
-                req_s=n / wall if wall else 0.0, connections=conns, capped=n < total)
+    return dict(
+        latencies=lat,
+        failed=len(bad),
+        first_failure=bad[0] if bad else None,
+        seconds=wall,
+        req_s=n / wall if wall else 0.0,
+        connections=conns,
+        capped=n < total,
+    )
 
 
 WRK_SCRIPT = r"""
@@ -364,41 +409,84 @@ def _load_wrk(base: str, paths: list[Path], seconds: float, conns: int) -> dict:
     script = OUT / "post.lua"
     script.write_text(WRK_SCRIPT)
     secs = max(1, round(seconds))
-    p = subprocess.run(["wrk", "-t", str(min(conns, 2)), "-c", str(conns), "-d", f"{secs}s", "--timeout", "10s",
-                        "-s", str(script), base + "/v1/check", "--", *map(str, paths)],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=secs + 60)
+    p = subprocess.run(
+        [
+            "wrk",
+            "-t",
+            str(min(conns, 2)),
+            "-c",
+            str(conns),
+            "-d",
+            f"{secs}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+            base + "/v1/check",
+            "--",
+            *map(str, paths),
+        ],
+        capture_output=True,
+        timeout=secs + 60,
+    )
     line = next((ln for ln in p.stdout.decode().splitlines() if ln.startswith("WRK ")), None)
     if p.returncode != 0 or line is None:
         raise RuntimeError(f"wrk failed: {p.stderr.decode()[-400:]}")
     n, dur_us, p50_us, p99_us, errors = map(int, line.split()[1:])
     wall = dur_us / 1e6
-    return dict(requests=n, failed=errors, first_failure=f"{errors} socket or status errors" if errors else None,
-                seconds=wall, req_s=n / wall if wall else 0.0, p50_ms=p50_us / 1e3, p99_ms=p99_us / 1e3,
-                max_ms=None, connections=conns, capped=False, segment_req_s=[n / wall if wall else 0.0],
-                generator="wrk")
+    return dict(
+        requests=n,
+        failed=errors,
+        first_failure=f"{errors} socket or status errors" if errors else None,
+        seconds=wall,
+        req_s=n / wall if wall else 0.0,
+        p50_ms=p50_us / 1e3,
+        p99_ms=p99_us / 1e3,
+        max_ms=None,
+        connections=conns,
+        capped=False,
+        segment_req_s=[n / wall if wall else 0.0],
+        generator="wrk",
+    )
 
 
 def _merge_loads(segs: list[dict]) -> dict:
     if segs and segs[0].get("generator") == "wrk":
         n, wall = sum(sg["requests"] for sg in segs), sum(sg["seconds"] for sg in segs)
-        return dict(requests=n, failed=sum(sg["failed"] for sg in segs),
-                    first_failure=next((sg["first_failure"] for sg in segs if sg["first_failure"]), None),
-                    seconds=wall, req_s=n / wall if wall else 0.0,
-                    p50_ms=statistics.median(sg["p50_ms"] for sg in segs), p99_ms=max(sg["p99_ms"] for sg in segs),
-                    max_ms=None, connections=segs[0]["connections"], capped=False,
-                    segment_req_s=[sg["req_s"] for sg in segs], generator="wrk")
+        return dict(
+            requests=n,
+            failed=sum(sg["failed"] for sg in segs),
+            first_failure=next((sg["first_failure"] for sg in segs if sg["first_failure"]), None),
+            seconds=wall,
+            req_s=n / wall if wall else 0.0,
+            p50_ms=statistics.median(sg["p50_ms"] for sg in segs),
+            p99_ms=max(sg["p99_ms"] for sg in segs),
+            max_ms=None,
+            connections=segs[0]["connections"],
+            capped=False,
+            segment_req_s=[sg["req_s"] for sg in segs],
+            generator="wrk",
+        )
     lat = sorted(x for sg in segs for x in sg.pop("latencies"))
     n, wall = len(lat), sum(sg["seconds"] for sg in segs)
 
     def q(p):
         return lat[min(n - 1, max(0, -(-int(p * 1000) * n // 1000) - 1))] * 1e3 if n else float("nan")
 
-    return dict(requests=n, failed=sum(sg["failed"] for sg in segs),
-                first_failure=next((sg["first_failure"] for sg in segs if sg["first_failure"]), None),
-                seconds=wall, req_s=n / wall if wall else 0.0, p50_ms=q(0.50), p99_ms=q(0.99),
-                max_ms=lat[-1] * 1e3 if n else None, connections=segs[0]["connections"],
-                capped=any(sg["capped"] for sg in segs), segment_req_s=[sg["req_s"] for sg in segs],
-                generator="httpx")
+    return dict(
+        requests=n,
+        failed=sum(sg["failed"] for sg in segs),
+        first_failure=next((sg["first_failure"] for sg in segs if sg["first_failure"]), None),
+        seconds=wall,
+        req_s=n / wall if wall else 0.0,
+        p50_ms=q(0.50),
+        p99_ms=q(0.99),
+        max_ms=lat[-1] * 1e3 if n else None,
+        connections=segs[0]["connections"],
+        capped=any(sg["capped"] for sg in segs),
+        segment_req_s=[sg["req_s"] for sg in segs],
+        generator="httpx",
+    )
 
 
 def bench_http(games, reps: int, requests: int, cap: float, conns: int, stat: str) -> dict:
@@ -425,7 +513,9 @@ def bench_http(games, reps: int, requests: int, cap: float, conns: int, stat: st
         use_wrk = shutil.which("wrk") is not None
         for _ in range(reps):
             if use_wrk:  # a load generator outside the GIL: it measures the server, not the client
-                main.append(_load_wrk(base, [g.path for g in typical], min(cap / reps, max(2.0, requests / 150 / reps)), conns))
+                main.append(
+                    _load_wrk(base, [g.path for g in typical], min(cap / reps, max(2.0, requests / 150 / reps)), conns)
+                )
             else:
                 main.append(_load(base, logs, -(-requests // reps), conns, cap / reps))
             single.append(_load(base, logs, max(20, requests // (4 * reps)), 1, cap / (2 * reps)))
@@ -439,16 +529,25 @@ def bench_http(games, reps: int, requests: int, cap: float, conns: int, stat: st
         raise RuntimeError(f"HTTP requests failed: {main['first_failure'] or single['first_failure']}")
     secs = statistics.median(in_times) if stat == "median" else min(in_times)
     ip = dict(seconds=secs, times=in_times, **rates(secs, nbytes=sum(len(x) for x in logs), games=len(logs)))
-    return dict(server=" ".join(cmd[1:]), startup_s=startup, logs=f"{len(logs)} medium games, round-robin",
-                load=main, single_connection=single, inproc=ip)
+    return dict(
+        server=" ".join(cmd[1:]),
+        startup_s=startup,
+        logs=f"{len(logs)} medium games, round-robin",
+        load=main,
+        single_connection=single,
+        inproc=ip,
+    )
 
 
 def bench_memory(games, n: int) -> dict:
     d = games[0].path.parent
     out = {}
     for mode, extra in (("api", []), ("cli", _venv_cmd("dosverify"))):
-        p = subprocess.run([sys.executable, str(HERE / "memory_worker.py"), mode, str(d), str(n), *extra],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=1800)
+        p = subprocess.run(
+            [sys.executable, str(HERE / "memory_worker.py"), mode, str(d), str(n), *extra],
+            capture_output=True,
+            timeout=1800,
+        )
         if p.returncode != 0:
             raise RuntimeError(f"memory worker ({mode}) failed: {p.stderr.decode()[-800:]}")
         out[mode] = json.loads(p.stdout)
@@ -469,8 +568,11 @@ def _long_game(target: int) -> tuple[Path, Path]:
     dosv = _venv_cmd("dosverify")
     text = OUT / f"long-{target}.log"
     if not text.exists():
-        subprocess.run(dosv + ["simulate", "--game", "--players", "3", "--seed", "1", "--target", str(target),
-                               "-o", str(text)], check=True, timeout=3600)
+        subprocess.run(
+            dosv + ["simulate", "--game", "--players", "3", "--seed", "1", "--target", str(target), "-o", str(text)],
+            check=True,
+            timeout=3600,
+        )
     js = OUT / f"long-{target}.json"
     if not js.exists():
         with open(js, "wb") as fh:
@@ -479,8 +581,11 @@ def _long_game(target: int) -> tuple[Path, Path]:
 
 
 def _check_file(key: str, path: Path) -> dict:
-    p = subprocess.run([sys.executable, str(HERE / "memory_worker.py"), "file", str(path), *_venv_cmd("dosverify")],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=3600)
+    p = subprocess.run(
+        [sys.executable, str(HERE / "memory_worker.py"), "file", str(path), *_venv_cmd("dosverify")],
+        capture_output=True,
+        timeout=3600,
+    )
     if p.returncode != 0:
         raise RuntimeError(f"memory worker (long {key}) failed: {p.stderr.decode()[-800:]}")
     return json.loads(p.stdout)
@@ -506,7 +611,7 @@ def bench_long(target: int) -> dict:
     if not junk.exists():
         junk.write_bytes(b"dos 1\nplayers ann bob\n" + _junk(2**20))
     same = OUT / "long-1mib.log"
-    same.write_bytes(text.read_bytes()[:2**20].rsplit(b"\nround ", 1)[0] + b"\n")  # whole rounds, about 1 MiB
+    same.write_bytes(text.read_bytes()[: 2**20].rsplit(b"\nround ", 1)[0] + b"\n")  # whole rounds, about 1 MiB
     out = {key: _check_file(key, path) for key, path in (("text", text), ("json", js), ("junk", junk), ("same", same))}
     out["turns"] = text.read_text().count("\nturn ")
     out["events"] = _events(js)
@@ -535,14 +640,14 @@ def _fmt(v, unit=""):
 def _row(rows, part, figure, value, unit, companion=None, comp_value=None, target_key=None, ratio=None):
     if ratio is None and comp_value:
         ratio = value / comp_value
-    row = dict(part=part, figure=figure, value=value, unit=unit, companion=companion, companion_value=comp_value,
-               ratio=ratio)
+    row = dict(
+        part=part, figure=figure, value=value, unit=unit, companion=companion, companion_value=comp_value, ratio=ratio
+    )
     if target_key:
         op, want, aim = TARGETS[target_key]
         x = value if target_key == "memory" else ratio
         met = x >= want if op == ">=" else x <= want if op == "<=" else x < want
-        row.update(target=f"{op} {want:.3g}" + (f" (aim {aim:g})" if aim else ""), met=bool(met),
-                   target_key=target_key)
+        row.update(target=f"{op} {want:.3g}" + (f" (aim {aim:g})" if aim else ""), met=bool(met), target_key=target_key)
         if aim:
             row["aim_met"] = bool(x >= aim)
     rows.append(row)
@@ -552,80 +657,230 @@ def build_rows(res: dict) -> list[dict]:
     rows: list[dict] = []
     P, C, J, X = res.get("parse"), res.get("check"), res.get("json"), res.get("chess")
     if P:
-        _row(rows, "1 bare Lark parse", "lines/s", P["lines_s"], "lines/s",
-             "full check lines/s", C and C["lines_s"])
+        _row(rows, "1 bare Lark parse", "lines/s", P["lines_s"], "lines/s", "full check lines/s", C and C["lines_s"])
         _row(rows, "1 bare Lark parse", "MB/s", P["mb_s"], "MB/s", "python-chess PGN MB/s", X and X["mb_s"])
     if C:
-        _row(rows, "2 full check (text)", "lines/s", C["lines_s"], "lines/s", "bare parse lines/s",
-             P and P["lines_s"], "check/parse" if P else None)
-        _row(rows, "2 full check (text)", "MB/s", C["mb_s"], "MB/s", "python-chess PGN MB/s", X and X["mb_s"],
-             "check/chess" if X else None)
-        _row(rows, "2 full check (text)", "turns/s", C["turns_s"], "turns/s", "python-chess plies/s",
-             X and X["plies_s"])
-        _row(rows, "2 full check (text)", "games/s", C["games_s"], "games/s", "python-chess games/s",
-             X and X["games_s"])
+        _row(
+            rows,
+            "2 full check (text)",
+            "lines/s",
+            C["lines_s"],
+            "lines/s",
+            "bare parse lines/s",
+            P and P["lines_s"],
+            "check/parse" if P else None,
+        )
+        _row(
+            rows,
+            "2 full check (text)",
+            "MB/s",
+            C["mb_s"],
+            "MB/s",
+            "python-chess PGN MB/s",
+            X and X["mb_s"],
+            "check/chess" if X else None,
+        )
+        _row(
+            rows, "2 full check (text)", "turns/s", C["turns_s"], "turns/s", "python-chess plies/s", X and X["plies_s"]
+        )
+        _row(
+            rows, "2 full check (text)", "games/s", C["games_s"], "games/s", "python-chess games/s", X and X["games_s"]
+        )
         if J:
-            _row(rows, "2 full check (text)", "turns/s vs JSON", C["turns_s"], "turns/s", "JSON path turns/s",
-                 J["turns_s"], "text/json")
+            _row(
+                rows,
+                "2 full check (text)",
+                "turns/s vs JSON",
+                C["turns_s"],
+                "turns/s",
+                "JSON path turns/s",
+                J["turns_s"],
+                "text/json",
+            )
         for size, s in C.get("by_size", {}).items():
             p = P and P.get("by_size", {}).get(size)
-            _row(rows, f"2 full check, {size} games", "lines/s", s["lines_s"], "lines/s",
-                 f"bare parse lines/s ({size})", p and p["lines_s"])
+            _row(
+                rows,
+                f"2 full check, {size} games",
+                "lines/s",
+                s["lines_s"],
+                "lines/s",
+                f"bare parse lines/s ({size})",
+                p and p["lines_s"],
+            )
     if J:
         _row(rows, "3 JSON input path", "games/s", J["games_s"], "games/s", "text check games/s", C and C["games_s"])
         _row(rows, "3 JSON input path", "MB/s (JSON)", J["mb_s"], "MB/s", "text check MB/s", C and C["mb_s"])
         _row(rows, "3 JSON input path", "turns/s", J["turns_s"], "turns/s", "text check turns/s", C and C["turns_s"])
     L = res.get("cli")
     if L:
-        _row(rows, "4 CLI cold start", "check -q small.log", L["cli"]["median_ms"], "ms",
-             "import lark, pydantic", L["import"]["median_ms"], "cli/import")
-        _row(rows, "4 CLI cold start", "import lark, pydantic", L["import"]["median_ms"], "ms",
-             "python -c pass", L["python"]["median_ms"])
+        _row(
+            rows,
+            "4 CLI cold start",
+            "check -q small.log",
+            L["cli"]["median_ms"],
+            "ms",
+            "import lark, pydantic",
+            L["import"]["median_ms"],
+            "cli/import",
+        )
+        _row(
+            rows,
+            "4 CLI cold start",
+            "import lark, pydantic",
+            L["import"]["median_ms"],
+            "ms",
+            "python -c pass",
+            L["python"]["median_ms"],
+        )
         if "import_basemodel" in L:
-            _row(rows, "4 CLI cold start", "... + pydantic.BaseModel", L["import_basemodel"]["median_ms"], "ms",
-                 "import lark, pydantic", L["import"]["median_ms"])
+            _row(
+                rows,
+                "4 CLI cold start",
+                "... + pydantic.BaseModel",
+                L["import_basemodel"]["median_ms"],
+                "ms",
+                "import lark, pydantic",
+                L["import"]["median_ms"],
+            )
     H = res.get("http")
     if H:
         ld, one, ip = H["load"], H["single_connection"], H["inproc"]
-        _row(rows, "5 POST /v1/check (1 worker)", f"req/s, {ld['connections']} conns ({ld.get('generator', 'httpx')})", ld["req_s"], "req/s",
-             "in-process games/s", ip["games_s"], "http/inproc")
-        _row(rows, "5 POST /v1/check (1 worker)", "p50 latency", ld["p50_ms"], "ms",
-             "in-process ms/game", 1e3 / ip["games_s"])
-        _row(rows, "5 POST /v1/check (1 worker)", "p99 latency", ld["p99_ms"], "ms",
-             "in-process ms/game", 1e3 / ip["games_s"])
-        _row(rows, "5 POST /v1/check (1 worker)", "req/s, 1 conn (httpx)", one["req_s"], "req/s",
-             "in-process games/s", ip["games_s"])
-        _row(rows, "5 POST /v1/check (1 worker)", "p50 latency, 1 conn", one["p50_ms"], "ms",
-             "in-process ms/game", 1e3 / ip["games_s"])
+        _row(
+            rows,
+            "5 POST /v1/check (1 worker)",
+            f"req/s, {ld['connections']} conns ({ld.get('generator', 'httpx')})",
+            ld["req_s"],
+            "req/s",
+            "in-process games/s",
+            ip["games_s"],
+            "http/inproc",
+        )
+        _row(
+            rows,
+            "5 POST /v1/check (1 worker)",
+            "p50 latency",
+            ld["p50_ms"],
+            "ms",
+            "in-process ms/game",
+            1e3 / ip["games_s"],
+        )
+        _row(
+            rows,
+            "5 POST /v1/check (1 worker)",
+            "p99 latency",
+            ld["p99_ms"],
+            "ms",
+            "in-process ms/game",
+            1e3 / ip["games_s"],
+        )
+        _row(
+            rows,
+            "5 POST /v1/check (1 worker)",
+            "req/s, 1 conn (httpx)",
+            one["req_s"],
+            "req/s",
+            "in-process games/s",
+            ip["games_s"],
+        )
+        _row(
+            rows,
+            "5 POST /v1/check (1 worker)",
+            "p50 latency, 1 conn",
+            one["p50_ms"],
+            "ms",
+            "in-process ms/game",
+            1e3 / ip["games_s"],
+        )
     if X:
         _row(rows, "6 peer: python-chess PGN", "MB/s", X["mb_s"], "MB/s", "full check MB/s", C and C["mb_s"])
-        _row(rows, "6 peer: python-chess PGN", "games/s", X["games_s"], "games/s", "full check games/s",
-             C and C["games_s"])
+        _row(
+            rows,
+            "6 peer: python-chess PGN",
+            "games/s",
+            X["games_s"],
+            "games/s",
+            "full check games/s",
+            C and C["games_s"],
+        )
     M = res.get("memory")
     if M:
         a = M["api"]
-        _row(rows, f"7 memory, {a['games']:,} games", "peak RSS, api loop", a["peak_rss_mb"], "MB",
-             "RSS after import", a["rss_after_import_mb"], "memory")
-        _row(rows, f"7 memory, {a['games']:,} games", "RSS growth, api loop", a["growth_mb"], "MB",
-             "RSS after import", a["rss_after_import_mb"])
-        _row(rows, f"7 memory, {a['games']:,} games", "peak RSS, one CLI call", M["cli"]["peak_rss_mb"], "MB",
-             "RSS after import", a["rss_after_import_mb"], "memory")
+        _row(
+            rows,
+            f"7 memory, {a['games']:,} games",
+            "peak RSS, api loop",
+            a["peak_rss_mb"],
+            "MB",
+            "RSS after import",
+            a["rss_after_import_mb"],
+            "memory",
+        )
+        _row(
+            rows,
+            f"7 memory, {a['games']:,} games",
+            "RSS growth, api loop",
+            a["growth_mb"],
+            "MB",
+            "RSS after import",
+            a["rss_after_import_mb"],
+        )
+        _row(
+            rows,
+            f"7 memory, {a['games']:,} games",
+            "peak RSS, one CLI call",
+            M["cli"]["peak_rss_mb"],
+            "MB",
+            "RSS after import",
+            a["rss_after_import_mb"],
+            "memory",
+        )
     L = res.get("long")
     if L:
         part = f"8 one long log, {L['turns']:,} turns"
-        _row(rows, part, "peak RSS, check -q (text)", L["text"]["peak_rss_mb"], "MB", "MB of log",
-             L["text"]["bytes"] / 1e6, "memory")
+        _row(
+            rows,
+            part,
+            "peak RSS, check -q (text)",
+            L["text"]["peak_rss_mb"],
+            "MB",
+            "MB of log",
+            L["text"]["bytes"] / 1e6,
+            "memory",
+        )
         _row(rows, part, "time, check -q (text)", L["text"]["seconds"], "s", "MB of log", L["text"]["bytes"] / 1e6)
-        _row(rows, part, f"peak RSS, check -q (JSON, {L['events']:,} events)", L["json"]["peak_rss_mb"], "MB",
-             "MB of log", L["json"]["bytes"] / 1e6, "memory")
+        _row(
+            rows,
+            part,
+            f"peak RSS, check -q (JSON, {L['events']:,} events)",
+            L["json"]["peak_rss_mb"],
+            "MB",
+            "MB of log",
+            L["json"]["bytes"] / 1e6,
+            "memory",
+        )
         _row(rows, part, "time, check -q (JSON)", L["json"]["seconds"], "s", "MB of log", L["json"]["bytes"] / 1e6)
-        _row(rows, "8 1 MiB of junk after a header", "time, check -q", L["junk"]["seconds"], "s",
-             "1 MiB of the long game", L["same"]["seconds"])
+        _row(
+            rows,
+            "8 1 MiB of junk after a header",
+            "time, check -q",
+            L["junk"]["seconds"],
+            "s",
+            "1 MiB of the long game",
+            L["same"]["seconds"],
+        )
     M = res.get("million")
     if M:
         part = f"9 one JSON log, {M['events']:,} events"
-        _row(rows, part, f"peak RSS, check -q ({M['turns']:,} turns)", M["peak_rss_mb"], "MB", "MB of log",
-             M["bytes"] / 1e6)
+        _row(
+            rows,
+            part,
+            f"peak RSS, check -q ({M['turns']:,} turns)",
+            M["peak_rss_mb"],
+            "MB",
+            "MB of log",
+            M["bytes"] / 1e6,
+        )
         _row(rows, part, "time, check -q", M["seconds"], "s", "MB of log", M["bytes"] / 1e6)
         if L:
             per_mb = lambda r: r["seconds"] / (r["bytes"] / 1e6)  # noqa: E731
@@ -637,12 +892,24 @@ def print_table(rows: list[dict], out=sys.stdout) -> None:
     head = ["part", "figure", "value", "companion (same run)", "companion", "ratio", "target", "met"]
     body = []
     for r in rows:
-        body.append([r["part"], r["figure"], _fmt(r["value"], r["unit"]), r["companion"] or "-",
-                     _fmt(r["companion_value"]), "-" if r["ratio"] is None else f"{r['ratio']:.2f}",
-                     r.get("target", ""),
-                     "" if "met" not in r else ("yes" if r["met"] else "NO") + (
-                         "" if "aim_met" not in r else (", aim yes" if r["aim_met"] else ", aim no"))])
-    breaks = {i for i in range(1, len(rows)) if rows[i]["part"][0] != rows[i - 1]["part"][0]}  # a blank line between parts
+        body.append(
+            [
+                r["part"],
+                r["figure"],
+                _fmt(r["value"], r["unit"]),
+                r["companion"] or "-",
+                _fmt(r["companion_value"]),
+                "-" if r["ratio"] is None else f"{r['ratio']:.2f}",
+                r.get("target", ""),
+                ""
+                if "met" not in r
+                else ("yes" if r["met"] else "NO")
+                + ("" if "aim_met" not in r else (", aim yes" if r["aim_met"] else ", aim no")),
+            ]
+        )
+    breaks = {
+        i for i in range(1, len(rows)) if rows[i]["part"][0] != rows[i - 1]["part"][0]
+    }  # a blank line between parts
     table(head, body, right={2, 4, 5}, breaks=breaks, out=out)
 
 
@@ -674,32 +941,61 @@ def meta(args, mode, load_start) -> dict:
     except OSError:
         pass
     try:
-        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--", "dosverify", "grammars", "spec"], cwd=ROOT,
-                                    capture_output=True, text=True).stdout.strip())
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = bool(
+            subprocess.run(
+                ["git", "status", "--porcelain", "--", "dosverify", "grammars", "spec"],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            ).stdout.strip()
+        )
     except OSError:
         rev, dirty = None, None
     rev, dirty = rev or None, dirty if rev else None
-    return dict(date=time.strftime("%Y-%m-%dT%H:%M:%S%z"), label=args.label, mode=mode, seed=args.seed,
-                settings=SETTINGS[mode], dosverify=str(Path(dosverify.__file__).parent),
-                python=platform.python_version(), implementation=platform.python_implementation(),
-                platform=platform.platform(), cpu=cpu, cpus=os.cpu_count(), git=rev, dirty=dirty,
-                versions=dict(lark=lark.__version__, pydantic=pydantic.__version__, chess=chess.__version__),
-                timing=f"{args.stat} of settings.reps interleaved passes over the corpus after one warm-up pass",
-                loadavg_start=load_start, loadavg_end=os.getloadavg())
+    return dict(
+        date=time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        label=args.label,
+        mode=mode,
+        seed=args.seed,
+        settings=SETTINGS[mode],
+        dosverify=str(Path(dosverify.__file__).parent),
+        python=platform.python_version(),
+        implementation=platform.python_implementation(),
+        platform=platform.platform(),
+        cpu=cpu,
+        cpus=os.cpu_count(),
+        git=rev,
+        dirty=dirty,
+        versions=dict(lark=lark.__version__, pydantic=pydantic.__version__, chess=chess.__version__),
+        timing=f"{args.stat} of settings.reps interleaved passes over the corpus after one warm-up pass",
+        loadavg_start=load_start,
+        loadavg_end=os.getloadavg(),
+    )
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="a smaller corpus, fewer repetitions (about a minute)")
-    ap.add_argument("--json", metavar="OUT", help="write the table and the raw figures as JSON (default bench/out/last.json)")
+    ap.add_argument(
+        "--json", metavar="OUT", help="write the table and the raw figures as JSON (default bench/out/last.json)"
+    )
     ap.add_argument("--compare", metavar="OLD", help="print the ratios beside those of an earlier --json output")
     ap.add_argument("--seed", type=int, default=2024, help="corpus seed (default 2024)")
-    ap.add_argument("--stat", choices=("median", "best"), default="median",
-                    help="which pass of the timed rounds the rates use (default median; the other is kept in the JSON)")
+    ap.add_argument(
+        "--stat",
+        choices=("median", "best"),
+        default="median",
+        help="which pass of the timed rounds the rates use (default median; the other is kept in the JSON)",
+    )
     ap.add_argument("--label", help="a note kept in the JSON (what was measured: a branch, a change)")
-    ap.add_argument("--parts", default=",".join(DEFAULT_PARTS),
-                    help=f"comma-separated subset of {','.join(ALL_PARTS)} (default: all but million)")
+    ap.add_argument(
+        "--parts",
+        default=",".join(DEFAULT_PARTS),
+        help=f"comma-separated subset of {','.join(ALL_PARTS)} (default: all but million)",
+    )
     args = ap.parse_args(argv)
     mode = "quick" if args.quick else "full"
     st = SETTINGS[mode]
@@ -711,14 +1007,24 @@ def main(argv=None) -> int:
     t_start = time.perf_counter()
     load_start = os.getloadavg()
     if load_start[0] > 0.5 * (os.cpu_count() or 1):
-        log(f"note: the machine is busy (load average {load_start[0]:.1f} on {os.cpu_count()} CPUs): "
-            "absolute figures will be low; the ratios are measured in interleaved rounds to hold up better")
+        log(
+            f"note: the machine is busy (load average {load_start[0]:.1f} on {os.cpu_count()} CPUs): "
+            "absolute figures will be low; the ratios are measured in interleaved rounds to hold up better"
+        )
     games = dos_corpus(args.seed, mode)
     nbytes = sum(len(g.text) for g in games)
-    corpus = dict(games=len(games), bytes=nbytes, json_bytes=sum(len(g.json) for g in games),
-                  lines=sum(g.lines for g in games), dir=str(games[0].path.parent.relative_to(ROOT)),
-                  by_size={s: dict(games=len(v), bytes=sum(len(g.text) for g in v), lines=sum(g.lines for g in v))
-                           for s in ("small", "medium", "large") if (v := [g for g in games if g.size == s])})
+    corpus = dict(
+        games=len(games),
+        bytes=nbytes,
+        json_bytes=sum(len(g.json) for g in games),
+        lines=sum(g.lines for g in games),
+        dir=str(games[0].path.parent.relative_to(ROOT)),
+        by_size={
+            s: dict(games=len(v), bytes=sum(len(g.text) for g in v), lines=sum(g.lines for g in v))
+            for s in ("small", "medium", "large")
+            if (v := [g for g in games if g.size == s])
+        },
+    )
     log(f"corpus: {len(games)} games, {nbytes / 1e6:.2f} MB, {corpus['lines']:,} lines ({mode}, seed {args.seed})")
     res: dict = {}
     if set(parts) & {"parse", "check", "json", "chess"}:
@@ -742,13 +1048,16 @@ def main(argv=None) -> int:
 
     rows = build_rows(res)
     print()
-    print(f"dosverify bench ({mode}{', ' + args.label if args.label else ''}): {len(games)} games, {nbytes / 1e6:.2f} MB, {corpus['lines']:,} lines; "
-          f"in-process figures: the {args.stat} of {st['reps']} interleaved passes; ratio = value / companion")
+    print(
+        f"dosverify bench ({mode}{', ' + args.label if args.label else ''}): {len(games)} games, {nbytes / 1e6:.2f} MB, {corpus['lines']:,} lines; "
+        f"in-process figures: the {args.stat} of {st['reps']} interleaved passes; ratio = value / companion"
+    )
     print_table(rows)
     targets = [r for r in rows if "met" in r]
     if targets:
-        print(f"\ntargets met: {sum(r['met'] for r in targets)}/{len(targets)}"
-              f"   ({time.perf_counter() - t_start:.0f} s)")
+        print(
+            f"\ntargets met: {sum(r['met'] for r in targets)}/{len(targets)}   ({time.perf_counter() - t_start:.0f} s)"
+        )
     out = Path(args.json) if args.json else OUT / "last.json"
     doc = dict(meta=meta(args, mode, load_start), corpus=corpus, rows=rows, results=res)
     out.parent.mkdir(parents=True, exist_ok=True)

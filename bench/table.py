@@ -6,8 +6,9 @@ from __future__ import annotations
 import sys
 
 
-def print_table(head: list[str], body: list[list], right: set[int] = frozenset(), breaks: set[int] = frozenset(),
-                out=sys.stdout) -> None:
+def print_table(
+    head: list[str], body: list[list], right: set[int] = frozenset(), breaks: set[int] = frozenset(), out=sys.stdout
+) -> None:
     """`head`, a rule of dashes, then the `body` rows; columns as wide as their widest cell, those
     in `right` aligned right; a blank line before each row index in `breaks`."""
     w = [max(len(str(x[i])) for x in body + [head]) for i in range(len(head))]

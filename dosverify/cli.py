@@ -63,7 +63,9 @@ def _bad_tokens(tokens: tuple[str, ...], spec) -> str | None:
     for t in tokens:
         if t not in names:
             near = difflib.get_close_matches(t, names, n=3, cutoff=0.6)
-            return f"no rule or kind `{t}`" + (f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them")
+            return f"no rule or kind `{t}`" + (
+                f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them"
+            )
     return None
 
 
@@ -88,12 +90,12 @@ def _apply_policy(report, args) -> None:
 
 
 def cmd_check(args) -> int:
+    from pathlib import Path
+
+    from . import config
     from .formats import FORMATS, Tally, make
     from .inputs import discover
     from .spec import load_spec
-
-    from . import config
-    from pathlib import Path
 
     try:
         config.apply(args, Path.cwd())
@@ -102,16 +104,21 @@ def cmd_check(args) -> int:
         return 2
     args.format = args.format or "text"
     if args.format not in FORMATS:
-        print(f"dosverify: unknown format `{args.format}` in the settings (known: {', '.join(FORMATS)})", file=sys.stderr)
+        print(
+            f"dosverify: unknown format `{args.format}` in the settings (known: {', '.join(FORMATS)})", file=sys.stderr
+        )
         return 2
     args.max_errors = 50 if args.max_errors is None else args.max_errors
     spec = load_spec()
     if args.ruleset is not None and args.ruleset not in spec.rulesets and args.ruleset != "auto":
-        print(f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}, or auto; "
-              "`dosverify rulesets` describes them)", file=sys.stderr)
+        print(
+            f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}, or auto; "
+            "`dosverify rulesets` describes them)",
+            file=sys.stderr,
+        )
         return 2
     try:
-        from .simulate import parse_option_args
+        from .games.dos.simulate import parse_option_args
 
         args.options = parse_option_args(getattr(args, "option", None) or [])
         spec.ruleset("official", args.options)  # names an unknown option or value
@@ -165,7 +172,9 @@ def cmd_check(args) -> int:
         if bar is not None:
             bar.start()
             task = bar.add_task("check", total=len(items))
-        outcomes = cluster.results(items, policy, args.unordered) if cluster else results(items, policy, args.jobs, read)
+        outcomes = (
+            cluster.results(items, policy, args.unordered) if cluster else results(items, policy, args.jobs, read)
+        )
         for item, outcome in outcomes:
             if bar is not None:
                 bar.advance(task)
@@ -211,7 +220,7 @@ def _auto(items, policy):
     over the logs' own `ruleset` and `option` lines. Standard input is read once, here."""
     import dataclasses
 
-    from .profile import auto_choice, profile
+    from .games.dos.profile import auto_choice, profile
 
     read, logs = {}, []
     for item in items:
@@ -229,10 +238,13 @@ def _auto(items, policy):
     choice = auto_choice(profile(logs, dict(policy.options)))
     from .hints import plural
 
-    print(f"dosverify: --ruleset auto: ruleset {choice['named']} (inferred from {plural(len(logs), 'log')})",
-          file=sys.stderr)
-    return read, dataclasses.replace(policy, ruleset=choice["ruleset"], options=tuple(choice["options"].items()),
-                                     auto=choice)
+    print(
+        f"dosverify: --ruleset auto: ruleset {choice['named']} (inferred from {plural(len(logs), 'log')})",
+        file=sys.stderr,
+    )
+    return read, dataclasses.replace(
+        policy, ruleset=choice["ruleset"], options=tuple(choice["options"].items()), auto=choice
+    )
 
 
 class _Stdout:
@@ -283,8 +295,8 @@ def _write_out(path: str, text: str) -> None:
 
 def cmd_hide(args) -> int:
     from .api import parse
-    from .hide import ViewError, hide
-    from .report import render_text, Report
+    from .games.dos.hide import ViewError, hide
+    from .report import Report, render_text
     from .spec import load_spec
 
     data = read_or_say(args.file)
@@ -292,8 +304,13 @@ def cmd_hide(args) -> int:
         return 2
     parsed = parse(data)
     if parsed.malformed or parsed.log is None or any(f.severity == "error" for f in parsed.findings):
-        rep = Report(file=args.file, verdict="malformed", ruleset=None, spec_version=load_spec().version,
-                     findings=list(parsed.findings))
+        rep = Report(
+            file=args.file,
+            verdict="malformed",
+            ruleset=None,
+            spec_version=load_spec().version,
+            findings=list(parsed.findings),
+        )
         sys.stderr.write(render_text(rep, parsed.text) + "\n")
         print("dosverify: not hidden: the log cannot be read without loss; fix the lines above", file=sys.stderr)
         return 2
@@ -303,11 +320,11 @@ def cmd_hide(args) -> int:
         print(f"dosverify hide: {exc}", file=sys.stderr)
         return 2
     if args.to == "json":
-        from .jsonform import dump_json
+        from .games.dos.jsonform import dump_json
 
         out = dump_json(log) + "\n"
     else:
-        from .notation import write
+        from .games.dos.notation import write
 
         out = write(log)
     _write_out(args.output, out)
@@ -321,7 +338,13 @@ def cmd_rules(args) -> int:
     if args.format == "json":
         import json
 
-        print(json.dumps({"spec_version": spec.version, "rules": [r.to_dict() for r in spec.rules.values()]}, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {"spec_version": spec.version, "rules": [r.to_dict() for r in spec.rules.values()]},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return 0
     print(f"DOS rules specification {spec.version}: {len(spec.rules)} rules (`dosverify explain RULE` for one)")
     section = None
@@ -346,8 +369,13 @@ def cmd_explain(args) -> int:
             import json
 
             also = {"option": {"option": args.rule, **spec.options[args.rule]}} if args.rule in spec.options else {}
-            print(json.dumps({"kind": args.rule, "text": spec.kinds[args.rule], "rules": [r.to_dict() for r in rules], **also},
-                             ensure_ascii=False, indent=2))
+            print(
+                json.dumps(
+                    {"kind": args.rule, "text": spec.kinds[args.rule], "rules": [r.to_dict() for r in rules], **also},
+                    ensure_ascii=False,
+                    indent=2,
+                )
+            )
             return 0
         print(f"{args.rule}: {spec.kinds[args.rule]}\n\nRules of this kind (`dosverify explain RULE` for one):")
         for r in rules:
@@ -371,13 +399,27 @@ def cmd_explain(args) -> int:
 
         print(json.dumps(rule.to_dict(), ensure_ascii=False, indent=2))
         return 0
-    wrap = lambda s, ind="  ": "\n".join(textwrap.fill(p, 88, initial_indent=ind, subsequent_indent=ind) for p in s.split("\n") if p.strip())  # noqa: E731
-    out = [f"{rule.id}: {rule.title}", f"  kind: {rule.kind}   severity: {rule.severity}   section: {rule.section}"
-           + (f"   variant point: {rule.variant}" if rule.variant else ""), "", "What it says:", wrap(rule.text)]
+
+    def wrap(s, ind="  "):
+        return "\n".join(
+            textwrap.fill(p, 88, initial_indent=ind, subsequent_indent=ind) for p in s.split("\n") if p.strip()
+        )
+
+    out = [
+        f"{rule.id}: {rule.title}",
+        f"  kind: {rule.kind}   severity: {rule.severity}   section: {rule.section}"
+        + (f"   variant point: {rule.variant}" if rule.variant else ""),
+        "",
+        "What it says:",
+        wrap(rule.text),
+    ]
     if rule.why:
         out += ["", "Why:", wrap(rule.why)]
-    opts = [f"{k} ({v.get('variant')}): " + ", ".join(f"{val}" for val in v["values"]) + f" [default {v['default']}]"
-            for k, v in spec.options.items() if rule.id in v.get("rules", ()) or (rule.variant and v.get("variant") == rule.variant)]
+    opts = [
+        f"{k} ({v.get('variant')}): " + ", ".join(f"{val}" for val in v["values"]) + f" [default {v['default']}]"
+        for k, v in spec.options.items()
+        if rule.id in v.get("rules", ()) or (rule.variant and v.get("variant") == rule.variant)
+    ]
     if opts:
         out += ["", "Options:"] + [f"  {o}" for o in opts]
     if rule.example:
@@ -387,9 +429,11 @@ def cmd_explain(args) -> int:
     from .resources import checkout
 
     root = checkout()
-    fx = root / "fixtures" / "rules" / rule.id if root else None
+    fx = root / "fixtures" / "dos" / "rules" / rule.id if root else None
     if fx is not None and fx.is_dir():  # in a source checkout: the logs that keep and break this rule
-        logs = sorted(p.name for p in fx.iterdir() if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json"))
+        logs = sorted(
+            p.name for p in fx.iterdir() if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json")
+        )
         out += ["", f"Fixtures ({fx.relative_to(root)}/): " + ", ".join(logs)]
     if rule.sources:
         out += ["", "Sources:"]
@@ -432,8 +476,13 @@ def _explain_option(spec, key: str, fmt: str) -> int:
         out += ["", "Rules it changes (`dosverify explain RULE`): " + ", ".join(rules)]
     if opt.get("sources"):
         out += ["", "Sources:"] + [f"  {s['value']}: {s['ref']} {s['file']}: {s['part']}" for s in opt["sources"]]
-    out += ["", f"Set it: `option {key} VALUE` in a log, `dosverify check --option {key}=VALUE`, "
-            f"or `?option={key}=VALUE` in the service.", "", f"Specification {spec.version}."]
+    out += [
+        "",
+        f"Set it: `option {key} VALUE` in a log, `dosverify check --option {key}=VALUE`, "
+        f"or `?option={key}=VALUE` in the service.",
+        "",
+        f"Specification {spec.version}.",
+    ]
     print("\n".join(out))
     return 0
 
@@ -445,7 +494,13 @@ def cmd_rulesets(args) -> int:
     if args.format == "json":
         import json
 
-        print(json.dumps({"spec_version": spec.version, "rulesets": spec.rulesets, "options": spec.options}, ensure_ascii=False, indent=2))
+        print(
+            json.dumps(
+                {"spec_version": spec.version, "rulesets": spec.rulesets, "options": spec.options},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return 0
     for name, rs in spec.rulesets.items():
         resolved = spec.ruleset(name).options
@@ -456,7 +511,9 @@ def cmd_rulesets(args) -> int:
             print(f"    {shown}: {src['ref']} {src['file']}: {src['part']}")
     print("\nOptions (`option KEY VALUE` in a log's header):")
     for key, opt in spec.options.items():
-        print(f"  {key} ({opt.get('variant')}): {opt['text']} Values: {', '.join(opt['values'])}; default {opt['default']}.")
+        print(
+            f"  {key} ({opt.get('variant')}): {opt['text']} Values: {', '.join(opt['values'])}; default {opt['default']}."
+        )
         for src in opt.get("sources", ()):
             print(f"    {src['value']}: {src['ref']} {src['file']}: {src['part']}")
     return 0
@@ -491,7 +548,7 @@ def cmd_convert(args) -> int:
 def cmd_schema(args) -> int:
     import json
 
-    from .jsonform import schema
+    from .games.dos.jsonform import schema
 
     print(json.dumps(schema(), indent=2))
     return 0
@@ -502,8 +559,18 @@ def cmd_serve(args) -> int:
     a one-line error and exit 2."""
     from .settings import SettingError, Settings, port
 
-    given = {k: getattr(args, k) for k in ("max_log_bytes", "max_batch_items", "max_batch_bytes", "workers",
-                                           "check_timeout", "max_in_flight", "max_findings")}
+    given = {
+        k: getattr(args, k)
+        for k in (
+            "max_log_bytes",
+            "max_batch_items",
+            "max_batch_bytes",
+            "workers",
+            "check_timeout",
+            "max_in_flight",
+            "max_findings",
+        )
+    }
     try:
         p = port(args.port)
         Settings.resolve(**given)
@@ -517,7 +584,7 @@ def cmd_serve(args) -> int:
 
 def _lazy(name: str, argv: list[str]) -> int:
     if name == "simulate":
-        from .simulate import main_simulate
+        from .games.dos.simulate import main_simulate
 
         return main_simulate(argv)
     if name == "replay":
@@ -525,14 +592,14 @@ def _lazy(name: str, argv: list[str]) -> int:
 
         return main_replay(argv)
     if name == "profile":
-        from .profile import main_profile
+        from .games.dos.profile import main_profile
 
         return main_profile(argv)
     if name == "fmt":
-        from .fmt import main_fmt
+        from .games.dos.fmt import main_fmt
 
         return main_fmt(argv)
-    from .corpus import main_corpus
+    from .games.dos.corpus import main_corpus
 
     return main_corpus(argv)
 
@@ -557,47 +624,104 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     c = sub.add_parser("check", help="check game logs (text or JSON); exit 0 legal, 1 illegal, 2 malformed or misuse")
-    c.add_argument("files", nargs="+", metavar="FILE", help="log files (text or JSON), folders of them "
-                   "(*.log, *.dos, *.txt, *.json in any case); - for standard input")
-    c.add_argument("--format", choices=FORMATS, default=None,
-                   help="text (like a compiler), json (JSON Lines), sarif, junit, github (Actions annotations), "
-                        "gitlab (Code Quality)")
+    c.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="log files (text or JSON), folders of them "
+        "(*.log, *.dos, *.txt, *.json in any case); - for standard input",
+    )
+    c.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="text (like a compiler), json (JSON Lines), sarif, junit, github (Actions annotations), "
+        "gitlab (Code Quality)",
+    )
     c.add_argument("-o", "--output", metavar="FILE", help="write the output to FILE instead of standard output")
-    c.add_argument("--ruleset", help="override the log's ruleset; `auto` infers the ruleset and options from all the "
-                   "logs given (as `dosverify profile`; `--option`s stay fixed) and judges every log under them")
-    c.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="judge under this option of spec/options.toml, over the log's own `option` lines (repeatable)")
+    c.add_argument(
+        "--ruleset",
+        help="override the log's ruleset; `auto` infers the ruleset and options from all the "
+        "logs given (as `dosverify profile`; `--option`s stay fixed) and judges every log under them",
+    )
+    c.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="judge under this option of spec/options.toml, over the log's own `option` lines (repeatable)",
+    )
     c.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     c.add_argument("-q", "--quiet", action="store_true", help="one summary line per file")
-    c.add_argument("--witness", metavar="OUT", help="for a legal log with face-down cards (`?`), write the open log that "
-                   "proves it (every `?` replaced by a card) to OUT (`-`: standard output)")
-    c.add_argument("--dask", metavar="ADDRESS", help="referee the logs on a dask.distributed cluster: the scheduler's "
-                   "address (tcp://HOST:8786) or local:N for a local cluster of N worker processes; the workers "
-                   "read the files from a path they share (pip install 'dosverify[dask]')")
-    c.add_argument("--unordered", action="store_true", help="with --dask: print each report as soon as it is "
-                   "ready, not in input order")
-    c.add_argument("--max-errors", type=int, default=None, metavar="N",
-                   help="show at most N findings per file, then how many more (default 50; 0 for no limit)")
+    c.add_argument(
+        "--witness",
+        metavar="OUT",
+        help="for a legal log with face-down cards (`?`), write the open log that "
+        "proves it (every `?` replaced by a card) to OUT (`-`: standard output)",
+    )
+    c.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="referee the logs on a dask.distributed cluster: the scheduler's "
+        "address (tcp://HOST:8786) or local:N for a local cluster of N worker processes; the workers "
+        "read the files from a path they share (pip install 'dosverify[dask]')",
+    )
+    c.add_argument(
+        "--unordered",
+        action="store_true",
+        help="with --dask: print each report as soon as it is ready, not in input order",
+    )
+    c.add_argument(
+        "--max-errors",
+        type=int,
+        default=None,
+        metavar="N",
+        help="show at most N findings per file, then how many more (default 50; 0 for no limit)",
+    )
     c.add_argument("--include", action="append", metavar="GLOB", help="in folders, also check files matching GLOB")
-    c.add_argument("--exclude", action="append", metavar="GLOB", help="in folders, skip files and folders matching GLOB")
-    c.add_argument("--select", action="append", metavar="RULE|KIND",
-                   help="report only these rules (an id, a section such as `match`, or a finding kind); comma-separated")
+    c.add_argument(
+        "--exclude", action="append", metavar="GLOB", help="in folders, skip files and folders matching GLOB"
+    )
+    c.add_argument(
+        "--select",
+        action="append",
+        metavar="RULE|KIND",
+        help="report only these rules (an id, a section such as `match`, or a finding kind); comma-separated",
+    )
     c.add_argument("--ignore", action="append", metavar="RULE|KIND", help="do not report these rules or kinds")
     c.add_argument("--warnings-as-errors", action="store_true", help="a warning makes the log illegal")
-    c.add_argument("--exit-zero", action="store_true", help="exit 0 even when a log is illegal or malformed "
-                   "(2 still for misuse and unreadable files)")
-    c.add_argument("--statistics", action="store_true", help="after the reports, the findings counted by rule and by kind")
-    c.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="check files in N processes (the output stays in input order)")
-    c.add_argument("--config", metavar="FILE", help="settings from FILE (default: dosverify.toml or [tool.dosverify] "
-                   "in pyproject.toml, the first found from the working folder upward)")
+    c.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when a log is illegal or malformed (2 still for misuse and unreadable files)",
+    )
+    c.add_argument(
+        "--statistics", action="store_true", help="after the reports, the findings counted by rule and by kind"
+    )
+    c.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="check files in N processes (the output stays in input order)",
+    )
+    c.add_argument(
+        "--config",
+        metavar="FILE",
+        help="settings from FILE (default: dosverify.toml or [tool.dosverify] "
+        "in pyproject.toml, the first found from the working folder upward)",
+    )
     c.add_argument("--isolated", action="store_true", help="read no settings file")
     c.set_defaults(func=cmd_check)
 
     h = sub.add_parser("hide", help="write what the table (or one seat) saw of an open log: unseen cards as `?`")
     h.add_argument("file", metavar="FILE")
-    h.add_argument("--view", default="table", help="`table` (every hand and draw face down) or `seat:P` (only P's cards "
-                   "written); default table")
+    h.add_argument(
+        "--view",
+        default="table",
+        help="`table` (every hand and draw face down) or `seat:P` (only P's cards written); default table",
+    )
     h.add_argument("--to", choices=["text", "json"], default="text")
     h.add_argument("-o", "--output", default="-")
     h.set_defaults(func=cmd_hide)
@@ -606,8 +730,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--format", choices=["text", "json"], default="text")
     r.set_defaults(func=cmd_rules)
 
-    e = sub.add_parser("explain", help="print one rule with its text, reasons and sources, the rules of a finding kind, "
-                       "or an option (by key or variant point, e.g. dcm-order or V13)")
+    e = sub.add_parser(
+        "explain",
+        help="print one rule with its text, reasons and sources, the rules of a finding kind, "
+        "or an option (by key or variant point, e.g. dcm-order or V13)",
+    )
     e.add_argument("rule", metavar="RULE|KIND|OPTION")
     e.add_argument("--format", choices=["text", "json"], default="text")
     e.set_defaults(func=cmd_explain)
@@ -618,8 +745,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("convert", help="convert a log between the text notation and the JSON form")
     v.add_argument("file", metavar="FILE")
-    v.add_argument("--to", choices=["json", "text"], help="the output's form (default: the other one than the "
-                   "input's; the input's own form normalises it)")
+    v.add_argument(
+        "--to",
+        choices=["json", "text"],
+        help="the output's form (default: the other one than the input's; the input's own form normalises it)",
+    )
     v.add_argument("-o", "--output")
     v.set_defaults(func=cmd_convert)
 
@@ -630,26 +760,41 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", default="8000", help="TCP port, 1-65535 (default 8000)")
     # values are checked by dosverify.settings (one-line errors, exit 2), so they are read as text here
-    for flag, text in (("--workers", "check worker processes for single checks, as many for batches, one fewer (at least one) for large logs (default: the number of cores, or $DOSVERIFY_WORKERS)"),
-                       ("--max-log-bytes", "largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)"),
-                       ("--max-batch-items", "most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)"),
-                       ("--max-batch-bytes", "largest batch body (default 8 MiB, or $DOSVERIFY_MAX_BATCH_BYTES)"),
-                       ("--check-timeout", "seconds one check may take before a 503 (default 10, or "
-                                           "$DOSVERIFY_CHECK_TIMEOUT)"),
-                       ("--max-in-flight", "requests in flight before a 503 (default 64, or $DOSVERIFY_MAX_IN_FLIGHT)"),
-                       ("--max-findings", "findings per report, the rest counted in `truncated` (default 200, or "
-                                          "$DOSVERIFY_MAX_FINDINGS)")):
+    for flag, text in (
+        (
+            "--workers",
+            "check worker processes for single checks, as many for batches, one fewer (at least one) for large logs (default: the number of cores, or $DOSVERIFY_WORKERS)",
+        ),
+        ("--max-log-bytes", "largest log accepted (default 1 MiB, or $DOSVERIFY_MAX_LOG_BYTES)"),
+        ("--max-batch-items", "most logs in one batch (default 100, or $DOSVERIFY_MAX_BATCH_ITEMS)"),
+        ("--max-batch-bytes", "largest batch body (default 8 MiB, or $DOSVERIFY_MAX_BATCH_BYTES)"),
+        ("--check-timeout", "seconds one check may take before a 503 (default 10, or $DOSVERIFY_CHECK_TIMEOUT)"),
+        ("--max-in-flight", "requests in flight before a 503 (default 64, or $DOSVERIFY_MAX_IN_FLIGHT)"),
+        (
+            "--max-findings",
+            "findings per report, the rest counted in `truncated` (default 200, or $DOSVERIFY_MAX_FINDINGS)",
+        ),
+    ):
         sv.add_argument(flag, default=None, metavar="N", help=text)
-    sv.add_argument("--access-log", action=argparse.BooleanOptionalAction, default=True,
-                    help="one line a request on standard output (uvicorn's access log; default on)")
+    sv.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="one line a request on standard output (uvicorn's access log; default on)",
+    )
     sv.set_defaults(func=cmd_serve)
 
     # commands with many options of their own parse them in their module, imported only when used
-    for name, text in (("simulate", "write a complete legal game log from a seed (`dosverify simulate --help`)"),
-                       ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)"),
-                       ("replay", "the table after each turn of a log, with the findings where they occur (`dosverify replay --help`)"),
-                       ("fmt", "write text logs in canonical form; --check for CI (`dosverify fmt --help`)"),
-                       ("profile", "infer the options that explain many logs of one program (`dosverify profile --help`)")):
+    for name, text in (
+        ("simulate", "write a complete legal game log from a seed (`dosverify simulate --help`)"),
+        ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)"),
+        (
+            "replay",
+            "the table after each turn of a log, with the findings where they occur (`dosverify replay --help`)",
+        ),
+        ("fmt", "write text logs in canonical form; --check for CI (`dosverify fmt --help`)"),
+        ("profile", "infer the options that explain many logs of one program (`dosverify profile --help`)"),
+    ):
         lazy = sub.add_parser(name, help=text, add_help=False)
         lazy.add_argument("rest", nargs=argparse.REMAINDER)
         lazy.set_defaults(func=lambda args, name=name: _lazy(name, args.rest))
@@ -658,7 +803,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("simulate", "corpus", "replay", "fmt", "profile"):  # their options are parsed in their own module
+    if argv and argv[0] in (
+        "simulate",
+        "corpus",
+        "replay",
+        "fmt",
+        "profile",
+    ):  # their options are parsed in their own module
         return _lazy(argv[0], argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)

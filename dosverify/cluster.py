@@ -12,7 +12,6 @@ the client nor the scheduler ever holds the archive or all its reports.
 
 from __future__ import annotations
 
-import argparse
 import glob
 import logging
 import os
@@ -83,11 +82,16 @@ class Cluster:
             raise ClusterError("--dask needs dask.distributed: pip install 'dosverify[dask]'") from None
         self.local = None
         if address.startswith("local:"):
-            raw = address[len("local:"):]
+            raw = address[len("local:") :]
             if not raw.isdigit() or int(raw) < 1:
                 raise ClusterError(f"--dask local:N needs a number of workers N >= 1, not {raw!r}")
-            self.local = LocalCluster(n_workers=int(raw), threads_per_worker=1, processes=True,
-                                      dashboard_address=None, silence_logs=logging.ERROR)
+            self.local = LocalCluster(
+                n_workers=int(raw),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
             self.client = Client(self.local)
         else:
             try:
@@ -110,7 +114,7 @@ class Cluster:
         items = list(items)  # names only: the client never reads a log
         local = lambda it: None if it.empty else check_one(it.path, it.problem, None, policy)  # noqa: E731
         work = [it for it in items if not (it.empty or it.problem)]
-        chunks = [work[i:i + CHUNK] for i in range(0, len(work), CHUNK)]
+        chunks = [work[i : i + CHUNK] for i in range(0, len(work), CHUNK)]
         window = WINDOW * max(1, sum(self.client.nthreads().values()))
         todo = iter(chunks)
 
@@ -132,7 +136,7 @@ class Cluster:
                 nxt = submit()
                 if nxt is not None:
                     pending.add(nxt)
-                yield from zip(fut.chunk, fut.result())
+                yield from zip(fut.chunk, fut.result(), strict=False)
                 fut.release()
             return
         queue = deque(f for f in (submit() for _ in range(window)) if f is not None)
@@ -143,7 +147,7 @@ class Cluster:
                 continue
             if id(it) not in done:
                 fut = queue.popleft()
-                for c_it, res in zip(fut.chunk, fut.result()):
+                for c_it, res in zip(fut.chunk, fut.result(), strict=False):
                     done[id(c_it)] = res
                 fut.release()
                 nxt = submit()

@@ -17,8 +17,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-KEYS = {"ruleset": str, "options": dict, "include": list, "exclude": list, "select": list, "ignore": list, "max-errors": int,
-        "warnings-as-errors": bool, "exit-zero": bool, "format": str}
+KEYS = {
+    "ruleset": str,
+    "options": dict,
+    "include": list,
+    "exclude": list,
+    "select": list,
+    "ignore": list,
+    "max-errors": int,
+    "warnings-as-errors": bool,
+    "exit-zero": bool,
+    "format": str,
+}
 
 
 class ConfigError(ValueError):
@@ -53,14 +63,24 @@ def load(path: Path) -> dict:
             import difflib
 
             near = difflib.get_close_matches(key, list(KEYS), n=1)
-            raise ConfigError(f"{where}: unknown setting `{key}`" + (f"; did you mean `{near[0]}`?" if near else
-                                                                       f" (known: {', '.join(KEYS)})"))
+            raise ConfigError(
+                f"{where}: unknown setting `{key}`"
+                + (f"; did you mean `{near[0]}`?" if near else f" (known: {', '.join(KEYS)})")
+            )
         want = KEYS[key]
-        if not isinstance(val, want) or (want is int and isinstance(val, bool)) or \
-                (want is list and not all(isinstance(x, str) for x in val)) or \
-                (want is dict and not all(isinstance(x, str) for x in val.values())):
-            kind = {str: "a string", list: "a list of strings", int: "an integer", bool: "true or false",
-                    dict: "a table of option = \"value\""}[want]
+        if (
+            not isinstance(val, want)
+            or (want is int and isinstance(val, bool))
+            or (want is list and not all(isinstance(x, str) for x in val))
+            or (want is dict and not all(isinstance(x, str) for x in val.values()))
+        ):
+            kind = {
+                str: "a string",
+                list: "a list of strings",
+                int: "an integer",
+                bool: "true or false",
+                dict: 'a table of option = "value"',
+            }[want]
             raise ConfigError(f"{where}: `{key}` must be {kind}, not {val!r}")
     return table
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Optional
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,9 +18,9 @@ if TYPE_CHECKING:
 class Position:
     """Where something was written: text line and column, or a JSON pointer."""
 
-    line: Optional[int] = None
-    column: Optional[int] = None
-    pointer: Optional[str] = None
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None
 
 
 @dataclass(kw_only=True)
@@ -33,16 +31,16 @@ class Finding:
     kind: str  # one of the fixed finding kinds of notation.md
     rule: str  # the rule id in spec/
     severity: str  # error or warning, from the spec
-    line: Optional[int] = None
-    column: Optional[int] = None
-    pointer: Optional[str] = None  # JSON pointer, for logs in the JSON form
-    round: Optional[int] = None
-    turn: Optional[int] = None  # the turn's index in its round, from 1
-    player: Optional[str] = None
+    line: int | None = None
+    column: int | None = None
+    pointer: str | None = None  # JSON pointer, for logs in the JSON form
+    round: int | None = None
+    turn: int | None = None  # the turn's index in its round, from 1
+    player: str | None = None
     message: str
-    expected: Optional[str] = None
-    found: Optional[str] = None
-    help: Optional[str] = None  # what a person can do about it
+    expected: str | None = None
+    found: str | None = None
+    help: str | None = None  # what a person can do about it
     related: list[Position] = field(default_factory=list)
 
     def to_dict(self) -> dict:

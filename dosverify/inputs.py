@@ -53,7 +53,7 @@ def _walk(root: Path, include: tuple[str, ...], exclude: tuple[str, ...]):
     for dirpath, dirnames, filenames in os.walk(root):
         base = Path(dirpath)
         rel_dir = base.relative_to(root).as_posix()
-        rel = (lambda n: n) if rel_dir == "." else (lambda n: f"{rel_dir}/{n}")
+        rel = (lambda n: n) if rel_dir == "." else (lambda n, d=rel_dir: f"{d}/{n}")
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not _matches(rel(d), exclude))
         for name in sorted(filenames):
             if name.startswith(".") or _matches(rel(name), exclude):

@@ -91,8 +91,16 @@ def cap_findings(report, max_findings: int | None) -> int:
     return report.cap(max_findings) - before
 
 
-def check_job(body: bytes, form: str | None, name: str, ruleset: str | None, max_findings: int | None,
-              render: str = "json", options: dict | None = None, auto: dict | None = None):
+def check_job(
+    body: bytes,
+    form: str | None,
+    name: str,
+    ruleset: str | None,
+    max_findings: int | None,
+    render: str = "json",
+    options: dict | None = None,
+    auto: dict | None = None,
+):
     """Check one log and render it: returns (verdict, truncated, the rendered report as bytes:
     its JSON, or with ``render="text"`` the compiler-style text `dosverify check` prints). Not
     the report itself: unpickling its findings in the service cost the event loop more than
@@ -170,9 +178,13 @@ def _worker_main(conn, budget: float, nice: int = 0) -> None:  # pragma: no cove
         results = [_run(job, budget) for job in jobs]  # each job within its own budget
         try:
             conn.send(results)
-        except Exception:  # noqa: BLE001 - an unpicklable result or exception
-            conn.send([r if _picklable(r) else ("raise", RuntimeError(f"{type(r[1]).__name__}: {r[1]}"), r[2])
-                       for r in results])
+        except Exception:
+            conn.send(
+                [
+                    r if _picklable(r) else ("raise", RuntimeError(f"{type(r[1]).__name__}: {r[1]}"), r[2])
+                    for r in results
+                ]
+            )
 
 
 def _run(job: tuple, budget: float) -> tuple[str, Any, tuple]:  # pragma: no cover - runs in the child process
@@ -189,7 +201,7 @@ def _run(job: tuple, budget: float) -> tuple[str, Any, tuple]:  # pragma: no cov
             signal.setitimer(signal.ITIMER_REAL, 0)
     except _Budget:
         out = ("timeout", None)
-    except Exception as exc:  # noqa: BLE001 - sent back and raised again in the service
+    except Exception as exc:
         out = ("raise", exc)
     return (*out, (t0, time.perf_counter(), time.process_time() - c0))
 
@@ -198,7 +210,7 @@ def _picklable(result) -> bool:  # pragma: no cover - runs in the child process
     try:
         pickle.dumps(result)
         return True
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
 
 
@@ -234,7 +246,7 @@ class _Channel:
         view = memoryview(head + data)
         while view:
             try:
-                view = view[os.write(self.fd, view):]
+                view = view[os.write(self.fd, view) :]
             except BlockingIOError:
                 await self._ready(True)
 
@@ -263,8 +275,8 @@ class _Channel:
             (n,), start = struct.unpack_from("!Q", self.buf, 4), 12
         if len(self.buf) < start + n:
             return None
-        msg = bytes(self.buf[start:start + n])
-        del self.buf[:start + n]
+        msg = bytes(self.buf[start : start + n])
+        del self.buf[: start + n]
         return msg
 
 
@@ -283,7 +295,9 @@ class _Worker:
     def _start(self) -> None:
         ctx = multiprocessing.get_context("spawn")
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=_worker_main, args=(child, self.budget, self.nice), daemon=True, name="dosverify-check")
+        proc = ctx.Process(
+            target=_worker_main, args=(child, self.budget, self.nice), daemon=True, name="dosverify-check"
+        )
         proc.start()
         child.close()
         if not parent.poll(START_TIMEOUT):
@@ -336,7 +350,7 @@ class _Worker:
 
         try:
             return await asyncio.wait_for(round_trip(), self.budget * len(jobs) + GRACE_SECONDS)
-        except asyncio.TimeoutError:  # stuck past budget and grace (first: an OSError since 3.11): a new worker starts
+        except TimeoutError:  # stuck past budget and grace (first: an OSError since 3.11): a new worker starts
             status = "timeout"
         except (EOFError, OSError):
             status = "died"
@@ -395,8 +409,14 @@ class CheckPool:
     large logs: no kind of work waits for a worker busy with another, and while all run the CPU
     goes first to the single checks, then to batches."""
 
-    def __init__(self, workers: int, budget: float, small_bytes: int = SMALL_BYTES,
-                 queue_timeout: float | None = None, large_workers: int | None = None) -> None:
+    def __init__(
+        self,
+        workers: int,
+        budget: float,
+        small_bytes: int = SMALL_BYTES,
+        queue_timeout: float | None = None,
+        large_workers: int | None = None,
+    ) -> None:
         if workers < 1 or budget <= 0 or (large_workers is not None and large_workers < 1):
             raise ValueError("a pool needs at least one worker per lane and a positive budget")
         self.workers, self.budget, self.small_bytes = workers, budget, small_bytes
@@ -405,9 +425,11 @@ class CheckPool:
         # CheckBusy): a queue that grows faster than it drains answers at once instead of
         # holding connections for ever, while a batch being worked on is not cut off half way
         self.queue_timeout = budget if queue_timeout is None else queue_timeout
-        self._idle = {"single": [_Worker(budget) for _ in range(workers)],
-                      "batch": [_Worker(budget, BATCH_NICE) for _ in range(workers)],
-                      "large": [_Worker(budget, LARGE_NICE) for _ in range(self.large_workers)]}
+        self._idle = {
+            "single": [_Worker(budget) for _ in range(workers)],
+            "batch": [_Worker(budget, BATCH_NICE) for _ in range(workers)],
+            "large": [_Worker(budget, LARGE_NICE) for _ in range(self.large_workers)],
+        }
         self._all = [w for lane in LANES for w in self._idle[lane]]
         self._threads = ThreadPoolExecutor(max_workers=len(self._all), thread_name_prefix="dosverify-pool")
         self._queues: dict[str, list[tuple[tuple, _Flow]]] = {lane: [] for lane in LANES}  # heaps by flow key
@@ -543,7 +565,7 @@ class CheckPool:
         else:
             results = fut.result()
         now = time.perf_counter()
-        for item, result in zip(items, results):
+        for item, result in zip(items, results, strict=False):
             item.back = now
             if not item.future.done():
                 item.future.set_result(result)

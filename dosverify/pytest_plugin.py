@@ -15,8 +15,13 @@ import pytest
 
 def pytest_addoption(parser) -> None:
     group = parser.getgroup("dosverify", "DOS game logs checked by the dosverify referee")
-    group.addoption("--dosverify", action="append", default=[], metavar="PATH",
-                    help="check the DOS game logs under PATH (a folder or a file), one test item each")
+    group.addoption(
+        "--dosverify",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="check the DOS game logs under PATH (a folder or a file), one test item each",
+    )
     group.addoption("--dosverify-ruleset", default=None, metavar="NAME", help="override the logs' ruleset")
 
 
@@ -36,8 +41,13 @@ def pytest_collect_file(file_path: Path, parent):
 
     path = file_path.resolve()
     named = path in roots
-    if named or (is_log_name(path.name) and any(r in path.parents for r in roots)
-                 and not any(part.startswith(".") for part in path.relative_to(next(r for r in roots if r in path.parents)).parts)):
+    if named or (
+        is_log_name(path.name)
+        and any(r in path.parents for r in roots)
+        and not any(
+            part.startswith(".") for part in path.relative_to(next(r for r in roots if r in path.parents)).parts
+        )
+    ):
         return DosLogFile.from_parent(parent, path=file_path)
     return None
 

@@ -1,7 +1,7 @@
 """`dosverify replay LOG [--round R] [--turn N]`: the table after each turn (every hand, the
 Center Row, the pile sizes, DOS state, the totals), with the findings at the turn where they
 occur; text for a person, `--format json` (JSON Lines: one state a line, then the report) for
-programs. The states are :func:`dosverify.replay.replay`'s, as the service's POST /v1/replay
+programs. The states are :func:`dosverify.games.dos.replay.replay`'s, as the service's POST /v1/replay
 answers them."""
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ def _label(states: list[dict], i: int) -> str:
     prev = states[i - 1] if i else None
     if prev and (prev["round"], prev["turn"]) == (st["round"], st["turn"]):
         return f"round {st['round']}: scored"
-    return f"round {st['round']}, turn {st['turn']}: {st['player']} played" + (f"  (line {st['line']})" if st["line"] else "")
+    return f"round {st['round']}, turn {st['turn']}: {st['player']} played" + (
+        f"  (line {st['line']})" if st["line"] else ""
+    )
 
 
 def _finding(f: dict, c) -> str:
@@ -34,16 +36,23 @@ def _render(states: list[dict], i: int, findings: list[dict], c) -> str:
     for p, seat in st["seats"].items():
         mark = {"called": " DOS called", "owed": " DOS not called", "caught": " caught"}.get(seat["dos"] or "", "")
         lines.append(f"  {p:<{width}}  {' '.join(seat['hand']) or '-':<40} {plural(seat['cards'], 'card')}{mark}")
-    lines.append(f"  center row: {' '.join(st['center']) or '-'}; draw pile {st['draw_pile']}, discard pile {st['discard_pile']}")
-    lines.append("  totals: " + ", ".join(f"{p} {s['total']}" for p, s in st["seats"].items())
-                 + ("; the round is over" if st["round_over"] else ""))
+    lines.append(
+        f"  center row: {' '.join(st['center']) or '-'}; draw pile {st['draw_pile']}, discard pile {st['discard_pile']}"
+    )
+    lines.append(
+        "  totals: "
+        + ", ".join(f"{p} {s['total']}" for p, s in st["seats"].items())
+        + ("; the round is over" if st["round_over"] else "")
+    )
     lines += [_finding(findings[k], c) for k in st["findings"]]
     return "\n".join(lines)
 
 
 def main_replay(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="dosverify replay", description="The table after each turn of a log, with the "
-                                "findings at the turn where they occur.")
+    p = argparse.ArgumentParser(
+        prog="dosverify replay",
+        description="The table after each turn of a log, with the findings at the turn where they occur.",
+    )
     p.add_argument("file", metavar="LOG", help="a log in the text notation or the JSON form; - for standard input")
     p.add_argument("--round", type=int, metavar="R", help="only round R")
     p.add_argument("--turn", type=int, metavar="N", help="only turn N (of each round shown)")
@@ -52,8 +61,8 @@ def main_replay(argv: list[str]) -> int:
     p.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     args = p.parse_args(argv)
     from .cli import _colour, read_or_say
-    from .replay import replay
     from .findings import Finding
+    from .games.dos.replay import replay
     from .report import _COLOURS, Report, summary_line
     from .spec import load_spec
 
@@ -67,14 +76,22 @@ def main_replay(argv: list[str]) -> int:
     rep, states = out["report"], out["states"]
     findings = rep["findings"]
     placed = {k for st in states for k in st["findings"]}
-    keep = [i for i, st in enumerate(states) if (args.round is None or st["round"] == args.round)
-            and (args.turn is None or (st["turn"] == args.turn and not _label(states, i).endswith("scored")))]
+    keep = [
+        i
+        for i, st in enumerate(states)
+        if (args.round is None or st["round"] == args.round)
+        and (args.turn is None or (st["turn"] == args.turn and not _label(states, i).endswith("scored")))
+    ]
     if args.format == "json":
         for i in keep:
-            sys.stdout.write(json.dumps({**states[i], "findings": [findings[k] for k in states[i]["findings"]]},
-                                        ensure_ascii=False) + "\n")
+            sys.stdout.write(
+                json.dumps({**states[i], "findings": [findings[k] for k in states[i]["findings"]]}, ensure_ascii=False)
+                + "\n"
+            )
         tail = {k: rep[k] for k in ("file", "verdict", "ruleset", "spec_version")}
-        tail.update(states=len(states), totals=out["totals"], findings=[f for k, f in enumerate(findings) if k not in placed])
+        tail.update(
+            states=len(states), totals=out["totals"], findings=[f for k, f in enumerate(findings) if k not in placed]
+        )
         sys.stdout.write(json.dumps(tail, ensure_ascii=False) + "\n")
     else:
         colour = _colour(args.color, sys.stdout)
@@ -90,4 +107,3 @@ def main_replay(argv: list[str]) -> int:
         report = Report(**fields, findings=[Finding(**{**f, "related": []}) for f in findings])
         print(summary_line(report, colour=colour))
     return {"legal": 0, "illegal": 1, "malformed": 2}[rep["verdict"]]
-

@@ -6,7 +6,7 @@ import copy
 import dataclasses
 import json
 from dataclasses import dataclass, field
-from typing import Literal, Optional
+from typing import Literal
 
 from .findings import Finding
 from .hints import plural
@@ -20,9 +20,9 @@ class Report:
 
     file: str  # the file name, `-` for standard input, or the name given by the client
     verdict: Verdict
-    ruleset: Optional[str]  # the ruleset used (None when the log could not be read that far)
+    ruleset: str | None  # the ruleset used (None when the log could not be read that far)
     options: dict[str, str] = field(default_factory=dict)  # the ruleset's options in force
-    target: Optional[int] = None
+    target: int | None = None
     spec_version: str
     findings: list[Finding] = field(default_factory=list)
     truncated: int = 0  # findings left out after a cap (`check --max-errors`, the service's --max-findings)
@@ -35,7 +35,7 @@ class Report:
     unverified: list[str] = field(default_factory=list)
     # `check --ruleset auto`: what the inference chose over all the logs given (profile.auto_choice);
     # left out of the JSON otherwise
-    auto: Optional[dict] = None
+    auto: dict | None = None
 
     _text = None  # the decoded log text, for renderers that show source lines (not a field)
 
@@ -82,12 +82,19 @@ def verdict_of(findings: list[Finding], malformed: bool) -> Verdict:
 
 # ---- text rendering ----------------------------------------------------------------------
 
-_COLOURS = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "blue": "\x1b[1;34m", "bold": "\x1b[1m", "green": "\x1b[1;32m", "reset": "\x1b[0m"}
+_COLOURS = {
+    "error": "\x1b[1;31m",
+    "warning": "\x1b[1;33m",
+    "blue": "\x1b[1;34m",
+    "bold": "\x1b[1m",
+    "green": "\x1b[1;32m",
+    "reset": "\x1b[0m",
+}
 
 
 def _caret_width(src: str, col: int, found: str | None = None) -> int:
     """Underline what was found where it stands as written (`B3 + B5`), else the word at the column."""
-    rest = src[col - 1:]
+    rest = src[col - 1 :]
     if found and len(found) > 1 and rest.startswith(found):
         return len(found)
     word = rest.split(None, 1)[0] if rest.strip() else ""
@@ -126,7 +133,10 @@ def render_text(report: Report, text: str | None, *, colour: bool = False, limit
             src = lines[f.line - 1].rstrip("\r")
             if len(src) > 200:  # keep very long lines readable around the column
                 start = max(0, (f.column or 1) - 60)
-                src_show, col = ("..." if start else "") + src[start:start + 140] + "...", (f.column or 1) - start + (3 if start else 0)
+                src_show, col = (
+                    ("..." if start else "") + src[start : start + 140] + "...",
+                    (f.column or 1) - start + (3 if start else 0),
+                )
             else:
                 src_show, col = src, f.column or 1
             out.append(f"{pad} {c('blue', '|')}")
@@ -169,21 +179,23 @@ class _LazyRounds(list):
         return len(self.starts)
 
     def __getitem__(self, i: int):
-        return json.loads(self.text[self.starts[i]:self.ends[i]])
+        return json.loads(self.text[self.starts[i] : self.ends[i]])
 
     def whole(self) -> list:
-        return json.loads(self.text[self.span[0]:self.span[1]])
+        return json.loads(self.text[self.span[0] : self.span[1]])
 
 
 def _json_doc(text: str | None):
     if not text or not text.lstrip().startswith("{"):
         return None
-    from .jsonstream import GiveWay, index_document
+    from .games.dos.jsonstream import GiveWay, index_document
 
     try:
         spans, starts, ends, _ = index_document(text)
-        return {k: _LazyRounds(text, (a, b), starts, ends) if k == "rounds" else json.loads(text[a:b])
-                for k, (a, b) in spans.items()}
+        return {
+            k: _LazyRounds(text, (a, b), starts, ends) if k == "rounds" else json.loads(text[a:b])
+            for k, (a, b) in spans.items()
+        }
     except (GiveWay, ValueError, RecursionError):
         pass  # not plainly an object with distinct keys: decoded whole, as json.loads reads it
     try:
@@ -222,7 +234,8 @@ def summary_line(report: Report, *, colour: bool = False) -> str:
     hidden = ""
     if report.face_down or report.unverified:
         hidden = f"; {plural(report.face_down, 'face-down card')}" + (
-            f", unverified: {', '.join(report.unverified)}" if report.unverified else "")
+            f", unverified: {', '.join(report.unverified)}" if report.unverified else ""
+        )
     return (
         f"{report.file}: {verdict}: {plural(report.errors, 'error')}, {plural(report.warnings, 'warning')}; "
         f"{plural(report.rounds, 'round')}, {plural(report.turns, 'turn')}{hidden}; ruleset {report.ruleset}{_departures(report)}{_inferred(report)} "

@@ -2,7 +2,7 @@
 the conformance corpus.
 
 A built install carries them inside the package (``dosverify/_data/``, mapped from the
-repository's top-level ``spec/``, ``grammars/`` and ``fixtures/conformance/`` by the build), read
+repository's top-level ``spec/``, ``grammars/`` and ``fixtures/dos/conformance/`` by the build), read
 through :mod:`importlib.resources`, so that plain, ``--user`` and ``--target`` installs all find
 them. A source checkout (and an editable install of it) reads the top-level folders themselves.
 """
@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 _CHECKOUT = Path(__file__).resolve().parent.parent
-_IN_CHECKOUT = {"spec": ("spec",), "grammars": ("grammars",), "conformance": ("fixtures", "conformance")}
+_IN_CHECKOUT = {"spec": ("spec",), "grammars": ("grammars",), "conformance": ("fixtures", "dos", "conformance")}
 
 
 def data_dir(name: str) -> Path:
@@ -34,12 +34,14 @@ def data_dir(name: str) -> Path:
 def checkout() -> Path | None:
     """The source checkout this package runs from (an editable install), or None for an install:
     the commands that write the corpus or the golden files, or read the rule fixtures, need one."""
-    if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "fixtures" / "rules").is_dir():
+    if (_CHECKOUT / "pyproject.toml").is_file() and (_CHECKOUT / "fixtures" / "dos" / "rules").is_dir():
         return _CHECKOUT
     return None
 
 
 def needs_checkout(what: str) -> str:
     """The one line a command that needs a source checkout prints from an install."""
-    return (f"dosverify: {what} needs a source checkout of dosverify (git clone, then `pip install -e .`); "
-            f"this is an installed copy at {_CHECKOUT / 'dosverify'}")
+    return (
+        f"dosverify: {what} needs a source checkout of dosverify (git clone, then `pip install -e .`); "
+        f"this is an installed copy at {_CHECKOUT / 'dosverify'}"
+    )

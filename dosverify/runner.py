@@ -46,6 +46,7 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
 def results(items, policy: Policy, jobs: int = 1, read: dict | None = None):
     """Yield (item, outcome) for each input in order; `-` (standard input) is read here, unless
     `read` holds its bytes already (by path, as `--ruleset auto` read them)."""
+
     def _stdin(item) -> bytes | None:
         return read.get(item.path) if read is not None else _read_stdin(item)
 
@@ -84,6 +85,13 @@ def progress(total: int):
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    return Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=Console(stderr=True), transient=True, redirect_stdout=sys.stdout.isatty(),
-                    redirect_stderr=False)
+    return Progress(
+        TextColumn("checking"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=False,
+    )

@@ -53,12 +53,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import __version__
-from .pool import CheckBusy, CheckPool, CheckTimeout, InFlightLimit, WorkerDied
-from .settings import SPECS, Settings
-from .events import Log
-from .jsonform import json_type_name
 from .findings import Finding
+from .games.dos.events import Log
+from .games.dos.jsonform import json_type_name
+from .pool import CheckBusy, CheckPool, CheckTimeout, InFlightLimit, WorkerDied
 from .report import Report
+from .settings import SPECS, Settings
 from .spec import SpecError, load_spec
 
 DEFAULT_MAX_LOG_BYTES = 1024 * 1024  # 1 MiB per log
@@ -75,19 +75,31 @@ _BODY_LIMIT_SCOPE_KEY = "starlette.max_body_size"  # starlette.middleware.body_l
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPES: dict[str, tuple[str, str]] = {
     "bad-request": ("Bad request", "The request cannot be read (for example a multipart body without a boundary)."),
-    "unsupported-media-type": ("Unsupported media type", "The body's Content-Type is not one the endpoint takes: "
-                               "text/plain (UTF-8) or application/json for one log, application/json or "
-                               "multipart/form-data for a batch."),
-    "content-too-large": ("Content too large", "The body, or one log of a batch, is over the size limit "
-                          "(`GET /healthz` names it)."),
+    "unsupported-media-type": (
+        "Unsupported media type",
+        "The body's Content-Type is not one the endpoint takes: "
+        "text/plain (UTF-8) or application/json for one log, application/json or "
+        "multipart/form-data for a batch.",
+    ),
+    "content-too-large": (
+        "Content too large",
+        "The body, or one log of a batch, is over the size limit (`GET /healthz` names it).",
+    ),
     "too-many-items": ("Too many logs", "A batch holds more logs than the limit (`GET /healthz` names it)."),
     "invalid-batch": ("Not a batch of logs", "The body of a batch is not a JSON array of logs."),
-    "invalid-log": ("Log cannot be converted", "The log sent to /v1/convert cannot be read; "
-                    "/v1/check answers such a log with a `malformed` report instead."),
-    "unknown-ruleset": ("Unknown ruleset", "The `ruleset` parameter names no ruleset of the specification "
-                        "(`GET /v1/rulesets` lists them)."),
-    "unknown-option": ("Unknown option", "An `option` parameter names no option of the specification, or a "
-                       "value the option does not take (`GET /v1/rulesets` lists them)."),
+    "invalid-log": (
+        "Log cannot be converted",
+        "The log sent to /v1/convert cannot be read; /v1/check answers such a log with a `malformed` report instead.",
+    ),
+    "unknown-ruleset": (
+        "Unknown ruleset",
+        "The `ruleset` parameter names no ruleset of the specification (`GET /v1/rulesets` lists them).",
+    ),
+    "unknown-option": (
+        "Unknown option",
+        "An `option` parameter names no option of the specification, or a "
+        "value the option does not take (`GET /v1/rulesets` lists them).",
+    ),
     "invalid-parameter": ("Invalid parameter", "A query or path parameter is not valid."),
     "not-found": ("Not found", "No endpoint or rule has this path."),
     "method-not-allowed": ("Method not allowed", "The endpoint does not take this HTTP method."),
@@ -123,8 +135,9 @@ class ErrorBody(BaseModel):
     (``application/problem+json``), with the service's own members beside the standard ones."""
 
     model_config = ConfigDict(extra="forbid")
-    type: str = Field(description="a URI reference naming the kind of problem: `/problems/CODE`, a page that "
-                                  "explains it")
+    type: str = Field(
+        description="a URI reference naming the kind of problem: `/problems/CODE`, a page that explains it"
+    )
     title: str = Field(description="a short summary of the kind of problem, the same for every occurrence")
     status: int = Field(description="the HTTP status code")
     detail: str = Field(description="what went wrong with this request")
@@ -142,8 +155,11 @@ class _HealthBase(BaseModel):
 
 # /healthz: the service's identity and every setting, its fields built from Settings (so the two
 # cannot drift); max_batch_bytes is the limit in force (at most max_log_bytes x max_batch_items)
-Health = create_model("Health", __base__=_HealthBase, **{
-    f.name: (SPECS[f.name][1], Field(description=SPECS[f.name][4])) for f in dataclasses.fields(Settings)})
+Health = create_model(
+    "Health",
+    __base__=_HealthBase,
+    **{f.name: (SPECS[f.name][1], Field(description=SPECS[f.name][4])) for f in dataclasses.fields(Settings)},
+)
 
 
 class BatchResult(BaseModel):
@@ -155,8 +171,11 @@ class BatchResult(BaseModel):
     legal: int
     illegal: int
     malformed: int
-    auto: dict | None = Field(None, description="with `ruleset=auto`: the ruleset and options inferred from the "
-                                              "batch, as each report's `auto` (left out otherwise)")
+    auto: dict | None = Field(
+        None,
+        description="with `ruleset=auto`: the ruleset and options inferred from the "
+        "batch, as each report's `auto` (left out otherwise)",
+    )
     reports: list[Report]
 
 
@@ -227,8 +246,9 @@ class RulesetsResult(BaseModel):
 
 
 class ServiceError(Exception):
-    def __init__(self, status: int, error: str, message: str, problems: list[Problem] | None = None,
-                 headers: dict | None = None) -> None:
+    def __init__(
+        self, status: int, error: str, message: str, problems: list[Problem] | None = None, headers: dict | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.error, self.message = status, error, message
         self.problems, self.headers = problems or [], headers
@@ -238,22 +258,52 @@ def _loc(in_: str, **kw: Any) -> Location:
     return Location(**{"in": in_}, **kw)
 
 
-def problem_body(status: int, error: str, detail: str, problems: list[Problem] | None = None,
-                 instance: str | None = None, spec_version: str | None = None) -> ErrorBody:
+def problem_body(
+    status: int,
+    error: str,
+    detail: str,
+    problems: list[Problem] | None = None,
+    instance: str | None = None,
+    spec_version: str | None = None,
+) -> ErrorBody:
     title = PROBLEM_TYPES.get(error, (error.replace("-", " ").capitalize(), ""))[0]
-    return ErrorBody(type=f"/problems/{error}", title=title, status=status, detail=detail, instance=instance,
-                     error=error, problems=problems or [], spec_version=spec_version or load_spec().version)
+    return ErrorBody(
+        type=f"/problems/{error}",
+        title=title,
+        status=status,
+        detail=detail,
+        instance=instance,
+        error=error,
+        problems=problems or [],
+        spec_version=spec_version or load_spec().version,
+    )
 
 
-def _error_response(status: int, error: str, message: str, problems: list[Problem] | None = None,
-                    headers: dict | None = None, instance: str | None = None) -> JSONResponse:
+def _error_response(
+    status: int,
+    error: str,
+    message: str,
+    problems: list[Problem] | None = None,
+    headers: dict | None = None,
+    instance: str | None = None,
+) -> JSONResponse:
     body = problem_body(status, error, message, problems, instance)
-    return JSONResponse(body.model_dump(mode="json", by_alias=True, exclude_none=False), status_code=status,
-                        headers=headers, media_type=PROBLEM_MEDIA_TYPE)
+    return JSONResponse(
+        body.model_dump(mode="json", by_alias=True, exclude_none=False),
+        status_code=status,
+        headers=headers,
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
 
 
-_HTTP_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "content-too-large",
-               415: "unsupported-media-type", 422: "invalid-parameter"}
+_HTTP_CODES = {
+    400: "bad-request",
+    404: "not-found",
+    405: "method-not-allowed",
+    413: "content-too-large",
+    415: "unsupported-media-type",
+    422: "invalid-parameter",
+}
 
 
 def _pointer(path: list | tuple) -> str:
@@ -288,12 +338,27 @@ class SpecVersionHeader:
                 if message["status"] == 413 and ctype.startswith(b"text/plain"):
                     rewriting = True
                     limit = scope.get(_BODY_LIMIT_SCOPE_KEY)
-                    msg = f"the body is over the limit of {limit} bytes" if limit is not None else "the body is too large"
-                    body = problem_body(413, "content-too-large", msg, [Problem(location=_loc("body"), message=msg)],
-                                        scope.get("path"), self.value.decode()).model_dump_json(by_alias=True).encode()
+                    msg = (
+                        f"the body is over the limit of {limit} bytes" if limit is not None else "the body is too large"
+                    )
+                    body = (
+                        problem_body(
+                            413,
+                            "content-too-large",
+                            msg,
+                            [Problem(location=_loc("body"), message=msg)],
+                            scope.get("path"),
+                            self.value.decode(),
+                        )
+                        .model_dump_json(by_alias=True)
+                        .encode()
+                    )
                     headers = [(k, v) for k, v in headers if k.lower() not in (b"content-type", b"content-length")]
-                    headers += [(b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode()),
-                                (name, self.value)]
+                    headers += [
+                        (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
+                        (b"content-length", str(len(body)).encode()),
+                        (name, self.value),
+                    ]
                     await send({**message, "headers": headers})
                     await send({"type": "http.response.body", "body": body, "more_body": False})
                     return
@@ -406,10 +471,17 @@ def _form_of(request: Request, allowed: tuple[str, ...]) -> str:
     if mt == "text/plain":
         charset = params.get("charset", "utf-8").lower()
         if charset not in ("utf-8", "utf8", "us-ascii", "ascii"):
-            raise ServiceError(415, "unsupported-media-type",
-                               f"the notation is UTF-8 text; charset `{charset}` is not accepted",
-                               [Problem(location=_loc("header", name="content-type"),
-                                        message="send `Content-Type: text/plain; charset=utf-8` (or no charset)")])
+            raise ServiceError(
+                415,
+                "unsupported-media-type",
+                f"the notation is UTF-8 text; charset `{charset}` is not accepted",
+                [
+                    Problem(
+                        location=_loc("header", name="content-type"),
+                        message="send `Content-Type: text/plain; charset=utf-8` (or no charset)",
+                    )
+                ],
+            )
         form = "text"
     elif mt == "application/json" or (mt.startswith("application/") and mt.endswith("+json")):
         form = "json"
@@ -419,8 +491,12 @@ def _form_of(request: Request, allowed: tuple[str, ...]) -> str:
         accepted = {"text": "text/plain", "json": "application/json", "multipart": "multipart/form-data"}
         names = ", ".join(accepted[a] for a in allowed)
         shown = mt or "no Content-Type"
-        raise ServiceError(415, "unsupported-media-type", f"{shown} is not accepted here (accepted: {names})",
-                           [Problem(location=_loc("header", name="content-type"), message=f"use one of: {names}")])
+        raise ServiceError(
+            415,
+            "unsupported-media-type",
+            f"{shown} is not accepted here (accepted: {names})",
+            [Problem(location=_loc("header", name="content-type"), message=f"use one of: {names}")],
+        )
     return form
 
 
@@ -430,8 +506,12 @@ def _check_ruleset(ruleset: str | None) -> None:
     try:
         load_spec().ruleset(ruleset)
     except SpecError as exc:
-        raise ServiceError(422, "unknown-ruleset", str(exc),
-                           [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
+        raise ServiceError(
+            422,
+            "unknown-ruleset",
+            str(exc),
+            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")],
+        ) from exc
 
 
 async def _in_pool(pool: CheckPool, jobs: list[tuple[str, tuple, int]]) -> list:
@@ -442,19 +522,42 @@ async def _in_pool(pool: CheckPool, jobs: list[tuple[str, tuple, int]]) -> list:
     try:
         return await pool.run(jobs, SERVER_TIMING.get())
     except SpecError as exc:  # the override was checked first; kept for safety
-        raise ServiceError(422, "unknown-ruleset", str(exc),
-                           [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")])
+        raise ServiceError(
+            422,
+            "unknown-ruleset",
+            str(exc),
+            [Problem(location=_loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")],
+        ) from exc
     except CheckTimeout as exc:
-        raise ServiceError(503, "check-timeout", f"{exc}; the log may be too costly to referee within the budget",
-                           [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
-                                    message=f"the check took more than {exc.budget:g} s")], headers=retry)
+        raise ServiceError(
+            503,
+            "check-timeout",
+            f"{exc}; the log may be too costly to referee within the budget",
+            [
+                Problem(
+                    location=_loc("body", item=exc.item if len(jobs) > 1 else None),
+                    message=f"the check took more than {exc.budget:g} s",
+                )
+            ],
+            headers=retry,
+        ) from exc
     except CheckBusy as exc:
-        raise ServiceError(503, "too-many-requests", f"the service is saturated: {exc}",
-                           [Problem(location=_loc("body", item=exc.item if len(jobs) > 1 else None),
-                                    message=f"no worker was free within {exc.waited:g} s")], headers=retry)
+        raise ServiceError(
+            503,
+            "too-many-requests",
+            f"the service is saturated: {exc}",
+            [
+                Problem(
+                    location=_loc("body", item=exc.item if len(jobs) > 1 else None),
+                    message=f"no worker was free within {exc.waited:g} s",
+                )
+            ],
+            headers=retry,
+        ) from exc
     except WorkerDied as exc:
-        raise ServiceError(503, "worker-lost", str(exc), [Problem(location=_loc("body"), message=str(exc))],
-                           headers=retry)
+        raise ServiceError(
+            503, "worker-lost", str(exc), [Problem(location=_loc("body"), message=str(exc))], headers=retry
+        ) from exc
 
 
 # ---- content negotiation and batch items ----------------------------------------------------
@@ -486,13 +589,16 @@ def prefers_text(request: Request) -> bool:
     accept = request.headers.get("accept", "")
     if not accept:
         return False
-    return _accept_q(accept, "text/plain") > max(_accept_q(accept, "application/json"),
-                                                 _accept_q(accept, PROBLEM_MEDIA_TYPE))
+    return _accept_q(accept, "text/plain") > max(
+        _accept_q(accept, "application/json"), _accept_q(accept, PROBLEM_MEDIA_TYPE)
+    )
 
 
-_TEXT_REPORT_RESPONSE = {"description": "The report (JSON), or with `Accept: text/plain` the compiler-style text "
-                                        "report `dosverify check` prints",
-                         "content": {"text/plain": {"schema": {"type": "string"}}}}
+_TEXT_REPORT_RESPONSE = {
+    "description": "The report (JSON), or with `Accept: text/plain` the compiler-style text "
+    "report `dosverify check` prints",
+    "content": {"text/plain": {"schema": {"type": "string"}}},
+}
 
 
 _NAMED_KEYS = {"name", "log"}
@@ -505,9 +611,17 @@ def _batch_item(item: Any, i: int) -> tuple[str, Any]:
     if isinstance(item, dict) and "log" in item and set(item) <= _NAMED_KEYS:
         name = item.get("name")
         if name is not None and not isinstance(name, str):
-            raise ServiceError(422, "invalid-batch", f"item {i}'s name is not a string",
-                               [Problem(location=_loc("body", pointer=f"/{i}/name", item=i),
-                                        message=f"expected a string, found {json_type_name(name)}")])
+            raise ServiceError(
+                422,
+                "invalid-batch",
+                f"item {i}'s name is not a string",
+                [
+                    Problem(
+                        location=_loc("body", pointer=f"/{i}/name", item=i),
+                        message=f"expected a string, found {json_type_name(name)}",
+                    )
+                ],
+            )
         return (name if name else f"[{i}]"), item["log"]
     return f"[{i}]", item
 
@@ -532,23 +646,44 @@ async def _read_multipart(request: Request, max_log_bytes: int, max_items: int) 
     _, params = parse_options_header(request.headers.get("content-type", ""))
     boundary = params.get(b"boundary")
     if not boundary:
-        raise ServiceError(400, "bad-request", "multipart body without a boundary",
-                           [Problem(location=_loc("header", name="content-type"), message="missing `boundary=`")])
+        raise ServiceError(
+            400,
+            "bad-request",
+            "multipart body without a boundary",
+            [Problem(location=_loc("header", name="content-type"), message="missing `boundary=`")],
+        )
     parts: list[_Part] = []
     state = {"hname": b"", "hval": b"", "headers": {}}
     errors: list[ServiceError] = []
 
     def too_big(i: int, p: _Part) -> ServiceError:
-        return ServiceError(413, "content-too-large", f"part {i} ({p.filename or p.name}) is over the limit of "
-                            f"{max_log_bytes} bytes per log",
-                            [Problem(location=_loc("body", item=i, name=p.filename or p.name),
-                                     message=f"a log may have at most {max_log_bytes} bytes")])
+        return ServiceError(
+            413,
+            "content-too-large",
+            f"part {i} ({p.filename or p.name}) is over the limit of {max_log_bytes} bytes per log",
+            [
+                Problem(
+                    location=_loc("body", item=i, name=p.filename or p.name),
+                    message=f"a log may have at most {max_log_bytes} bytes",
+                )
+            ],
+        )
 
     def on_part_begin() -> None:
         if len(parts) >= max_items:
-            raise _Stop(ServiceError(413, "too-many-items", f"a batch holds at most {max_items} logs",
-                                     [Problem(location=_loc("body", item=len(parts)),
-                                              message=f"part {len(parts)} is beyond the limit of {max_items} logs")]))
+            raise _Stop(
+                ServiceError(
+                    413,
+                    "too-many-items",
+                    f"a batch holds at most {max_items} logs",
+                    [
+                        Problem(
+                            location=_loc("body", item=len(parts)),
+                            message=f"part {len(parts)} is beyond the limit of {max_items} logs",
+                        )
+                    ],
+                )
+            )
         parts.append(_Part())
         state["headers"] = {}
 
@@ -576,9 +711,14 @@ async def _read_multipart(request: Request, max_log_bytes: int, max_items: int) 
         if len(p.data) > max_log_bytes:
             raise _Stop(too_big(len(parts) - 1, p))
 
-    callbacks = {"on_part_begin": on_part_begin, "on_header_field": on_header_field,
-                 "on_header_value": on_header_value, "on_header_end": on_header_end,
-                 "on_headers_finished": on_headers_finished, "on_part_data": on_part_data}
+    callbacks = {
+        "on_part_begin": on_part_begin,
+        "on_header_field": on_header_field,
+        "on_header_value": on_header_value,
+        "on_header_end": on_header_end,
+        "on_headers_finished": on_headers_finished,
+        "on_part_data": on_part_data,
+    }
     parser = python_multipart.MultipartParser(boundary, callbacks)
     try:
         async for chunk in request.stream():
@@ -587,8 +727,12 @@ async def _read_multipart(request: Request, max_log_bytes: int, max_items: int) 
     except _Stop as stop:
         errors.append(stop.error)
     except python_multipart.exceptions.MultipartParseError as exc:
-        raise ServiceError(400, "bad-request", f"the multipart body cannot be read: {exc}",
-                           [Problem(location=_loc("body", offset=getattr(exc, "offset", None)), message=str(exc))])
+        raise ServiceError(
+            400,
+            "bad-request",
+            f"the multipart body cannot be read: {exc}",
+            [Problem(location=_loc("body", offset=getattr(exc, "offset", None)), message=str(exc))],
+        ) from exc
     if errors:
         raise errors[0]
     return parts
@@ -612,8 +756,9 @@ center R3 B10
 """
 
 
-def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = None, *, warm: bool = False,
-               **settings: Any) -> FastAPI:
+def create_app(
+    max_log_bytes: int | None = None, max_batch_items: int | None = None, *, warm: bool = False, **settings: Any
+) -> FastAPI:
     """Build the service. Every setting (see :mod:`dosverify.settings`: ``max_log_bytes``,
     ``max_batch_items``, ``max_batch_bytes``, ``workers``, ``check_timeout``, ``max_in_flight``,
     ``max_findings``) given here wins over its environment variable, which wins over its default.
@@ -669,20 +814,29 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version). "
             "Errors are RFC 9457 problem details (`application/problem+json`). The organiser's web page is at `/`."
         ),
-        docs_url=None, redoc_url=None,  # served from the package's own assets by dosverify.webui
+        docs_url=None,
+        redoc_url=None,  # served from the package's own assets by dosverify.webui
         lifespan=lifespan,
     )
+
     def get_pool() -> CheckPool:
         if "pool" not in pool_box:
             pool_box["pool"] = CheckPool(cfg.workers, cfg.check_timeout)
         return pool_box["pool"]
 
-    async def check_all(items: list[tuple[bytes, str | None, str]], ruleset: str | None, render: str = "json",
-                        options: dict | None = None, auto: dict | None = None) -> list:
+    async def check_all(
+        items: list[tuple[bytes, str | None, str]],
+        ruleset: str | None,
+        render: str = "json",
+        options: dict | None = None,
+        auto: dict | None = None,
+    ) -> list:
         """(verdict, truncated, rendered bytes) for each (body, form, name), checked in the pool
         (under `?option=` overrides, if any)."""
-        jobs = [("check", (raw, f, nm, ruleset, max_findings, render, options or None, auto), len(raw))
-                for raw, f, nm in items]
+        jobs = [
+            ("check", (raw, f, nm, ruleset, max_findings, render, options or None, auto), len(raw))
+            for raw, f, nm in items
+        ]
         return await _in_pool(get_pool(), jobs)
 
     async def run_in_pool(fn, *args):
@@ -692,17 +846,24 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         return out
 
     def busy(limit: int):
-        return _error_response(503, "too-many-requests", f"{limit} requests are in flight, the most this service takes",
-                               [Problem(location=_loc("header", name="retry-after"),
-                                        message=f"retry after {RETRY_AFTER} s")],
-                               headers={"Retry-After": str(RETRY_AFTER)})
+        return _error_response(
+            503,
+            "too-many-requests",
+            f"{limit} requests are in flight, the most this service takes",
+            [Problem(location=_loc("header", name="retry-after"), message=f"retry after {RETRY_AFTER} s")],
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
 
     app.state.settings = cfg
     app.state.pool = get_pool
     app.state.max_log_bytes = max_log
     app.state.max_batch_items = max_items
-    app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=("/v1/check", "/v1/convert", "/v1/replay", "/v1/profile"),
-                       reject=busy)
+    app.add_middleware(
+        InFlightLimit,
+        limit=cfg.max_in_flight,
+        paths=("/v1/check", "/v1/convert", "/v1/replay", "/v1/profile"),
+        reject=busy,
+    )
     app.add_middleware(SpecVersionHeader)
     app.add_middleware(ServerTiming)
     app.add_middleware(HttpConventions)  # added last: the outermost, it sees the request first
@@ -711,8 +872,9 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     # -- error handlers: one JSON shape for every error --
     @app.exception_handler(ServiceError)
     async def _service_error(request: Request, exc: ServiceError) -> JSONResponse:
-        return _error_response(exc.status, exc.error, exc.message, exc.problems, headers=exc.headers,
-                               instance=request.url.path)
+        return _error_response(
+            exc.status, exc.error, exc.message, exc.problems, headers=exc.headers, instance=request.url.path
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -731,8 +893,9 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         else:
             msg = str(exc.detail)
             problems = [Problem(location=_loc("body"), message=str(exc.detail))]
-        return _error_response(status, code, msg, problems, headers=getattr(exc, "headers", None),
-                               instance=request.url.path)
+        return _error_response(
+            status, code, msg, problems, headers=getattr(exc, "headers", None), instance=request.url.path
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -746,40 +909,66 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             else:
                 location = _loc(where, name=str(rest[0]) if rest else None)
             problems.append(Problem(location=location, message=str(err.get("msg", "invalid"))))
-        return _error_response(422, "invalid-parameter", "the request's parameters are not valid", problems,
-                               instance=request.url.path)
+        return _error_response(
+            422, "invalid-parameter", "the request's parameters are not valid", problems, instance=request.url.path
+        )
 
     @app.exception_handler(Exception)
     async def _internal_error(request: Request, exc: Exception) -> JSONResponse:  # a bug of ours
-        return _error_response(500, "internal-error", "the service failed on this request (a bug in dosverify)",
-                               [Problem(location=_loc("body"), message="this is a bug in dosverify; please report it")],
-                               instance=request.url.path)
+        return _error_response(
+            500,
+            "internal-error",
+            "the service failed on this request (a bug in dosverify)",
+            [Problem(location=_loc("body"), message="this is a bug in dosverify; please report it")],
+            instance=request.url.path,
+        )
 
-    errors = {413: {"model": ErrorBody, "description": "A body (or one log) over the size limit, or too many logs"},
-              415: {"model": ErrorBody, "description": "An unsupported Content-Type"},
-              422: {"model": ErrorBody, "description": "An unknown ruleset, an invalid parameter, or a batch body "
-                                                        "that is not an array of logs"},
-              400: {"model": ErrorBody, "description": "A body that cannot be read (a broken multipart body)"}}
+    errors = {
+        413: {"model": ErrorBody, "description": "A body (or one log) over the size limit, or too many logs"},
+        415: {"model": ErrorBody, "description": "An unsupported Content-Type"},
+        422: {
+            "model": ErrorBody,
+            "description": "An unknown ruleset, an invalid parameter, or a batch body that is not an array of logs",
+        },
+        400: {"model": ErrorBody, "description": "A body that cannot be read (a broken multipart body)"},
+    }
 
     ruleset_q = Query(None, description="overrides the log's ruleset", json_schema_extra={"enum": ruleset_names})
     name_q = Query("-", max_length=1024, description="the name of the log in the report (`file`)")
     from .webui import parse_options  # `KEY=VALUE` as POST /v1/replay reads it (422 unknown-option)
 
     option_pairs = [f"{k}={v}" for k, opt in spec.options.items() for v in opt["values"]]
-    option_q = Query([], description="`KEY=VALUE`: an option over the log's own `option` lines (repeatable; "
-                                     "`GET /v1/rulesets` lists the options and their values)",
-                     json_schema_extra={"items": {"type": "string", "enum": option_pairs}})
+    option_q = Query(
+        [],
+        description="`KEY=VALUE`: an option over the log's own `option` lines (repeatable; "
+        "`GET /v1/rulesets` lists the options and their values)",
+        json_schema_extra={"items": {"type": "string", "enum": option_pairs}},
+    )
 
     log_ref = {"$ref": "#/components/schemas/Log"}
-    check_body = {"requestBody": {"required": True, "content": {
-        "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
-        "application/json": {"schema": log_ref}}}}
+    check_body = {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
+                "application/json": {"schema": log_ref},
+            },
+        }
+    }
 
-    @app.post("/v1/check", response_model=Report, responses={**errors, 200: _TEXT_REPORT_RESPONSE},
-              max_body_size=max_log, openapi_extra=check_body, tags=["check"], summary="Check one log",
-              operation_id="checkLog")
-    async def check_one(request: Request, ruleset: str | None = ruleset_q, name: str = name_q,
-                        option: list[str] = option_q) -> Response:
+    @app.post(
+        "/v1/check",
+        response_model=Report,
+        responses={**errors, 200: _TEXT_REPORT_RESPONSE},
+        max_body_size=max_log,
+        openapi_extra=check_body,
+        tags=["check"],
+        summary="Check one log",
+        operation_id="checkLog",
+    )
+    async def check_one(
+        request: Request, ruleset: str | None = ruleset_q, name: str = name_q, option: list[str] = option_q
+    ) -> Response:
         """Referee one log. The answer is the report `dosverify check --format json` prints for
         the same log: status 200 whatever the verdict, `malformed` for a log that cannot be read
         in either form. With `Accept: text/plain`, the compiler-style text report instead."""
@@ -791,27 +980,67 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         [(_, _, payload)] = await check_all([(body, form, name)], ruleset, "text" if as_text else "json", options)
         return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
 
-    batch_body = {"requestBody": {"required": True, "content": {
-        "application/json": {"schema": {"type": "array", "maxItems": max_items,
-                                        "items": {"anyOf": [
-                                            {"type": "string", "description": "a text log"}, log_ref,
-                                            {"$ref": "#/components/schemas/NamedLog"},
-                                            {"description": "anything else is refereed as a JSON log: "
-                                                            "its report says why it is malformed"}]}}},
-        "multipart/form-data": {"schema": {"type": "object", "additionalProperties": False, "properties": {
-            "files": {"type": "array", "maxItems": max_items, "items": {"type": "string", "format": "binary"},
-                      "description": "one log per part, text or JSON (parts of any other name are logs "
-                                     "too, in the order sent)"}}}}}}}
+    batch_body = {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "array",
+                        "maxItems": max_items,
+                        "items": {
+                            "anyOf": [
+                                {"type": "string", "description": "a text log"},
+                                log_ref,
+                                {"$ref": "#/components/schemas/NamedLog"},
+                                {
+                                    "description": "anything else is refereed as a JSON log: "
+                                    "its report says why it is malformed"
+                                },
+                            ]
+                        },
+                    }
+                },
+                "multipart/form-data": {
+                    "schema": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {
+                            "files": {
+                                "type": "array",
+                                "maxItems": max_items,
+                                "items": {"type": "string", "format": "binary"},
+                                "description": "one log per part, text or JSON (parts of any other name are logs "
+                                "too, in the order sent)",
+                            }
+                        },
+                    }
+                },
+            },
+        }
+    }
 
-    ruleset_batch_q = Query(None, description="overrides the logs' ruleset; `auto` infers the ruleset and options "
-                                              "from the whole batch (as `POST /v1/profile`; `option`s stay fixed) and "
-                                              "judges every log under them",
-                            json_schema_extra={"enum": [*ruleset_names, "auto"]})
+    ruleset_batch_q = Query(
+        None,
+        description="overrides the logs' ruleset; `auto` infers the ruleset and options "
+        "from the whole batch (as `POST /v1/profile`; `option`s stay fixed) and "
+        "judges every log under them",
+        json_schema_extra={"enum": [*ruleset_names, "auto"]},
+    )
 
-    @app.post("/v1/check/batch", response_model=BatchResult, responses=errors, max_body_size=batch_bytes,
-              openapi_extra=batch_body, tags=["check"], summary="Check several logs", operation_id="checkBatch")
-    async def check_batch(request: Request, ruleset: str | None = ruleset_batch_q,
-                          option: list[str] = option_q) -> JSONResponse:
+    @app.post(
+        "/v1/check/batch",
+        response_model=BatchResult,
+        responses=errors,
+        max_body_size=batch_bytes,
+        openapi_extra=batch_body,
+        tags=["check"],
+        summary="Check several logs",
+        operation_id="checkBatch",
+    )
+    async def check_batch(
+        request: Request, ruleset: str | None = ruleset_batch_q, option: list[str] = option_q
+    ) -> JSONResponse:
         """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
         (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
         multipart upload with one log per part (a part's Content-Type, else its first character,
@@ -826,26 +1055,55 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         if form == "multipart":
             parts = await _read_multipart(request, max_log, max_items)
             for i, p in enumerate(parts):
-                pf = "json" if p.content_type and (p.content_type == "application/json" or p.content_type.endswith("+json")) \
-                    else "text" if p.content_type == "text/plain" else None
+                pf = (
+                    "json"
+                    if p.content_type and (p.content_type == "application/json" or p.content_type.endswith("+json"))
+                    else "text"
+                    if p.content_type == "text/plain"
+                    else None
+                )
                 items.append((bytes(p.data), pf, p.filename or p.name or f"[{i}]"))
         else:
             body = await read_body(request)
             try:
                 data = json.loads(body)
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                loc = _loc("body", line=getattr(exc, "lineno", None), column=getattr(exc, "colno", None),
-                           offset=getattr(exc, "pos", None) if isinstance(exc, json.JSONDecodeError) else exc.start)
-                raise ServiceError(422, "invalid-batch", "the body is not a JSON array of logs",
-                                   [Problem(location=loc, message=str(exc))])
+                loc = _loc(
+                    "body",
+                    line=getattr(exc, "lineno", None),
+                    column=getattr(exc, "colno", None),
+                    offset=getattr(exc, "pos", None) if isinstance(exc, json.JSONDecodeError) else exc.start,
+                )
+                raise ServiceError(
+                    422,
+                    "invalid-batch",
+                    "the body is not a JSON array of logs",
+                    [Problem(location=loc, message=str(exc))],
+                ) from exc
             if not isinstance(data, list):
-                raise ServiceError(422, "invalid-batch", "the body is not a JSON array of logs",
-                                   [Problem(location=_loc("body", pointer=""),
-                                            message=f"expected an array, found {json_type_name(data)}")])
+                raise ServiceError(
+                    422,
+                    "invalid-batch",
+                    "the body is not a JSON array of logs",
+                    [
+                        Problem(
+                            location=_loc("body", pointer=""),
+                            message=f"expected an array, found {json_type_name(data)}",
+                        )
+                    ],
+                )
             if len(data) > max_items:
-                raise ServiceError(413, "too-many-items", f"a batch holds at most {max_items} logs, this one {len(data)}",
-                                   [Problem(location=_loc("body", pointer=f"/{max_items}", item=max_items),
-                                            message=f"items from {max_items} on are beyond the limit")])
+                raise ServiceError(
+                    413,
+                    "too-many-items",
+                    f"a batch holds at most {max_items} logs, this one {len(data)}",
+                    [
+                        Problem(
+                            location=_loc("body", pointer=f"/{max_items}", item=max_items),
+                            message=f"items from {max_items} on are beyond the limit",
+                        )
+                    ],
+                )
             for i, item in enumerate(data):
                 item_name, item = _batch_item(item, i)
                 if isinstance(item, str):
@@ -853,14 +1111,22 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
                 else:  # an object is a JSON log; anything else fails the log schema in its report
                     raw, f = json.dumps(item, ensure_ascii=False).encode("utf-8", "surrogatepass"), "json"
                 if len(raw) > max_log:
-                    raise ServiceError(413, "content-too-large", f"item {i} is over the limit of {max_log} bytes per log",
-                                       [Problem(location=_loc("body", pointer=f"/{i}", item=i),
-                                                message=f"a log may have at most {max_log} bytes")])
+                    raise ServiceError(
+                        413,
+                        "content-too-large",
+                        f"item {i} is over the limit of {max_log} bytes per log",
+                        [
+                            Problem(
+                                location=_loc("body", pointer=f"/{i}", item=i),
+                                message=f"a log may have at most {max_log} bytes",
+                            )
+                        ],
+                    )
                 items.append((raw, f, item_name))
 
         auto = None
         if ruleset == "auto" and items:  # one inference over the batch, then every log judged under it
-            from .profile import auto_choice, profile
+            from .games.dos.profile import auto_choice, profile
 
             auto = auto_choice(await run_in_pool(profile, [(nm, raw) for raw, _, nm in items], options))
             ruleset, options = auto["ruleset"], auto["options"]
@@ -868,18 +1134,39 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
             ruleset = None
         done = await check_all(items, ruleset, options=options, auto=auto)
         counts = {v: sum(1 for verdict, _, _ in done if verdict == v) for v in ("legal", "illegal", "malformed")}
-        head = json.dumps({"spec_version": spec.version, "count": len(done), **counts, **({"auto": auto} if auto else {})},
-                          separators=(",", ":"))
+        head = json.dumps(
+            {"spec_version": spec.version, "count": len(done), **counts, **({"auto": auto} if auto else {})},
+            separators=(",", ":"),
+        )
         payload = head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"
         return Response(payload, media_type="application/json")
 
-    profile_body = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
-        "type": "array", "minItems": 1, "maxItems": max_items,
-        "items": {"anyOf": [{"type": "string"}, {"type": "object"}]},
-        "description": "logs of one program: text (strings), JSON logs (objects) or `{\"name\": ..., \"log\": ...}`"}}}}}
+    profile_body = {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {
+                    "schema": {
+                        "type": "array",
+                        "minItems": 1,
+                        "maxItems": max_items,
+                        "items": {"anyOf": [{"type": "string"}, {"type": "object"}]},
+                        "description": 'logs of one program: text (strings), JSON logs (objects) or `{"name": ..., "log": ...}`',
+                    }
+                }
+            },
+        }
+    }
 
-    @app.post("/v1/profile", responses=errors, max_body_size=batch_bytes, openapi_extra=profile_body,
-              tags=["check"], summary="Infer the options that explain several logs", operation_id="profileLogs")
+    @app.post(
+        "/v1/profile",
+        responses=errors,
+        max_body_size=batch_bytes,
+        openapi_extra=profile_body,
+        tags=["check"],
+        summary="Infer the options that explain several logs",
+        operation_id="profileLogs",
+    )
     async def profile_logs(request: Request, option: list[str] = option_q) -> JSONResponse:
         """The options (rulebook and engine, spec/options.toml) that explain logs of one program, as
         `dosverify profile --format json`: per option the consistent values (or no evidence), the
@@ -891,43 +1178,91 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         try:
             data = json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ServiceError(422, "invalid-batch", "the body is not a JSON array of logs",
-                               [Problem(location=_loc("body", line=getattr(exc, "lineno", None),
-                                                      column=getattr(exc, "colno", None)), message=str(exc))])
+            raise ServiceError(
+                422,
+                "invalid-batch",
+                "the body is not a JSON array of logs",
+                [
+                    Problem(
+                        location=_loc("body", line=getattr(exc, "lineno", None), column=getattr(exc, "colno", None)),
+                        message=str(exc),
+                    )
+                ],
+            ) from exc
         if not isinstance(data, list) or not data:
             found = json_type_name(data) if not isinstance(data, list) else "an empty array"
-            raise ServiceError(422, "invalid-batch", "the body is not a JSON array of logs",
-                               [Problem(location=_loc("body", pointer=""), message=f"expected a non-empty array, found {found}")])
+            raise ServiceError(
+                422,
+                "invalid-batch",
+                "the body is not a JSON array of logs",
+                [Problem(location=_loc("body", pointer=""), message=f"expected a non-empty array, found {found}")],
+            )
         if len(data) > max_items:
-            raise ServiceError(413, "too-many-items", f"a batch holds at most {max_items} logs, this one {len(data)}",
-                               [Problem(location=_loc("body", pointer=f"/{max_items}", item=max_items),
-                                        message=f"items from {max_items} on are beyond the limit")])
-        from .profile import profile
+            raise ServiceError(
+                413,
+                "too-many-items",
+                f"a batch holds at most {max_items} logs, this one {len(data)}",
+                [
+                    Problem(
+                        location=_loc("body", pointer=f"/{max_items}", item=max_items),
+                        message=f"items from {max_items} on are beyond the limit",
+                    )
+                ],
+            )
+        from .games.dos.profile import profile
 
         pairs = []
         for i, item in enumerate(data):
             item_name, item = _batch_item(item, i)
             if not isinstance(item, (str, dict)):
-                raise ServiceError(422, "invalid-batch", f"item {i} is not a log",
-                                   [Problem(location=_loc("body", pointer=f"/{i}", item=i),
-                                            message=f"expected a string or an object, found {json_type_name(item)}")])
+                raise ServiceError(
+                    422,
+                    "invalid-batch",
+                    f"item {i} is not a log",
+                    [
+                        Problem(
+                            location=_loc("body", pointer=f"/{i}", item=i),
+                            message=f"expected a string or an object, found {json_type_name(item)}",
+                        )
+                    ],
+                )
             pairs.append((item_name, item))
         return JSONResponse(await run_in_pool(profile, pairs, fixed))
 
-    convert_body = {"requestBody": {"required": True, "content": {
-        "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
-        "application/json": {"schema": log_ref}}}}
+    convert_body = {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "text/plain": {"schema": {"type": "string"}, "example": _TEXT_EXAMPLE},
+                "application/json": {"schema": log_ref},
+            },
+        }
+    }
 
-    @app.post("/v1/convert", response_model=ConvertResult, max_body_size=max_log,
-              responses={**errors, 200: {"description": "The converted log and the warnings met; with "
-                                                        "`Accept: text/plain`, the converted log itself",
-                                         "content": {"text/plain": {"schema": {"type": "string"}}}}},
-              openapi_extra=convert_body, tags=["convert"], summary="Convert text to JSON and back",
-              operation_id="convertLog")
-    async def convert_log(request: Request,
-                          to: Literal["json", "text"] | None = Query(None, description="the target form; by default "
-                                                                      "the other one than the body's; the body's own "
-                                                                      "form normalises it")) -> Response:
+    @app.post(
+        "/v1/convert",
+        response_model=ConvertResult,
+        max_body_size=max_log,
+        responses={
+            **errors,
+            200: {
+                "description": "The converted log and the warnings met; with "
+                "`Accept: text/plain`, the converted log itself",
+                "content": {"text/plain": {"schema": {"type": "string"}}},
+            },
+        },
+        openapi_extra=convert_body,
+        tags=["convert"],
+        summary="Convert text to JSON and back",
+        operation_id="convertLog",
+    )
+    async def convert_log(
+        request: Request,
+        to: Literal["json", "text"] | None = Query(
+            None,
+            description="the target form; by default the other one than the body's; the body's own form normalises it",
+        ),
+    ) -> Response:
         """`text/plain` in, the JSON form out (`log` is an object); `application/json` in, the
         text notation out (`log` is a string). `to` the body's own form normalises it (through
         the other form). Comments and spacing are not kept (they are not part of the JSON form).
@@ -941,8 +1276,14 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
         [(out, findings)] = await _in_pool(get_pool(), [("convert", (body, form, target), len(body))])
         if out is None:
             errs = [f for f in findings if f.severity == "error"] or findings
-            problems = [Problem(location=_loc("body", pointer=f.pointer, line=f.line, column=f.column),
-                                message=f.message, rule=f.rule) for f in errs]
+            problems = [
+                Problem(
+                    location=_loc("body", pointer=f.pointer, line=f.line, column=f.column),
+                    message=f.message,
+                    rule=f.rule,
+                )
+                for f in errs
+            ]
             if not problems:
                 problems = [Problem(location=_loc("body"), message="the log cannot be read")]
             raise ServiceError(422, "invalid-log", f"the body is not a readable {form} log", problems)
@@ -956,71 +1297,114 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
     def _sources() -> dict:
         return {k: dict(v) for k, v in spec.sources.items()}
 
-    @app.get("/v1/rules", response_model=RulesResult, tags=["specification"], summary="Every rule",
-             operation_id="listRules")
+    @app.get(
+        "/v1/rules", response_model=RulesResult, tags=["specification"], summary="Every rule", operation_id="listRules"
+    )
     def rules() -> dict:
         """Every rule of the specification, with its text, kind, severity and sources."""
-        return {"spec_version": spec.version, "sources": _sources(), "kinds": dict(spec.kinds),
-                "rules": [r.to_dict() for r in spec.rules.values()]}
+        return {
+            "spec_version": spec.version,
+            "sources": _sources(),
+            "kinds": dict(spec.kinds),
+            "rules": [r.to_dict() for r in spec.rules.values()],
+        }
 
-    @app.get("/v1/rules/{rule_id}", response_model=RuleInfo, tags=["specification"], summary="One rule",
-             operation_id="getRule",
-             responses={404: {"model": ErrorBody, "description": "No rule has this id"},
-                        422: {"model": ErrorBody, "description": "An invalid parameter"}})
+    @app.get(
+        "/v1/rules/{rule_id}",
+        response_model=RuleInfo,
+        tags=["specification"],
+        summary="One rule",
+        operation_id="getRule",
+        responses={
+            404: {"model": ErrorBody, "description": "No rule has this id"},
+            422: {"model": ErrorBody, "description": "An invalid parameter"},
+        },
+    )
     def rule(rule_id: str) -> dict:
         """One rule by id (as in a finding's `rule`, e.g. `notation.encoding`)."""
         if rule_id not in spec.rules:
-            raise ServiceError(404, "not-found", f"no rule `{rule_id}`",
-                               [Problem(location=_loc("path", name="rule_id"),
-                                        message="see GET /v1/rules for the rule ids")])
+            raise ServiceError(
+                404,
+                "not-found",
+                f"no rule `{rule_id}`",
+                [Problem(location=_loc("path", name="rule_id"), message="see GET /v1/rules for the rule ids")],
+            )
         return spec.rules[rule_id].to_dict()
 
-    @app.get("/v1/rulesets", response_model=RulesetsResult, tags=["specification"], summary="Rulesets and options",
-             operation_id="listRulesets")
+    @app.get(
+        "/v1/rulesets",
+        response_model=RulesetsResult,
+        tags=["specification"],
+        summary="Rulesets and options",
+        operation_id="listRulesets",
+    )
     def rulesets() -> dict:
         """The named rulesets (each a set of option values and a target) and the options a log
         may set with `option KEY VALUE`, each value with its source."""
         out = []
         for name in ruleset_names:
             data = spec.rulesets[name]
-            out.append({**{k: v for k, v in data.items() if k not in ("name", "title", "target", "options")},
-                        "name": name, "title": data.get("title", name), "target": data.get("target", 200),
-                        "options": dict(data.get("options", {}))})
-        return {"spec_version": spec.version, "sources": _sources(), "rulesets": out,
-                "options": {k: dict(v) for k, v in spec.options.items()}}
+            out.append(
+                {
+                    **{k: v for k, v in data.items() if k not in ("name", "title", "target", "options")},
+                    "name": name,
+                    "title": data.get("title", name),
+                    "target": data.get("target", 200),
+                    "options": dict(data.get("options", {})),
+                }
+            )
+        return {
+            "spec_version": spec.version,
+            "sources": _sources(),
+            "rulesets": out,
+            "options": {k: dict(v) for k, v in spec.options.items()},
+        }
 
     @app.get("/problems/{code}", include_in_schema=False)
     def problem_type(code: str) -> Response:
         """The page a problem's `type` names: what the kind of problem means."""
         if code not in PROBLEM_TYPES:
-            raise ServiceError(404, "not-found", f"no problem type `{code}`",
-                               [Problem(location=_loc("path", name="code"), message="see the error codes in /docs")])
+            raise ServiceError(
+                404,
+                "not-found",
+                f"no problem type `{code}`",
+                [Problem(location=_loc("path", name="code"), message="see the error codes in /docs")],
+            )
         title, text = PROBLEM_TYPES[code]
-        page = (f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>"
-                f"<h1>{html.escape(title)}</h1><p>{html.escape(text)}</p><p>Code: <code>{code}</code>. "
-                f"The API is described at <a href=\"/docs\">/docs</a>.</p></html>")
+        page = (
+            f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>"
+            f"<h1>{html.escape(title)}</h1><p>{html.escape(text)}</p><p>Code: <code>{code}</code>. "
+            f'The API is described at <a href="/docs">/docs</a>.</p></html>'
+        )
         return Response(page, media_type="text/html; charset=utf-8")
 
     @app.get("/healthz", response_model=Health, tags=["service"], summary="Liveness", operation_id="getHealth")
     def healthz() -> dict:
-        return {"status": "ok", "version": __version__, "spec_version": spec.version,
-                **dataclasses.asdict(cfg), "max_batch_bytes": batch_bytes}
+        return {
+            "status": "ok",
+            "version": __version__,
+            "spec_version": spec.version,
+            **dataclasses.asdict(cfg),
+            "max_batch_bytes": batch_bytes,
+        }
 
     def openapi() -> dict:
         """The OpenAPI document, with the log schema (Log and its events) among the components
         and the spec-version header on every response."""
         if app.openapi_schema:
             return app.openapi_schema
-        doc = get_openapi(title=app.title, version=app.version, summary=app.summary,
-                          description=app.description, routes=app.routes)
+        doc = get_openapi(
+            title=app.title, version=app.version, summary=app.summary, description=app.description, routes=app.routes
+        )
         comps = doc.setdefault("components", {}).setdefault("schemas", {})
-        from .jsonform import log_adapter
+        from .games.dos.jsonform import log_adapter
 
         log_schema = log_adapter().json_schema(ref_template="#/components/schemas/{model}", mode="validation")
         for k, v in log_schema.pop("$defs", {}).items():
             comps.setdefault(k, v)
         log_schema.pop("$id", None)
         comps["Log"] = log_schema
+
         # A discriminated union's tag must be present to be valid (pydantic requires it, and so
         # does OpenAPI's `discriminator`), although the models give it a default.
         def require_tags(node: Any) -> None:
@@ -1040,13 +1424,19 @@ def create_app(max_log_bytes: int | None = None, max_batch_items: int | None = N
 
         require_tags(comps)
         comps["NamedLog"] = {
-            "type": "object", "title": "NamedLog", "additionalProperties": False, "required": ["log"],
+            "type": "object",
+            "title": "NamedLog",
+            "additionalProperties": False,
+            "required": ["log"],
             "description": "a batch item that names its log: the name comes back as the report's `file`",
-            "properties": {"name": {"type": "string", "description": "the log's name in its report"},
-                           "log": {"anyOf": [{"type": "string", "description": "a text log"},
-                                             {"$ref": "#/components/schemas/Log"}]}}}
-        header = {SPEC_HEADER: {"description": "the version of the rules specification",
-                                "schema": {"type": "string"}}}
+            "properties": {
+                "name": {"type": "string", "description": "the log's name in its report"},
+                "log": {
+                    "anyOf": [{"type": "string", "description": "a text log"}, {"$ref": "#/components/schemas/Log"}]
+                },
+            },
+        }
+        header = {SPEC_HEADER: {"description": "the version of the rules specification", "schema": {"type": "string"}}}
         for path in doc.get("paths", {}).values():
             for op in path.values():
                 for code, resp in op.get("responses", {}).items():
@@ -1068,8 +1458,9 @@ def _install_web(app: FastAPI, run, max_log: int, errors: dict, ruleset_q, name_
     install(app, run=run, max_log=max_log, errors=errors, ruleset_q=ruleset_q, name_q=name_q, log_body=log_body)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", access_log: bool = True,
-          **given: Any) -> None:
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", access_log: bool = True, **given: Any
+) -> None:
     """Run the service with uvicorn (uvloop and httptools, ``uvicorn[standard]``): one process
     that reads requests and a pool of ``workers`` processes that check. Settings given here win
     over the environment; a setting that cannot be used raises
@@ -1078,8 +1469,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, log_level: str = "info", ac
     import uvicorn
 
     app = create_app(warm=True, **given)
-    uvicorn.run(app, host=host, port=port, loop="uvloop", http="httptools", log_level=log_level,
-                proxy_headers=False, server_header=False, access_log=access_log)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        loop="uvloop",
+        http="httptools",
+        log_level=log_level,
+        proxy_headers=False,
+        server_header=False,
+        access_log=access_log,
+    )
 
 
 app = create_app()

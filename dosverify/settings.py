@@ -23,10 +23,22 @@ SPECS = {
     "max_log_bytes": ("DOSVERIFY_MAX_LOG_BYTES", int, 1024 * 1024, 1, "largest log accepted, in bytes"),
     "max_batch_items": ("DOSVERIFY_MAX_BATCH_ITEMS", int, 100, 1, "most logs in one batch"),
     "max_batch_bytes": ("DOSVERIFY_MAX_BATCH_BYTES", int, 8 * 1024 * 1024, 1, "largest batch body, in bytes"),
-    "workers": ("DOSVERIFY_WORKERS", int, None, 1, "check worker processes for single checks, as many for batches, one fewer for large logs (default: the number of cores)"),
+    "workers": (
+        "DOSVERIFY_WORKERS",
+        int,
+        None,
+        1,
+        "check worker processes for single checks, as many for batches, one fewer for large logs (default: the number of cores)",
+    ),
     "check_timeout": ("DOSVERIFY_CHECK_TIMEOUT", float, 10.0, 0.001, "time budget of one check, in seconds"),
     "max_in_flight": ("DOSVERIFY_MAX_IN_FLIGHT", int, 64, 1, "requests in flight before 503"),
-    "max_findings": ("DOSVERIFY_MAX_FINDINGS", int, 200, 1, "findings kept per report (the rest counted in `truncated`)"),
+    "max_findings": (
+        "DOSVERIFY_MAX_FINDINGS",
+        int,
+        200,
+        1,
+        "findings kept per report (the rest counted in `truncated`)",
+    ),
 }
 
 
@@ -41,7 +53,7 @@ class Settings:
     max_findings: int
 
     @classmethod
-    def resolve(cls, environ: dict | None = None, **given) -> "Settings":
+    def resolve(cls, environ: dict | None = None, **given) -> Settings:
         """Given values (not None) win over the environment, which wins over the defaults."""
         env = os.environ if environ is None else environ
         values = {}

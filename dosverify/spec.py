@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 
@@ -149,26 +149,34 @@ def spec_file(name: str, game: str = "dos") -> dict:
     return _raw_spec_cached(game)[name]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _raw_spec_cached(game: str) -> dict:
     return _raw_spec(game)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_spec(game: str = "dos") -> Spec:
     """A game's specification (spec/<game>/), a value: each game pack holds its own."""
     raw = _raw_spec_cached(game)
     meta = raw["spec.toml"]
     rules: dict[str, Rule] = {}
     for name in sorted(n for n in raw if n.startswith("rules/")):
-        section = name[len("rules/"):-len(".toml")]
+        section = name[len("rules/") : -len(".toml")]
         for raw_rule in raw[name].get("rule", []):
             r = raw_rule
             srcs = tuple(Source(s.get("ref", ""), s.get("file", ""), s.get("part", "")) for s in r.get("sources", []))
             rule = Rule(
-                id=r["id"], title=r["title"], kind=r["kind"], severity=r["severity"],
-                text=r["text"].strip(), section=section, sources=srcs, why=r.get("why", "").strip(),
-                variant=r.get("variant", ""), example=r.get("example", "").strip("\n"), fix=r.get("fix", "").strip(),
+                id=r["id"],
+                title=r["title"],
+                kind=r["kind"],
+                severity=r["severity"],
+                text=r["text"].strip(),
+                section=section,
+                sources=srcs,
+                why=r.get("why", "").strip(),
+                variant=r.get("variant", ""),
+                example=r.get("example", "").strip("\n"),
+                fix=r.get("fix", "").strip(),
             )
             if rule.id in rules:
                 raise ValueError(f"rule id {rule.id} defined twice")

@@ -28,8 +28,11 @@ sys.path.insert(0, str(ROOT))
 
 
 def seeds() -> list[Path]:
-    return sorted(p for p in (ROOT / "fixtures").rglob("*")
-                  if p.is_file() and (p.suffix == ".log" or (p.suffix == ".json" and not p.name.endswith(".expected.json"))))
+    return sorted(
+        p
+        for p in (ROOT / "fixtures" / "dos").rglob("*")
+        if p.is_file() and (p.suffix == ".log" or (p.suffix == ".json" and not p.name.endswith(".expected.json")))
+    )
 
 
 def corpus_dir(target: str) -> Path:
@@ -54,12 +57,14 @@ def main() -> None:
     # dosverify and the fuzz targets are instrumented for coverage; Lark too with FUZZ_LARK=1 (slower)
     include = ["dosverify", "targets"] + (["lark"] if os.environ.get("FUZZ_LARK") else [])
     with atheris.instrument_imports(include=include):
-        import targets as fuzz_targets  # noqa: F401
-        import dosverify.api  # noqa: F401
-        import dosverify.jsonform  # noqa: F401
-        import dosverify.notation  # noqa: F401
-        import dosverify.referee  # noqa: F401
-        import dosverify.report  # noqa: F401
+        import targets as fuzz_targets
+
+        import dosverify.api
+        import dosverify.games.dos.jsonform
+        import dosverify.games.dos.notation
+        import dosverify.games.dos.referee
+        import dosverify.report
+
         if target == "service":
             import dosverify.service  # noqa: F401
     fn = fuzz_targets.TARGETS[target]

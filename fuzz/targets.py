@@ -22,7 +22,7 @@ def _rules() -> set[str]:
 
 def text_parser(data: bytes) -> None:
     """The notation parser: a Parsed with findings that name real rules, or a malformed verdict."""
-    from dosverify.notation import parse
+    from dosverify.games.dos.notation import parse
 
     parsed = parse(data)
     rules = _rules()
@@ -30,7 +30,7 @@ def text_parser(data: bytes) -> None:
     if parsed.malformed:
         assert parsed.findings, "malformed without a finding"
     if parsed.log is not None and not parsed.malformed:  # what was read writes back and reads again
-        from dosverify.notation import write
+        from dosverify.games.dos.notation import write
 
         again = parse(write(parsed.log))
         assert again.log is not None, [f.message for f in again.findings]
@@ -38,7 +38,7 @@ def text_parser(data: bytes) -> None:
 
 def json_loader(data: bytes) -> None:
     """The JSON form's loader: a Parsed, a malformed one with findings at JSON pointers."""
-    from dosverify.jsonform import load_json
+    from dosverify.games.dos.jsonform import load_json
 
     parsed = load_json(data)
     rules = _rules()
@@ -88,13 +88,27 @@ def _app():
 
 
 async def _call(app, path: str, ctype: str, body: bytes, chunks: int) -> tuple[int, dict, bytes]:
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
-             "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "", "query_string": b"",
-             "headers": [(b"host", b"fuzz"), (b"content-type", ctype.encode()),
-                         (b"content-length", str(len(body)).encode())],
-             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "state": {}}
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [
+            (b"host", b"fuzz"),
+            (b"content-type", ctype.encode()),
+            (b"content-length", str(len(body)).encode()),
+        ],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+        "state": {},
+    }
     step = max(1, len(body) // chunks) if body else 1
-    pieces = [body[i:i + step] for i in range(0, len(body), step)] or [b""]
+    pieces = [body[i : i + step] for i in range(0, len(body), step)] or [b""]
     sent: list[dict] = []
 
     async def receive():
@@ -123,8 +137,11 @@ def service_body(data: bytes) -> None:
     chunks = 1 + (data[0] >> 4) % 4
     body = data[1:]
     if ctype.endswith("boundary=fuzzb") and data[0] & 0x80:  # a well-formed multipart frame
-        body = b"--fuzzb\r\nContent-Disposition: form-data; name=\"files\"; filename=\"f.log\"\r\n\r\n" + body + \
-               b"\r\n--fuzzb--\r\n"
+        body = (
+            b'--fuzzb\r\nContent-Disposition: form-data; name="files"; filename="f.log"\r\n\r\n'
+            + body
+            + b"\r\n--fuzzb--\r\n"
+        )
     status, headers, out = loop.run_until_complete(asyncio.wait_for(_call(app, path, ctype, body, chunks), 60))
     assert status != 500 and status < 600, (status, out[:500])
     assert headers.get(b"content-type", b"").startswith(b"application/"), headers

@@ -25,7 +25,9 @@ FORMATS = ("text", "json", "sarif", "junit", "github", "gitlab")
 class Tally:
     """What the run saw: verdicts counted, and findings by rule and by kind (--statistics)."""
 
-    verdicts: dict[str, int] = field(default_factory=lambda: {"legal": 0, "illegal": 0, "malformed": 0, "unreadable": 0})
+    verdicts: dict[str, int] = field(
+        default_factory=lambda: {"legal": 0, "illegal": 0, "malformed": 0, "unreadable": 0}
+    )
     by_rule: dict[str, int] = field(default_factory=dict)
     by_kind: dict[str, int] = field(default_factory=dict)
 
@@ -47,7 +49,7 @@ class Output:
         self.stream, self.colour, self.quiet, self.limit = stream, colour, quiet, limit
 
     def shown(self, report: Report) -> list[Finding]:
-        return report.findings[:self.limit] if self.limit else report.findings
+        return report.findings[: self.limit] if self.limit else report.findings
 
     def report(self, report: Report) -> None:
         raise NotImplementedError

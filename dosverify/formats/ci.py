@@ -40,7 +40,9 @@ class JUnitOutput(Output):
         case = self._case(report.file)
         if report.verdict == "legal":
             if report.findings:  # warnings only: the log passes, the warnings are kept as output
-                ET.SubElement(case, "system-out").text = "\n".join(_one_line(report.file, f) for f in self.shown(report))
+                ET.SubElement(case, "system-out").text = "\n".join(
+                    _one_line(report.file, f) for f in self.shown(report)
+                )
             return
         shown = self.shown(report)
         body = [_one_line(report.file, f) for f in shown]
@@ -60,10 +62,22 @@ class JUnitOutput(Output):
         self.errors += 1
 
     def close(self, tally: Tally) -> None:
-        suites = ET.Element("testsuites", name="dosverify", tests=str(len(self.cases)),
-                            failures=str(self.failures), errors=str(self.errors))
-        suite = ET.SubElement(suites, "testsuite", name="dosverify", tests=str(len(self.cases)),
-                              failures=str(self.failures), errors=str(self.errors), skipped="0")
+        suites = ET.Element(
+            "testsuites",
+            name="dosverify",
+            tests=str(len(self.cases)),
+            failures=str(self.failures),
+            errors=str(self.errors),
+        )
+        suite = ET.SubElement(
+            suites,
+            "testsuite",
+            name="dosverify",
+            tests=str(len(self.cases)),
+            failures=str(self.failures),
+            errors=str(self.errors),
+            skipped="0",
+        )
         suite.extend(self.cases)
         ET.indent(suites)
         self.stream.write('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n")
@@ -85,12 +99,25 @@ class GitHubOutput(Output):
     def report(self, report: Report) -> None:
         shown = self.shown(report)
         for f in shown:
-            msg = f.message + (f"\nexpected: {f.expected}" if f.expected else "") + (f"\nhelp: {f.help}" if f.help else "")
-            self._cmd("error" if f.severity == "error" else "warning",
-                      {"file": report.file, "line": f.line, "col": f.column if f.line else None,
-                       "title": f"{f.kind} ({f.rule})"}, msg)
+            msg = (
+                f.message
+                + (f"\nexpected: {f.expected}" if f.expected else "")
+                + (f"\nhelp: {f.help}" if f.help else "")
+            )
+            self._cmd(
+                "error" if f.severity == "error" else "warning",
+                {
+                    "file": report.file,
+                    "line": f.line,
+                    "col": f.column if f.line else None,
+                    "title": f"{f.kind} ({f.rule})",
+                },
+                msg,
+            )
         if len(shown) < len(report.findings):
-            self._cmd("notice", {"file": report.file, "title": "dosverify"}, more_line(len(report.findings) - len(shown)))
+            self._cmd(
+                "notice", {"file": report.file, "title": "dosverify"}, more_line(len(report.findings) - len(shown))
+            )
         self.stream.write(summary_line(report) + "\n")
         self.stream.flush()
 
@@ -109,9 +136,15 @@ class GitLabOutput(Output):
 
     def _issue(self, path: str, check: str, description: str, severity: str, line: int | None, nth: int) -> None:
         key = f"{path}\0{check}\0{line}\0{description}\0{nth}"
-        self.issues.append({"description": description, "check_name": check,
-                            "fingerprint": hashlib.md5(key.encode(), usedforsecurity=False).hexdigest(),
-                            "severity": severity, "location": {"path": path, "lines": {"begin": line or 1}}})
+        self.issues.append(
+            {
+                "description": description,
+                "check_name": check,
+                "fingerprint": hashlib.md5(key.encode(), usedforsecurity=False).hexdigest(),
+                "severity": severity,
+                "location": {"path": path, "lines": {"begin": line or 1}},
+            }
+        )
 
     def report(self, report: Report) -> None:
         for i, f in enumerate(self.shown(report)):

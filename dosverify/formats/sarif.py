@@ -29,10 +29,17 @@ def _rule(r) -> dict:
         "name": "".join(w.capitalize() for w in r.id.replace("-", ".").split(".")),
         "shortDescription": {"text": r.title},
         "fullDescription": {"text": r.text},
-        "help": {"text": (r.fix + "\n\n" if r.fix else "") + f"`dosverify explain {r.id}` prints the rule with its sources."},
+        "help": {
+            "text": (r.fix + "\n\n" if r.fix else "") + f"`dosverify explain {r.id}` prints the rule with its sources."
+        },
         "defaultConfiguration": {"level": "error" if r.severity == "error" else "warning"},
-        "properties": {"kind": r.kind, "section": r.section, "variant": r.variant or None, "tags": [r.kind],
-                       "sources": [f"{s.ref} {s.file}: {s.part}" for s in r.sources]},
+        "properties": {
+            "kind": r.kind,
+            "section": r.section,
+            "variant": r.variant or None,
+            "tags": [r.kind],
+            "sources": [f"{s.ref} {s.file}: {s.part}" for s in r.sources],
+        },
     }
 
 
@@ -50,35 +57,66 @@ class SarifOutput(Output):
             loc: dict = {"artifactLocation": _uri(report.file)}
             if f.line is not None:
                 loc["region"] = {"startLine": f.line, "startColumn": f.column or 1}
-            res = {"ruleId": f.rule, "ruleIndex": self.index[f.rule], "level": "error" if f.severity == "error" else "warning",
-                   "message": {"text": f.message + (f" (expected: {f.expected})" if f.expected else "")},
-                   "locations": [{"physicalLocation": loc}],
-                   "properties": {"kind": f.kind, "verdict": report.verdict, "round": f.round, "turn": f.turn,
-                                  "player": f.player, "pointer": f.pointer, "found": f.found}}
+            res = {
+                "ruleId": f.rule,
+                "ruleIndex": self.index[f.rule],
+                "level": "error" if f.severity == "error" else "warning",
+                "message": {"text": f.message + (f" (expected: {f.expected})" if f.expected else "")},
+                "locations": [{"physicalLocation": loc}],
+                "properties": {
+                    "kind": f.kind,
+                    "verdict": report.verdict,
+                    "round": f.round,
+                    "turn": f.turn,
+                    "player": f.player,
+                    "pointer": f.pointer,
+                    "found": f.found,
+                },
+            }
             self.results.append(res)
         if len(shown) < len(report.findings):
-            self.notes.append({"level": "note", "message": {"text": f"{report.file}: {more_line(len(report.findings) - len(shown))}"},
-                               "locations": [{"physicalLocation": {"artifactLocation": _uri(report.file)}}]})
+            self.notes.append(
+                {
+                    "level": "note",
+                    "message": {"text": f"{report.file}: {more_line(len(report.findings) - len(shown))}"},
+                    "locations": [{"physicalLocation": {"artifactLocation": _uri(report.file)}}],
+                }
+            )
 
     def unreadable(self, path: str, message: str, spec_version: str) -> None:
-        self.notes.append({"level": "error", "message": {"text": f"cannot read {path}: {message}"},
-                           "locations": [{"physicalLocation": {"artifactLocation": _uri(path)}}]})
+        self.notes.append(
+            {
+                "level": "error",
+                "message": {"text": f"cannot read {path}: {message}"},
+                "locations": [{"physicalLocation": {"artifactLocation": _uri(path)}}],
+            }
+        )
 
     def close(self, tally: Tally) -> None:
         doc = {
             "$schema": SCHEMA,
             "version": "2.1.0",
-            "runs": [{
-                "tool": {"driver": {
-                    "name": "dosverify", "version": __version__, "semanticVersion": __version__,
-                    "informationUri": "https://pypi.org/project/dosverify/",
-                    "properties": {"spec_version": self.spec.version},
-                    "rules": [_rule(r) for r in self.spec.rules.values()],
-                }},
-                "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
-                "invocations": [{"executionSuccessful": tally.verdicts["unreadable"] == 0,
-                                 "toolExecutionNotifications": self.notes}],
-                "results": self.results,
-            }],
+            "runs": [
+                {
+                    "tool": {
+                        "driver": {
+                            "name": "dosverify",
+                            "version": __version__,
+                            "semanticVersion": __version__,
+                            "informationUri": "https://pypi.org/project/dosverify/",
+                            "properties": {"spec_version": self.spec.version},
+                            "rules": [_rule(r) for r in self.spec.rules.values()],
+                        }
+                    },
+                    "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+                    "invocations": [
+                        {
+                            "executionSuccessful": tally.verdicts["unreadable"] == 0,
+                            "toolExecutionNotifications": self.notes,
+                        }
+                    ],
+                    "results": self.results,
+                }
+            ],
         }
         self.stream.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")

@@ -22,7 +22,9 @@ class TextOutput(Output):
 
     def close(self, tally: Tally) -> None:
         if tally.files > 1:
-            self.stream.write(f"{tally.files} files: " + ", ".join(f"{n} {k}" for k, n in tally.verdicts.items() if n) + "\n")
+            self.stream.write(
+                f"{tally.files} files: " + ", ".join(f"{n} {k}" for k, n in tally.verdicts.items() if n) + "\n"
+            )
 
 
 class JsonLinesOutput(Output):
@@ -33,7 +35,7 @@ class JsonLinesOutput(Output):
         d = report.to_dict()
         shown = self.shown(report)
         if len(shown) < len(report.findings):
-            d["findings"] = d["findings"][:len(shown)]
+            d["findings"] = d["findings"][: len(shown)]
             d["truncated"] += len(report.findings) - len(shown)
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.stream.flush()

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -71,8 +72,16 @@ class GamePack:
         return root / "fixtures" / self.folder
 
     # ---- reading and judging -------------------------------------------------------------
-    def check(self, source: str | bytes | dict, *, name: str = "<input>", ruleset: str | None = None,
-              form: str | None = None, options: dict[str, str] | None = None, whole: bool = False) -> Report:
+    def check(
+        self,
+        source: str | bytes | dict,
+        *,
+        name: str = "<input>",
+        ruleset: str | None = None,
+        form: str | None = None,
+        options: dict[str, str] | None = None,
+        whole: bool = False,
+    ) -> Report:
         """Read and judge one log of this game (api.check's contract)."""
         raise NotImplementedError
 
@@ -93,8 +102,15 @@ class GamePack:
         raise NotImplementedError
 
     # ---- generating ------------------------------------------------------------------------
-    def simulate(self, *, seed: int, players: int = 2, ruleset: str = "official",
-                 options: dict[str, str] | None = None, whole_game: bool = False) -> str:
+    def simulate(
+        self,
+        *,
+        seed: int,
+        players: int = 2,
+        ruleset: str = "official",
+        options: dict[str, str] | None = None,
+        whole_game: bool = False,
+    ) -> str:
         """A legal log, in text notation, of a seeded simulated game (one round, or the whole game)."""
         raise NotImplementedError
 
@@ -119,7 +135,7 @@ class UnknownGame(ValueError):
     """A game name (a header word, `--game`, `?game=`) that no pack has."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def find_game(name: str | None = None) -> GamePack:
     """The pack of the game `name` (default: DOS); UnknownGame names the games there are."""
     key = DEFAULT if name is None else name.strip().lower()

@@ -1,0 +1,319 @@
+"""The event model: one model of a game log shared by the text and JSON forms.
+
+The text notation (``notation.py``) and the JSON form (``jsonform.py``) both
+become these objects, and the referee only ever sees them. They are plain
+dataclasses, so that checking a text log never pays for building validators;
+their annotations carry the JSON form's constraints in a shape pydantic reads
+(``Constrained``, ``Tagged``), and ``jsonform.py`` validates JSON logs straight
+into them and publishes the schema (``spec/log.schema.json``).
+
+Positions (text line and column, or a JSON pointer) ride along as plain
+instance attributes (``_line``, ``_column``, ``_cols``, ``_pointer``): they are
+not fields, so they are never part of the JSON form, never compared, yet every
+finding can point back at what the client sent.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from .cards import CARD_RE
+
+PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]{0,31}$"
+
+
+class Constrained:
+    """A constraint on a field (pattern, min_length, ge, ...) and its description.
+
+    Pydantic reads it through ``__get_pydantic_core_schema__`` when the JSON form is
+    validated; nothing here imports pydantic.
+    """
+
+    __slots__ = ("constraints", "description")
+
+    def __init__(self, description: str | None = None, **constraints) -> None:
+        self.constraints = constraints
+        self.description = description
+
+    def __get_pydantic_core_schema__(self, source, handler):
+        schema = handler(source)
+        schema.update(self.constraints)
+        return schema
+
+    def __get_pydantic_json_schema__(self, core_schema, handler):
+        js = handler(core_schema)
+        if self.description:
+            js["description"] = self.description
+        return js
+
+
+class Tagged:
+    """A union told apart by its `type` field (a discriminated union, for pydantic)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __get_pydantic_core_schema__(self, source, handler):
+        from pydantic import Discriminator
+
+        return handler.generate_schema(Annotated[source, Discriminator(self.key)])
+
+
+#: A face-down card: a card the writer of the log did not see (only in `hand` and `draw` lines).
+HIDDEN = "?"
+#: The JSON form's card pattern: a card code or `?` (judged where it stands, as in text).
+CARD_OR_HIDDEN_PATTERN = "^(?:" + CARD_RE.pattern[1:-1] + r"|\?)$"
+
+CardCode = Annotated[
+    str,
+    Constrained(
+        "A card code: R1, R3..R10 (likewise G, B, Y), R# (Wild #), W2 (Wild DOS); declarations G#=7, W2=R; "
+        "`?` for a face-down card (allowed only in hand and draw lines)",
+        pattern=CARD_OR_HIDDEN_PATTERN,
+    ),
+]
+PlayerName = Annotated[str, Constrained("A player name as in the players line", pattern=PLAYER_PATTERN)]
+Cards = list[CardCode]
+SomeCards = Annotated[list[CardCode], Constrained(min_length=1)]
+Points = Annotated[int, Constrained(ge=0)]
+
+_FORBID = {"extra": "forbid"}
+
+
+class Located:
+    """Base of every model: where it was written, outside the JSON form."""
+
+    __pydantic_config__ = _FORBID
+    _line: int | None = None
+    _column: int | None = None
+    _cols: dict = {}  # field name -> column (or list of columns, for card lists), where known
+    _pointer: str | None = None
+
+    def at(self, line: int | None, column: int | None = None, cols: dict | None = None):
+        self._line, self._column = line, column
+        if cols:
+            self._cols = cols
+        return self
+
+    def to_dict(self) -> dict:
+        """The fields, recursively (positions are not fields)."""
+        return dataclasses.asdict(self)
+
+
+# ---- turn events -------------------------------------------------------------------------
+
+
+@dataclass(kw_only=True)
+class Match(Located):
+    """`match X with A [+ B]`: cover Center Row card X with one or two hand cards."""
+
+    type: Literal["match"] = "match"
+    target: CardCode
+    cards: SomeCards
+
+
+@dataclass(kw_only=True)
+class Draw(Located):
+    """`draw [Q] [C ...]`: Q (default: the player on turn) draws; no cards = one from the top."""
+
+    type: Literal["draw"] = "draw"
+    player: PlayerName | None = None
+    cards: Cards = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
+class Refill(Located):
+    """`refill [C ...]`: cards flipped from the draw pile into the Center Row."""
+
+    type: Literal["refill"] = "refill"
+    cards: Cards = field(default_factory=list)
+
+
+@dataclass(kw_only=True)
+class Place(Located):
+    """`place C`: the player on turn puts C from hand into the Center Row."""
+
+    type: Literal["place"] = "place"
+    card: CardCode
+
+
+@dataclass(kw_only=True)
+class Pass(Located):
+    """`pass`: end the turn without placing (where the ruleset allows it)."""
+
+    type: Literal["pass"] = "pass"
+
+
+@dataclass(kw_only=True)
+class Dos(Located):
+    """`dos [Q]`: Q (default: the player on turn) calls DOS."""
+
+    type: Literal["dos"] = "dos"
+    player: PlayerName | None = None
+
+
+@dataclass(kw_only=True)
+class Catch(Located):
+    """`catch Q by R`: R calls DOS before Q did."""
+
+    type: Literal["catch"] = "catch"
+    player: PlayerName
+    by: PlayerName
+
+
+@dataclass(kw_only=True)
+class Reshuffle(Located):
+    """`reshuffle [C ...]`: the discard pile becomes the draw pile (top first when listed)."""
+
+    type: Literal["reshuffle"] = "reshuffle"
+    cards: Cards = field(default_factory=list)
+
+
+TurnEvent = Annotated[Match | Draw | Refill | Place | Pass | Dos | Catch | Reshuffle, Tagged("type")]
+
+
+@dataclass(kw_only=True)
+class Turn(Located):
+    """`turn P` and the event lines that follow it."""
+
+    player: PlayerName
+    events: list[TurnEvent] = field(default_factory=list)
+
+    _damaged = False  # a line of this turn was not readable (a syntax finding) and was skipped
+    _skips = ()  # (events before it, keyword, card words): a place or refill line skipped for its card (R54)
+
+
+# ---- a round's set-up and end ------------------------------------------------------------
+
+
+@dataclass(kw_only=True)
+class Dealer(Located):
+    type: Literal["dealer"] = "dealer"
+    player: PlayerName
+
+
+@dataclass(kw_only=True)
+class Deck(Located):
+    """`deck C ...`: part of the round's shuffled pile, top first."""
+
+    type: Literal["deck"] = "deck"
+    cards: SomeCards
+
+
+@dataclass(kw_only=True)
+class Hand(Located):
+    type: Literal["hand"] = "hand"
+    player: PlayerName
+    cards: Cards
+
+
+@dataclass(kw_only=True)
+class Center(Located):
+    type: Literal["center"] = "center"
+    cards: Cards
+
+
+SetupEvent = Annotated[Dealer | Deck | Hand | Center, Tagged("type")]
+
+
+@dataclass(kw_only=True)
+class Show(Located):
+    """`show P C ...`: P turns their hand face up for scoring (after the turn that ended the round)."""
+
+    player: PlayerName
+    cards: SomeCards
+
+
+@dataclass(kw_only=True)
+class Score(Located):
+    """`score P N`: P went out and claims N points."""
+
+    player: PlayerName
+    points: Points
+
+
+@dataclass(kw_only=True)
+class Total:
+    __pydantic_config__ = _FORBID
+    player: PlayerName
+    points: Points
+
+
+@dataclass(kw_only=True)
+class Totals(Located):
+    """`totals P N ...`: running totals after the round."""
+
+    entries: Annotated[list[Total], Constrained(min_length=1)]
+
+
+@dataclass(kw_only=True)
+class Round(Located):
+    number: Annotated[int, Constrained(ge=1)]
+    setup: list[SetupEvent] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    shows: list[Show] = field(default_factory=list)
+    score: Score | None = None
+    totals: Totals | None = None
+
+
+@dataclass(kw_only=True)
+class Winner(Located):
+    player: PlayerName
+
+
+# ---- the whole log -----------------------------------------------------------------------
+
+
+@dataclass(kw_only=True)
+class Log(Located):
+    """A DOS game log (notation v1): the header, then the rounds, then the winner."""
+
+    dos: Literal[1] = 1
+    players: Annotated[list[PlayerName], Constrained(min_length=2, max_length=4)]
+    ruleset: Annotated[str | None, Constrained("a ruleset of spec/rulesets; default official")] = None
+    options: dict[str, str] = field(default_factory=dict)
+    target: Annotated[int, Constrained(ge=1)] | None = None
+    tags: Annotated[dict[str, str], Constrained("free tags, kept as written and never judged")] = field(
+        default_factory=dict
+    )
+    rounds: list[Round] = field(default_factory=list)
+    winner: Winner | None = None
+
+    # where header lines were written (text form): "dos", "players", "ruleset", "target",
+    # "option:KEY", "tag:NAME" -> (line, column); and the last line + 1 (for "missing" findings)
+    _header_at = {}  # (not annotated: not a field)
+    _end_line = None
+
+
+def attach_pointers(log: Log) -> Log:
+    """Give every model of a log validated from JSON its JSON pointer."""
+    log._pointer = ""
+    if log.winner:
+        log.winner._pointer = "/winner"
+    for ri, rnd in enumerate(log.rounds):
+        attach_round_pointers(rnd, ri)
+    return log
+
+
+def attach_round_pointers(rnd: Round, ri: int) -> Round:
+    """attach_pointers for the round at index `ri` of the log's `rounds` (read on its own)."""
+    rp = f"/rounds/{ri}"
+    rnd._pointer = rp
+    for si, ev in enumerate(rnd.setup):
+        ev._pointer = f"{rp}/setup/{si}"
+    for ti, turn in enumerate(rnd.turns):
+        tp = f"{rp}/turns/{ti}"
+        turn._pointer = tp
+        for ei, ev in enumerate(turn.events):
+            ev._pointer = f"{tp}/events/{ei}"
+    for si, sh in enumerate(rnd.shows):
+        sh._pointer = f"{rp}/shows/{si}"
+    if rnd.score:
+        rnd.score._pointer = f"{rp}/score"
+    if rnd.totals:
+        rnd.totals._pointer = f"{rp}/totals"
+    return rnd

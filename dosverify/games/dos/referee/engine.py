@@ -1,0 +1,143 @@
+"""Engine departures judged under `official` (issue 11, item 3): a log written by a program that
+plays an engine option (V12-V17) gets one finding per departure, at its line, and the referee then
+follows the log as the program played it, so that nothing else is reported.
+
+The departures are recognised by looking ahead within the turn (the rest of the turn shows whether a
+draw came in the middle of it) and, for the deal, within the round (the first card a player plays
+that the deal from the dealer's left did not give them). A part of :class:`dosverify.games.dos.referee.Referee`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import chain
+
+from ..cards import parse_card
+from ..events import HIDDEN, Draw, Match, Pass, Place, Refill, Reshuffle, Turn
+from .table import UNKNOWN
+
+PLAYS = (Match, Place, Pass, Refill)  # lines of the steps before the DOS penalty (matches 0, refill 2, place/pass 3)
+
+
+def _base(code: str) -> str:
+    """A written card's physical code; a face-down `?` is an unknown card."""
+    return UNKNOWN if code == HIDDEN else parse_card(code).base
+
+
+class EngineMixin:
+    def turn_index(self, ev) -> int | None:
+        """ev's place among its turn's lines. The places are counted once a turn (a look-ahead is
+        asked for on many lines: searching or slicing the turn each time costs the square of a
+        long turn's lines)."""
+        turn = self.t.turn
+        if self._places is None or self._places[0] is not turn:
+            self._places = (turn, {id(e): k for k, e in enumerate(turn.events)})
+        return self._places[1].get(id(ev))
+
+    def rest_of_turn(self, ev):
+        """The lines of the turn after ev, as they are read (an iterator, not a copy)."""
+        events = self.t.turn.events
+        i = self.turn_index(ev)
+        return iter(()) if i is None else (events[k] for k in range(i + 1, len(events)))
+
+    def play_follows(self, events: list) -> bool:
+        """Whether the player on turn plays (match, refill, place, `pass`) in these lines of the turn: up
+        to a match or place of cards they do not hold, where the next player's turn seems to start (R26)."""
+        p = self.t.player
+        hand = Counter(self.table.hands[p])
+        for e in events:
+            if isinstance(e, Draw) and (e.player or p) == p:
+                hand.update(_base(c) for c in e.cards)
+            elif isinstance(e, (Match, Place)):
+                need = Counter(_base(c) for c in (e.cards if isinstance(e, Match) else [e.card]))
+                return all(hand[b] >= n for b, n in need.items()) or hand.get(UNKNOWN, 0) > 0
+            elif isinstance(e, (Refill, Pass)):
+                return True
+        return False
+
+    def dcm_draw_mid_turn(self, ev: Draw) -> bool:
+        """A Double Color Match draw with a match, refill, place or `pass` after it in the turn: drawn at
+        once (V12), not at the end. (Before the DOS penalty draw alone it is a step out of order, R9.)"""
+        return self.play_follows(self.rest_of_turn(ev))
+
+    def penalty_mid_turn(self, ev: Draw) -> bool:
+        """The player on turn, caught before the penalty step, draws here the penalty cards at once (V14):
+        this line and the draws of theirs right after it bring exactly the cards owed, and then come the
+        draw after no match, or a match, refill, place or `pass`."""
+        p, owed = self.t.player, self.t.penalty_owed
+        got = 0
+        for e in chain([ev], self.rest_of_turn(ev)):
+            if isinstance(e, Reshuffle):
+                continue
+            if not (isinstance(e, Draw) and (e.player or p) == p):
+                return False
+            got += max(1, len(e.cards))
+            if got >= owed:
+                nxt = next((x for x in self.rest_of_turn(e) if not isinstance(x, Reshuffle)), None)
+                no_match_next = (
+                    isinstance(nxt, Draw) and (nxt.player or p) == p and not self.t.drew and self.t.matches == 0
+                )  # the draw after no match, still to come
+                return got == owed and (no_match_next or self.play_follows(chain([ev], self.rest_of_turn(ev))))
+        return False
+
+    def next_card_is_top(self, closing) -> bool:
+        """Whether the next turn's first drawn or refilled card is the top of the known pile: then cards
+        owed at the end of this turn were never drawn (an at-once draw that found both piles empty, V12),
+        rather than drawn and left out of the log (R27)."""
+        order = self.table.pile_order
+        if not order or not isinstance(closing, Turn):
+            return False
+        nxt = next((e for e in closing.events if isinstance(e, (Draw, Refill, Reshuffle))), None)
+        if not (isinstance(nxt, (Draw, Refill)) and bool(nxt.cards) and _base(nxt.cards[0]) == order[-1]):
+            return False
+        # unless the next player, owed those cards, first plays the top card without holding it: then
+        # the draw was made and only left out of the log (R27), and the next card drawn is another copy
+        hand = self.table.hands.get(closing.player, {})
+        for e in closing.events:
+            if e is nxt:
+                break
+            if isinstance(e, (Match, Place)) and self.t is not None and self.t.dcm_owed.get(closing.player, 0) > 0:
+                need = Counter(_base(c) for c in (e.cards if isinstance(e, Match) else [e.card]))
+                if need.get(order[-1], 0) > hand.get(order[-1], 0):
+                    return False
+        return True
+
+    def next_card_drawn(self, ev) -> str | None:
+        """The first card the next draw or refill line of the turn names."""
+        nxt = next((e for e in self.rest_of_turn(ev) if isinstance(e, (Draw, Refill))), None)
+        return _base(nxt.cards[0]) if nxt is not None and nxt.cards else None
+
+    def reshuffle_mid_turn(self, ev: Reshuffle) -> bool:
+        """A reshuffle for a draw in the middle of the turn (a match, refill, place or `pass` follows):
+        this turn's matched cards are not discarded yet (V5, V17)."""
+        nxt = next((e for e in self.rest_of_turn(ev) if isinstance(e, (Draw, Refill) + PLAYS)), None)
+        return isinstance(nxt, Draw) and self.play_follows(self.rest_of_turn(ev))
+
+    def deal_from_first_seat(self, rnd, dealt_left: dict, dealt_first: dict):
+        """V16: the first line of the round that plays a card its player would not hold after the
+        deal from the dealer's left (V9), when the deal from the first seat explains every card the
+        round's players play (with the cards their draw lines name). Returns (player, line), else None."""
+        held = {
+            "left": {p: Counter(c) for p, c in dealt_left.items()},
+            "first": {p: Counter(c) for p, c in dealt_first.items()},
+        }
+        shown = None
+        for turn in rnd.turns:
+            p = turn.player
+            if p not in self.seat:
+                return None
+            for ev in turn.events:
+                if isinstance(ev, Draw):
+                    q = ev.player or p
+                    for h in held.values():
+                        if q in h:
+                            h[q].update(_base(c) for c in ev.cards)
+                elif isinstance(ev, (Match, Place)):
+                    need = Counter(_base(c) for c in (ev.cards if isinstance(ev, Match) else [ev.card]))
+                    if any(held["first"][p][b] < n for b, n in need.items()):
+                        return None  # the deal from the first seat does not explain it either
+                    if shown is None and any(held["left"][p][b] < n for b, n in need.items()):
+                        shown = (p, ev)
+                    for h in held.values():
+                        h[p].subtract(need)
+        return shown

@@ -1,0 +1,222 @@
+"""Face-down cards in the referee: `?` dealt and drawn, reveals, `show` lines, and scores
+that rest on hands nobody saw (notation.md, "Face-down cards").
+
+A part of :class:`dosverify.games.dos.referee.Referee`. A `?` sits in its hand as the table's
+UNKNOWN card, so every rule that does not depend on the choice (hand sizes, and so every
+DOS call and catch, counts, step order) is judged as in an open log; which card each `?`
+can be is :class:`~dosverify.games.dos.referee.hidden.Provenance`'s business, one per round."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+from ....findings import Position
+from ....hints import plural
+from ..cards import composition, value
+from ..events import HIDDEN, Draw, Hand, Round
+from .hidden import Provenance
+from .table import UNKNOWN
+
+
+def has_face_down(rnd: Round) -> bool:
+    return any(isinstance(ev, Hand) and HIDDEN in ev.cards for ev in rnd.setup) or any(
+        isinstance(ev, Draw) and HIDDEN in ev.cards for turn in rnd.turns for ev in turn.events
+    )
+
+
+@cache
+def _sums(k: int) -> frozenset:
+    """Every total k cards of the deck can score (k of any card values)."""
+    values = {value(b) for b in composition()}
+    sums = {0}
+    for _ in range(k):
+        sums = {s + v for s in sums for v in values}
+    return frozenset(sums)
+
+
+class FaceDownMixin:
+    def hidden_start_round(self, rnd: Round) -> None:
+        self.prov = Provenance() if has_face_down(rnd) else None
+        if self.provs is not None:  # None: rounds judged as they are read keep no provenance (no witness)
+            self.provs.append(self.prov)
+
+    def hidden_token(self, p: str, ev, index: int) -> None:
+        self.face_down += 1
+        if self.prov is not None:
+            self.last_token = self.prov.token(p, ref=(ev, index))
+
+    def hidden_out(self, base: str, ev, index: int | None, what: str) -> None:
+        """A written card left the pile; with face-down cards about, a copy must be left for it."""
+        ok = self.prov.out(base) if self.prov is not None else True
+        if ok is None:
+            self.unverify("cards.unseen")
+        elif not ok:
+            self.report(
+                "cards.unseen",
+                f"{what} {base}, but whatever the face-down cards are, no {base} is unseen: "
+                f"the copies not written elsewhere are behind face-down cards dealt or drawn before "
+                f"(written: {self.table.where(base)})",
+                ev,
+                "cards" if index is not None else None,
+                index,
+                expected="a card still in the draw pile",
+                found=base,
+                related=self._token_lines(None),
+            )
+
+    def hidden_reshuffle(self) -> None:
+        if self.prov is not None:
+            self.prov.reshuffle(self.table.discard)
+
+    def hidden_reveal(self, p: str, base: str, ev, field: str, index: int | None, rule: str) -> None:
+        """`p` matched or placed `base` from a `?` (no written card of that code in hand)."""
+        if self.prov is None:
+            return
+        related = self._token_lines(p)
+        t = self.t
+        prefer = None
+        if (
+            t is not None
+            and t.drew
+            and t.drawn_card == UNKNOWN
+            and t.matches_after_draw == 0
+            and self.rs.opt("after-draw-match") == "drawn-only"
+        ):
+            prefer = t.drawn_token
+        ok = self.prov.reveal(p, base, prefer)
+        if ok is None:
+            self.unverify(rule)
+        elif not ok:
+            n = composition()[base]
+            where = self.table.where(base)
+            self.report(
+                rule,
+                f"{p} holds no {base}: no face-down card of {p} can be one (each time {p} drew face "
+                f"down, the deck's {n} {base} were in hands, the Center Row or the discard pile, or are taken "
+                f"by other face-down cards; now: {'the draw pile' if where == 'nowhere seen' else where})",
+                ev,
+                field,
+                index,
+                expected=f"a card {p} can hold",
+                found=base,
+                related=related,
+            )
+
+    def _token_lines(self, p: str | None) -> list[Position]:
+        """The lines that dealt or drew the face-down cards in question (at most five)."""
+        if self.prov is None:
+            return []
+        toks = [t for t in self.prov.tokens if p is None or t.player == p]
+        out, seen = [], set()
+        for t in reversed(toks):
+            ev = t.ref[0] if t.ref else None
+            if ev is None or id(ev) in seen:
+                continue
+            seen.add(id(ev))
+            out.append(Position(line=ev._line, column=ev._column, pointer=ev._pointer))
+            if len(out) == 5:
+                break
+        return sorted(out, key=lambda r: r.line or 0)
+
+    def unverify(self, rule: str) -> None:
+        if rule not in self.unverified:
+            self.unverified.append(rule)
+
+    # ---- the end of a round --------------------------------------------------------------
+
+    def check_shows(self, rnd: Round) -> None:
+        from ..cards import parse_card
+
+        tb = self.table
+        self.t = None
+        for sh in rnd.shows:
+            if not self.known(sh.player, sh):
+                continue
+            p = sh.player
+            if not self.round_over:
+                self.report(
+                    "notation.placement",
+                    "a `show` line, but no player went out this round: `show` stands "
+                    "between the turn that ended the round and its `score`",
+                    sh,
+                    player=p,
+                    expected="no show",
+                    found=f"show {p}",
+                )
+                continue
+            if p == self.round_winner:
+                self.report(
+                    "notation.placement",
+                    f"{p} went out and holds no card to show",
+                    sh,
+                    "player",
+                    player=p,
+                    expected="a `show` for another player",
+                    found=f"show {p}",
+                )
+                continue
+            hand = tb.hands[p]
+            bases = [parse_card(c).base for c in sh.cards]
+            size = sum(hand.values())
+            if len(bases) != size:
+                self.report(
+                    "cards.held",
+                    f"{p} holds {plural(size, 'card')}, but the show lists {len(bases)}",
+                    sh,
+                    "player",
+                    player=p,
+                    expected=f"{size} cards",
+                    found=f"{len(bases)} cards",
+                )
+                continue
+            written = Counter({b: n for b, n in hand.items() if b != UNKNOWN})
+            shown = Counter(bases)
+            missing = written - shown
+            if missing:
+                self.report(
+                    "cards.held",
+                    f"the show leaves out {' '.join(sorted(missing.elements()))}, which {p} holds",
+                    sh,
+                    "player",
+                    player=p,
+                    expected=" ".join(sorted(written.elements())) + " and the rest",
+                    found=" ".join(sh.cards),
+                )
+                continue
+            rest = list(bases)
+            for b in written.elements():
+                rest.remove(b)
+            for b in rest:
+                i = len(bases) - 1 - bases[::-1].index(b)
+                self.hidden_reveal(p, b, sh, "cards", i, "cards.held")
+            tb.hands[p] = shown
+
+    def score_over_choices(self, s, pts_known: int, hidden: int) -> None:
+        """A score that rests on `hidden` face-down cards nobody showed: an error when no
+        choice gives it, else a warning that it could not be confirmed."""
+        if s.points - pts_known not in _sums(hidden):
+            self.report(
+                "score.round",
+                f"no choice of the {plural(hidden, 'face-down card')} left in the other hands gives "
+                f"{s.points}: the written cards are worth {pts_known}",
+                s,
+                "points",
+                player=s.player,
+                expected=f"{pts_known} plus what {plural(hidden, 'card')} can score",
+                found=str(s.points),
+            )
+        else:
+            unseen = [q for q, h in self.table.hands.items() if h.get(UNKNOWN) and q != self.round_winner]
+            if unseen and all(q in self.doubt for q in unseen):
+                return  # the unknown cards are those of a draw left out of the log, already reported (R28)
+            self.report(
+                "score.hidden",
+                f"the score could not be confirmed: {', '.join(unseen)} never showed "
+                f"{'their hands' if len(unseen) > 1 else 'their hand'} ({plural(hidden, 'face-down card')})",
+                s,
+                "points",
+                player=s.player,
+                expected="`show` lines for " + ", ".join(unseen),
+                found=str(s.points),
+            )

@@ -1,0 +1,54 @@
+"""The load test's own arithmetic (bench/load.py): it reads the service's Server-Timing header,
+and the confidence interval it prints for a baseline's p99."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("httpx")
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+@pytest.fixture(scope="module")
+def load():
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_load", BENCH / "load.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+    finally:
+        sys.path.remove(str(BENCH))
+
+
+def test_it_reads_the_service_s_server_timing(load):
+    """What the service writes, the load test reads: every part of a check, in ms."""
+    from fastapi.testclient import TestClient
+
+    from dosverify.service import create_app
+
+    example = (BENCH.parent / "fixtures" / "dos" / "notation" / "example.log").read_bytes()
+    with TestClient(create_app(workers=1)) as c:
+        r = c.post("/v1/check", content=example, headers={"content-type": "text/plain"})
+    t = load.server_timing(r.headers["server-timing"])
+    assert set(t) == set(load.PARTS) and t["app"] > 0
+    assert load.server_timing('queue;dur=2.5, app;desc="x";dur=7, junk, bad;dur=x') == {"queue": 2.5, "app": 7.0}
+    assert load.server_timing(None) == {}
+
+
+def test_p99_interval_and_breakdown(load):
+    """The 95% interval of a p99 over 1,000 samples spans the 983rd to the 997th of them; the
+    tail's breakdown takes the checks at or above the p99, and what the client saw beyond the
+    app is `outside`."""
+    values = [i / 1000 for i in range(1, 1001)]  # 1 ms .. 1000 ms
+    assert load.p99_interval(values) == (983.0, 997.0)
+    assert load.p99_interval([]) == (None, None)
+    samples = [(0.010, {"app": 4.0, "check": 1.0})] * 98 + [(0.100, {"app": 90.0, "check": 80.0, "queue": 5.0})] * 2
+    b = load.breakdown(samples, 100.0)
+    assert b["tail_n"] == 2 and b["tail"]["outside"] == 10.0 and b["tail"]["loop"] == 5.0
+    assert b["all"]["latency"] == 10.0

@@ -1,0 +1,333 @@
+"""The organiser's page in a real browser: Playwright for Python driving Debian's chromium,
+against a real `dosverify serve` on 127.0.0.1.
+
+Every request the page makes is intercepted: one to anywhere but the server under test is
+refused and fails the test. Screenshots of the main views go to test-output/browser/.
+Without chromium or Playwright the tests are skipped, except under CI (CI=true), where
+.ci/run installs both and a missing one is a failure.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("DOSVERIFY_CHROMIUM", "/usr/bin/chromium")
+OUT = ROOT / "test-output" / "browser"
+
+
+def _need(ok: bool, why: str) -> None:
+    if not ok:
+        if os.environ.get("CI"):
+            pytest.fail(f"{why} (CI installs it: see .ci/run)")
+        pytest.skip(why, allow_module_level=True)
+
+
+try:
+    from playwright.sync_api import expect, sync_playwright
+except ImportError:  # pragma: no cover - the test extra installs it
+    sync_playwright = None
+_need(sync_playwright is not None, "Playwright for Python is not installed")
+_need(Path(CHROMIUM).exists(), f"no chromium at {CHROMIUM}")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from liveserver import start_server, stop_server  # noqa: E402
+
+from dosverify import api  # noqa: E402
+from dosverify.games.dos.replay import replay  # noqa: E402
+from dosverify.spec import load_spec  # noqa: E402
+
+EXAMPLE = (ROOT / "fixtures" / "dos" / "notation" / "example.log").read_text(encoding="utf-8")
+ILLEGAL = EXAMPLE.replace("turn bob ", "turn cyd ", 1)
+
+
+@pytest.fixture(scope="module")
+def server():
+    proc, base = start_server("--no-access-log")
+    try:
+        yield base
+    finally:
+        stop_server(proc)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture()
+def page(browser, server):
+    """A fresh page whose every request must go to the server under test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    seen, outside, errors = [], [], []
+
+    def route(r):
+        url = r.request.url
+        seen.append(url)
+        if url.startswith(server + "/") or url.startswith("blob:") or url.startswith("data:"):
+            r.continue_()
+        else:
+            outside.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    pg = context.new_page()
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    pg.seen, pg.outside = seen, outside  # type: ignore[attr-defined]
+    yield pg
+    context.close()
+    assert not outside, f"requests left the machine: {outside}"
+    assert not errors, f"script errors on the page: {errors}"
+
+
+def shot(pg, name: str) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(OUT / f"{name}.png"), full_page=True)
+
+
+def drop_files(pg, files: dict[str, str]) -> None:
+    """Drop files on the drop zone, as a user dragging them from a file manager."""
+    dt = pg.evaluate_handle(
+        """(files) => {
+        const dt = new DataTransfer();
+        for (const [name, text] of Object.entries(files)) dt.items.add(new File([text], name, {type: "text/plain"}));
+        return dt;
+    }""",
+        files,
+    )
+    pg.dispatch_event("#drop", "drop", {"dataTransfer": dt})
+
+
+def test_paste_a_legal_log_and_see_legal(page):
+    page.fill("#log-text", EXAMPLE)
+    page.click("#check-btn")
+    expect(page.locator("#verdict")).to_contain_text("legal: 0 error(s)")
+    expect(page.locator("#verdict")).to_have_class("verdict v-legal")
+    expect(page.locator("#findings")).to_contain_text("No findings")
+    assert page.locator("#log-lines .line").count() == EXAMPLE.count("\n")
+    shot(page, "single-legal")
+
+
+def test_drop_an_illegal_log_every_finding_on_its_line(page):
+    drop_files(page, {"table-7.log": ILLEGAL})
+    expect(page.locator("#verdict")).to_contain_text("illegal")
+    expect(page.locator("#single-h")).to_have_text("table-7.log")
+    report = api.check(ILLEGAL.encode())
+    assert report.findings
+    items = page.locator("#findings li")
+    assert items.count() == len(report.findings)
+    for i, f in enumerate(report.findings):
+        line = page.locator(f"#L{f.line}")
+        expect(line).to_have_class(re.compile(rf"\bfinding\b.*\b{f.severity}\b"))
+        expect(line.locator(".kind", has_text=f.kind)).to_have_count(1)
+        expect(items.nth(i)).to_contain_text(f"{f.severity}[{f.kind}] line {f.line}")
+    shot(page, "single-illegal")
+
+
+def test_json_log_findings_are_marked_on_the_laid_out_json(page):
+    """A JSON log's findings carry pointers: the page lays the JSON out one event a line and
+    marks the line of each pointer."""
+    log = json.loads(api.convert(ILLEGAL, "json")[0])
+    drop_files(page, {"table-8.json": json.dumps(log)})  # one long line, as programs write it
+    expect(page.locator("#verdict")).to_contain_text("illegal")
+    report = api.check(json.dumps(log).encode())
+    assert report.findings and all(f.line is None and f.pointer for f in report.findings)
+    assert page.locator("#log-lines .line").count() > 20
+    items = page.locator("#findings li")
+    for i, f in enumerate(report.findings):
+        items.nth(i).locator("button.goto").click()
+        line = page.locator("#log-lines .line.current")
+        expect(line).to_have_count(1)
+        expect(line).to_be_focused()
+        expect(line.locator(".kind", has_text=f.kind)).to_have_count(1)
+        last = f.pointer.rsplit("/", 1)[-1]
+        if not last.isdigit():  # the line shows the member the pointer names, or the event holding it
+            assert f'"{last}"' in line.inner_text() or '"type"' in line.inner_text()
+    # the replay marks the turn's lines on the laid-out JSON too
+    expect(page.locator("#log-lines .line.turn").first).to_be_visible()
+
+
+def test_click_a_finding_lands_on_its_line_and_explains_the_rule(page):
+    page.fill("#log-text", ILLEGAL)
+    page.click("#check-btn")
+    report = api.check(ILLEGAL.encode())
+    k, f = 0, report.findings[0]  # turn.order: `turn cyd` written for bob's turn (READINGS R49)
+    item = page.locator("#findings li").nth(k)
+    item.locator("button.goto").click()
+    line = page.locator(f"#L{f.line}")
+    expect(line).to_be_focused()
+    expect(line).to_have_class(re.compile(r"\bcurrent\b"))
+    assert page.evaluate("location.hash") == f"#L{f.line}"
+    box = line.bounding_box()
+    assert box is not None and box["height"] > 0
+    log_box = page.locator("#log-lines").bounding_box()
+    assert log_box["y"] <= box["y"] <= log_box["y"] + log_box["height"], "the line is scrolled into view"
+    item.get_by_role("button", name=f"rule {f.rule}").click()
+    rule = load_spec().rules[f.rule].to_dict()
+    expect(item.locator(".rule")).to_contain_text(rule["title"])
+    for s in rule["sources"]:
+        expect(item.locator(".rule")).to_contain_text(s["part"][:40])
+
+
+def test_replay_steps_to_a_findings_turn_and_shows_the_center_row(page):
+    text = (ROOT / "fixtures" / "dos" / "golden" / "official_2p_deck_seed3.log").read_text(encoding="utf-8")
+    # an illegal version: the third turn's player is the wrong one
+    lines = text.splitlines(keepends=True)
+    turn_lines = [i for i, ln in enumerate(lines) if ln.startswith("turn ")]
+    i = turn_lines[2]
+    who = lines[i].split()[1]
+    other = next(p for p in ("ann", "bob") if p != who)
+    lines[i] = lines[i].replace(f"turn {who}", f"turn {other}", 1)
+    bad = "".join(lines)
+    want = replay(bad.encode())
+    target = next(s for s in want["states"] if s["findings"])
+    page.fill("#log-text", bad)
+    page.click("#check-btn")
+    expect(page.locator("#where")).to_contain_text("Round 1, turn 1")
+    page.locator("body").click(position={"x": 5, "y": 5})  # the arrow keys work when no field has the focus
+    page.click("#next-btn")
+    for _ in range(target["index"] - 1):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#where")).to_contain_text(f"Round {target['round']}, turn {target['turn']}")
+    center = page.locator("#center .card").all_inner_texts()
+    assert center == target["center"]
+    assert page.locator("#draw-pile").inner_text() == str(target["draw_pile"])
+    for k in target["findings"]:
+        expect(page.locator(".turn-findings")).to_contain_text(want["report"]["findings"][k]["message"])
+    seats = page.locator("table.seats tbody tr")
+    for n, p in enumerate(want["players"]):
+        expect(seats.nth(n).locator("td").nth(0)).to_have_text("".join(target["seats"][p]["hand"]))
+    shot(page, "replay")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#where")).to_contain_text(f"({target['index']} of")
+
+
+def twenty_logs(tmp_path: Path) -> Path:
+    conf = ROOT / "fixtures" / "dos" / "conformance"
+    d = tmp_path / "night"
+    d.mkdir()
+    picked = sorted(conf.glob("y_game_*.log"))[:10] + sorted(conf.glob("n_*.log"))[:10]
+    for p in picked:
+        shutil.copy(p, d / p.name)
+    expected = next(conf.glob("n_*.expected.json"))  # not a log: the page leaves it out, as `check DIR` does
+    shutil.copy(expected, d / expected.name)
+    return d
+
+
+def test_load_twenty_logs_sort_filter_open_and_download(page, tmp_path):
+    d = twenty_logs(tmp_path)
+    files = sorted(p for p in d.iterdir() if not p.name.endswith(".expected.json"))
+    assert len(files) == 20
+    page.set_input_files("#folder", str(d))  # a folder, as an organiser picks the night's logs
+    page.click("#check-btn")
+    rows = page.locator("#games tbody tr")
+    expect(rows).to_have_count(20)
+    errors = {p.name: sum(1 for f in api.check(p.read_bytes()).findings if f.severity == "error") for p in files}
+    page.click("#games th button[data-key=errors]")
+    expect(page.locator("#games th").nth(4)).to_have_attribute("aria-sort", "descending")
+    shown = [int(t) for t in page.locator("#games tbody tr td:nth-child(5)").all_inner_texts()]
+    assert shown == sorted(errors.values(), reverse=True)
+    names = page.locator("#games tbody tr th").all_inner_texts()
+    assert [errors[n] for n in names] == shown
+    page.click("#games th button[data-key=errors]")
+    shown = [int(t) for t in page.locator("#games tbody tr td:nth-child(5)").all_inner_texts()]
+    assert shown == sorted(errors.values())
+    shot(page, "many")
+    # totals per player across the games
+    players = {p for f in files for p in (api.parse(f.read_bytes()).log.players)}
+    assert set(page.locator("#player-totals tbody th").all_inner_texts()) == players
+    # filter, then download what is shown
+    page.select_option("#verdict-filter", "legal")
+    expect(rows).to_have_count(sum(1 for n in errors if n.startswith("y_")))
+    with page.expect_download() as dl:
+        page.click("#dl-csv")
+    table = list(csv.DictReader(io.StringIO(Path(dl.value.path()).read_text())))
+    assert {r["name"] for r in table} == {n for n in errors if n.startswith("y_")}
+    assert all(r["verdict"] == "legal" and r["errors"] == "0" for r in table)
+    with page.expect_download() as dl:
+        page.click("#dl-json")
+    data = json.loads(Path(dl.value.path()).read_text())
+    assert {g["name"] for g in data} == {r["name"] for r in table} and all(
+        g["report"]["verdict"] == "legal" for g in data
+    )
+    # each row opens the single view
+    page.select_option("#verdict-filter", "")
+    name = next(n for n in sorted(errors) if n.startswith("n_"))
+    page.fill("#filter", name)
+    expect(rows).to_have_count(1)
+    rows.first.locator("th button").click()
+    expect(page.locator("#single-h")).to_have_text(name)
+    expect(page.locator("#verdict")).to_contain_text("illegal")
+    page.click("#back-btn")
+    expect(page.locator("#many")).to_be_visible()
+
+
+def serious_accessibility_violations(pg) -> list[str]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(pg)
+    return [
+        f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
+        for v in result.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def test_accessibility_of_every_view(page, tmp_path):
+    assert serious_accessibility_violations(page) == []  # the empty page
+    page.fill("#log-text", ILLEGAL)
+    page.click("#check-btn")
+    expect(page.locator("#verdict")).to_contain_text("illegal")
+    page.locator("#findings li").first.get_by_role("button", name="rule turn.order").click()
+    expect(page.locator("#findings li .rule").first).to_be_visible()
+    assert serious_accessibility_violations(page) == []  # the single view and the replay
+    page.set_input_files("#folder", str(twenty_logs(tmp_path)))
+    page.click("#check-btn")
+    expect(page.locator("#games tbody tr")).to_have_count(20)
+    assert serious_accessibility_violations(page) == []  # the many-logs view
+
+
+def test_phone_width_labels_and_no_outside_requests(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    outside = []
+    context.route(
+        "**/*",
+        lambda r: (
+            r.continue_() if r.request.url.startswith(server + "/") else (outside.append(r.request.url), r.abort())
+        ),
+    )
+    pg = context.new_page()
+    pg.goto(server + "/")
+    pg.fill("#log-text", ILLEGAL)
+    pg.click("#check-btn")
+    expect(pg.locator("#verdict")).to_contain_text("illegal")
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390, "the page fits a phone's width"
+    unlabelled = pg.evaluate("""() => [...document.querySelectorAll('input, select, textarea')]
+        .filter((e) => !e.labels || e.labels.length === 0).map((e) => e.id)""")
+    assert unlabelled == []
+    assert serious_accessibility_violations(pg) == []
+    shot(pg, "phone")
+    for path in ("/docs", "/redoc"):
+        pg.goto(server + path)
+        pg.wait_for_load_state("networkidle")
+        assert pg.locator("text=dosverify").first.is_visible()
+    context.close()
+    assert not outside, outside

@@ -1,0 +1,132 @@
+"""The organiser's page and what it rests on, in process: the page and every asset come from
+the package (no CDN: /docs and /redoc work offline), and POST /v1/replay gives the table after
+every turn, consistent with the report and with the golden playthroughs."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from dosverify import api
+from dosverify.games.dos.golden import GAMES, paths
+from dosverify.service import create_app
+from dosverify.webui import STATIC_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = (ROOT / "fixtures" / "dos" / "notation" / "example.log").read_text(encoding="utf-8")
+ILLEGAL = EXAMPLE.replace("turn bob ", "turn cyd ", 1)
+TEXT = {"content-type": "text/plain"}
+URL_IN_PAGE = re.compile(r"""(?:src|href)=["']([^"']+)["']""")
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def test_page_at_root_names_the_docs_and_loads_only_local_assets(client):
+    r = client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert "default-src 'none'" in r.headers["content-security-policy"]
+    assert 'href="/docs"' in r.text
+    urls = URL_IN_PAGE.findall(r.text)
+    assert urls and all(u.startswith("/") or u.startswith("#") for u in urls), urls
+    for u in urls:
+        if u.startswith("/static/"):
+            assert client.get(u).status_code == 200, u
+
+
+@pytest.mark.parametrize("path", ["/docs", "/redoc"])
+def test_docs_pages_load_nothing_from_outside(client, path):
+    r = client.get(path)
+    assert r.status_code == 200
+    urls = URL_IN_PAGE.findall(r.text) + re.findall(r"url: '([^']+)'", r.text)
+    assert urls and all(u.startswith("/") for u in urls), urls
+    assert "googleapis" not in r.text and "cdn.jsdelivr" not in r.text and "tiangolo" not in r.text
+    for u in urls:
+        got = client.get(u)
+        assert got.status_code == 200 and len(got.content) > 100, u
+
+
+def test_vendored_assets_carry_their_licences():
+    vendor = STATIC_DIR / "vendor"
+    for d in ("swagger-ui", "redoc"):
+        assert (vendor / d / "LICENSE").stat().st_size > 500
+    assert "Apache License" in (vendor / "swagger-ui" / "LICENSE").read_text()
+    assert "MIT License" in (vendor / "redoc" / "LICENSE").read_text()
+    readme = (vendor / "README.md").read_text()
+    assert "swagger-ui-dist" in readme and "redoc" in readme
+
+
+def test_replay_report_equals_check(client):
+    r = client.post("/v1/replay", params={"name": "g.log"}, content=ILLEGAL.encode(), headers=TEXT)
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["report"] == json.loads(api.check(ILLEGAL.encode(), name="g.log").to_json_line())
+    assert out["players"] == ["ann", "bob", "cyd"]
+    states = out["states"]
+    # the first turn plays bob's cards under `turn cyd`: judged as bob's, the name a slip (READINGS R49)
+    assert [(s["round"], s["turn"], s["player"]) for s in states] == [(1, 1, "bob"), (1, 2, "cyd")]
+    # every finding of a turn is listed on that turn's state, and lies within the turn's lines
+    for s in states:
+        for k in s["findings"]:
+            f = out["report"]["findings"][k]
+            assert (f["round"], f["turn"]) == (s["round"], s["turn"])
+            assert s["line"] <= f["line"] <= s["end_line"]
+    listed = sorted(k for s in states for k in s["findings"])
+    assert listed == [k for k, f in enumerate(out["report"]["findings"]) if f["turn"] is not None]
+
+
+def test_replay_states_equal_the_golden_playthroughs(client):
+    """The replay's table is the referee's snapshot, stored for the golden games."""
+    for g in GAMES:
+        log_path, st_path = paths(g)
+        golden = [json.loads(line) for line in st_path.read_text(encoding="utf-8").splitlines()]
+        out = client.post("/v1/replay", content=log_path.read_bytes(), headers=TEXT).json()
+        assert out["report"]["verdict"] == "legal"
+        assert len(out["states"]) == len(golden), g.name
+        for s, want in zip(out["states"], golden, strict=False):
+            assert (s["round"], s["turn"], s["player"]) == (want["round"], want["turn"], want["player"])
+            assert s["center"] == want["center"]
+            assert {p: seat["hand"] for p, seat in s["seats"].items()} == want["hands"]
+            assert (s["draw_pile"], s["discard_pile"]) == (want["draw_pile"], want["discard_pile"])
+            assert {p: seat["total"] for p, seat in s["seats"].items()} == want["totals"]
+            for seat in s["seats"].values():
+                assert (seat["dos"] is not None) == (seat["cards"] == 2)
+
+
+def test_replay_json_form_and_options(client):
+    log = api.convert(EXAMPLE, "json")[0]
+    r = client.post(
+        "/v1/replay",
+        content=log.encode(),
+        headers={"content-type": "application/json"},
+        params={"option": ["decline-match=forbidden"]},
+    )
+    assert r.status_code == 200
+    out = r.json()
+    assert out["report"]["options"]["decline-match"] == "forbidden"
+    assert out["states"] and out["states"][0]["line"] is None and out["states"][0]["pointer"] == "/rounds/0/turns/0"
+
+
+def test_replay_malformed_log_has_no_states(client):
+    r = client.post("/v1/replay", content=b"hello\n", headers=TEXT)
+    assert r.status_code == 200
+    assert r.json()["report"]["verdict"] == "malformed" and r.json()["states"] == []
+
+
+def test_replay_refuses_unknown_options_and_rulesets(client):
+    r = client.post("/v1/replay", content=EXAMPLE.encode(), headers=TEXT, params={"option": "decline-match=maybe"})
+    assert r.status_code == 422 and r.json()["error"] == "unknown-option"
+    assert "allowed" in r.json()["detail"]
+    r = client.post("/v1/replay", content=EXAMPLE.encode(), headers=TEXT, params={"option": "colour"})
+    assert r.status_code == 422 and r.json()["error"] == "unknown-option"
+    r = client.post("/v1/replay", content=EXAMPLE.encode(), headers=TEXT, params={"ruleset": "nope"})
+    assert r.status_code == 422 and r.json()["error"] == "unknown-ruleset"
