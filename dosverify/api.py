@@ -7,22 +7,16 @@ and judges it (:mod:`dosverify.games`).
 
 from __future__ import annotations
 
+import re
+
 from .findings import Finding
 from .games import DEFAULT, REGISTRY, GamePack, UnknownGame, find_game, sniff_game
+from .jsondoc import sniff_json
 from .model import Parsed
 from .report import Report
 from .spec import SpecError
 
 __all__ = ["SpecError", "UnknownGame", "check", "convert", "game_of", "parse", "sniff_json", "witness"]
-
-
-def sniff_json(source: str | bytes | dict | list) -> bool:
-    """A log is in the JSON form when its first non-blank character is `{` (or `[`: JSON, if not
-    a log, which the JSON reader says; no line of the notation starts with either)."""
-    if isinstance(source, (dict, list)):
-        return True
-    head = source[:256].lstrip() if isinstance(source, str) else source[:256].lstrip(b" \t\r\n\xef\xbb\xbf")
-    return head[:1] in ("{", b"{", "[", b"[")
 
 
 def game_of(source: str | bytes | dict | list, game: str | None = None) -> GamePack:
@@ -34,6 +28,9 @@ def game_of(source: str | bytes | dict | list, game: str | None = None) -> GameP
     return find_game(named if named in REGISTRY else DEFAULT)
 
 
+_HEADER = re.compile(r"\ufeff?[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+[0-9]+[ \t]*\Z")  # `chess 1`: a game and its version
+
+
 def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None:
     """One clear finding for a text log whose first word names no game: the games there are."""
     if isinstance(source, (dict, list)) or sniff_json(source):
@@ -41,13 +38,15 @@ def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None
     word = sniff_game(source)
     if word is None or word in REGISTRY:
         return None
+    text = source.decode("utf-8", "replace") if isinstance(source, (bytes, bytearray)) else source
+    line = next((i for i, ln in enumerate(text.splitlines(), 1) if ln.split("#", 1)[0].strip()), 1)
+    raw = text.splitlines()[line - 1] if text.splitlines() else ""
+    if not _HEADER.match(raw.split("#", 1)[0]):
+        return None  # not a game's header line at all: the default reader says what is wrong
     pack = find_game(DEFAULT)
     known = ", ".join(f"`{g} 1`" for g in REGISTRY)
     from .findings import Reporter
 
-    text = source.decode("utf-8", "replace") if isinstance(source, (bytes, bytearray)) else source
-    line = next((i for i, ln in enumerate(text.splitlines(), 1) if ln.split("#", 1)[0].strip()), 1)
-    raw = text.splitlines()[line - 1] if text.splitlines() else ""
     col = len(raw) - len(raw.lstrip(" \t\ufeff")) + 1
     spec = pack.spec()
     found = Reporter(spec)(

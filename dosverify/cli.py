@@ -6,54 +6,30 @@ import argparse
 import os
 import sys
 
+from .terminal import colour_wanted as _colour
+from .terminal import read_bytes as _read
+from .terminal import read_or_say
 
-def _colour(choice: str, stream) -> bool:
-    """--color first, then NO_COLOR, FORCE_COLOR (CI logs that render colour), TERM=dumb, a terminal."""
-    if choice in ("always", "never"):
-        return choice == "always"
-    if os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR", "0") not in ("", "0"):
-        return True
-    if os.environ.get("TERM") == "dumb":
-        return False
-    return hasattr(stream, "isatty") and stream.isatty()
+__all__ = ["_colour", "_read", "main", "read_or_say"]
 
 
-def _read(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    if "://" in path:  # a URL that fsspec understands (s3://, gcs://, http://, ...), as with --dask
-        try:
-            import fsspec
-        except ImportError:
-            raise OSError("reading a URL needs fsspec (pip install 'dosverify[dask]')") from None
-        try:
-            with fsspec.open(path, "rb") as fh:
-                return fh.read()
-        except (ValueError, ImportError) as exc:  # an unknown protocol, a missing driver
-            raise OSError(str(exc)) from None
-    with open(path, "rb") as fh:
-        return fh.read()
+def _specs() -> list:
+    """Every registered game's specification (a folder of logs may hold several games)."""
+    from .games import REGISTRY, find_game
+
+    return [find_game(g).spec() for g in REGISTRY]
 
 
-def read_or_say(path: str, prog: str = "dosverify") -> bytes | None:
-    """The bytes of `path` (`-`: standard input), or None after saying on standard error why it
-    cannot be read: the caller exits 2 (or moves on to its next file)."""
-    try:
-        return _read(path)
-    except OSError as exc:
-        print(f"{prog}: cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
-        return None
+def _pack_of(args):
+    """The game a command about the specification means: `--game`, else DOS."""
+    from .games import find_game
+
+    return find_game(getattr(args, "game", None))
 
 
 def _select(tokens: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
     """`--select a,b --select c` as one tuple."""
     return tuple(t.strip() for arg in tokens or () for t in arg.split(",") if t.strip())
-
-
-def _matches(f, tokens: tuple[str, ...]) -> bool:
-    return any(f.rule == t or f.kind == t or f.rule.startswith(t + ".") for t in tokens)
 
 
 def _bad_tokens(tokens: tuple[str, ...], spec) -> str | None:
@@ -67,26 +43,6 @@ def _bad_tokens(tokens: tuple[str, ...], spec) -> str | None:
                 f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them"
             )
     return None
-
-
-def _apply_policy(report, args) -> None:
-    """--select/--ignore keep some findings; --warnings-as-errors raises warnings to errors. A
-    malformed log stays malformed: it could not be refereed, whatever is selected."""
-    import dataclasses
-
-    from .report import verdict_of
-
-    fs = report.findings
-    if args.select:
-        fs = [f for f in fs if _matches(f, args.select)]
-    if args.ignore:
-        fs = [f for f in fs if not _matches(f, args.ignore)]
-    if args.warnings_as_errors:
-        fs = [dataclasses.replace(f, severity="error") if f.severity == "warning" else f for f in fs]
-    if fs is not report.findings:
-        report.findings = fs
-        if report.verdict != "malformed":
-            report.verdict = verdict_of(fs, False)
 
 
 def cmd_check(args) -> int:
@@ -110,7 +66,7 @@ def cmd_check(args) -> int:
         return 2
     args.max_errors = 50 if args.max_errors is None else args.max_errors
     spec = load_spec()
-    if args.ruleset is not None and args.ruleset not in spec.rulesets and args.ruleset != "auto":
+    if args.ruleset is not None and args.ruleset != "auto" and not any(args.ruleset in s.rulesets for s in _specs()):
         print(
             f"dosverify: unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}, or auto; "
             "`dosverify rulesets` describes them)",
@@ -118,7 +74,7 @@ def cmd_check(args) -> int:
         )
         return 2
     try:
-        from .games.dos.simulate import parse_option_args
+        from .spec import parse_option_args
 
         args.options = parse_option_args(getattr(args, "option", None) or [])
         spec.ruleset("official", args.options)  # names an unknown option or value
@@ -127,7 +83,8 @@ def cmd_check(args) -> int:
         return 2
     args.select, args.ignore = _select(args.select), _select(args.ignore)
     bad = _bad_tokens(args.select + args.ignore, spec)
-    if bad:
+    if bad and any(_bad_tokens(args.select + args.ignore, other) is None for other in _specs()):
+        bad = None  # every token is another game's
         print(f"dosverify: {bad}", file=sys.stderr)
         return 2
     if args.max_errors < 0:
@@ -220,7 +177,7 @@ def _auto(items, policy):
     over the logs' own `ruleset` and `option` lines. Standard input is read once, here."""
     import dataclasses
 
-    from .games.dos.profile import auto_choice, profile
+    from .api import game_of
 
     read, logs = {}, []
     for item in items:
@@ -235,7 +192,8 @@ def _auto(items, policy):
         logs.append((item.path, data))
     if not logs:
         return read, dataclasses.replace(policy, ruleset=None)
-    choice = auto_choice(profile(logs, dict(policy.options)))
+    pack = game_of(logs[0][1])  # the options are a game's: inferred over the logs of the first one's game
+    choice = pack.auto_choice(pack.profile(logs, dict(policy.options)))
     from .hints import plural
 
     print(
@@ -294,47 +252,39 @@ def _write_out(path: str, text: str) -> None:
 
 
 def cmd_hide(args) -> int:
-    from .api import parse
-    from .games.dos.hide import ViewError, hide
+    from .api import game_of
+    from .games import ViewError
     from .report import Report, render_text
-    from .spec import load_spec
 
     data = read_or_say(args.file)
     if data is None:
         return 2
-    parsed = parse(data)
+    pack = game_of(data)
+    parsed = pack.parse(data)
     if parsed.malformed or parsed.log is None or any(f.severity == "error" for f in parsed.findings):
         rep = Report(
             file=args.file,
             verdict="malformed",
             ruleset=None,
-            spec_version=load_spec().version,
+            spec_version=pack.spec().version,
             findings=list(parsed.findings),
         )
         sys.stderr.write(render_text(rep, parsed.text) + "\n")
         print("dosverify: not hidden: the log cannot be read without loss; fix the lines above", file=sys.stderr)
         return 2
     try:
-        log = hide(parsed.log, args.view)
-    except ViewError as exc:
+        log = pack.hide(parsed.log, args.view)
+    except (ViewError, NotImplementedError) as exc:
         print(f"dosverify hide: {exc}", file=sys.stderr)
         return 2
-    if args.to == "json":
-        from .games.dos.jsonform import dump_json
-
-        out = dump_json(log) + "\n"
-    else:
-        from .games.dos.notation import write
-
-        out = write(log)
+    out = pack.dump_json(log) + "\n" if args.to == "json" else pack.write(log)
     _write_out(args.output, out)
     return 0
 
 
 def cmd_rules(args) -> int:
-    from .spec import load_spec
-
-    spec = load_spec()
+    pack = _pack_of(args)
+    spec = pack.spec()
     if args.format == "json":
         import json
 
@@ -346,7 +296,9 @@ def cmd_rules(args) -> int:
             )
         )
         return 0
-    print(f"DOS rules specification {spec.version}: {len(spec.rules)} rules (`dosverify explain RULE` for one)")
+    print(
+        f"{pack.title} rules specification {spec.version}: {len(spec.rules)} rules (`dosverify explain RULE` for one)"
+    )
     section = None
     for r in spec.rules.values():
         if r.section != section:
@@ -360,9 +312,14 @@ def cmd_explain(args) -> int:
     import difflib
     import textwrap
 
-    from .spec import load_spec
+    from .games import REGISTRY, find_game
 
-    spec = load_spec()
+    spec = _pack_of(args).spec()
+    if getattr(args, "game", None) is None and args.rule not in spec.rules and args.rule not in spec.options:
+        for other in REGISTRY:  # a rule of another game, named without --game
+            if args.rule in find_game(other).spec().rules:
+                spec = find_game(other).spec()
+                break
     if args.rule in spec.kinds:  # a finding kind: the rules that report it
         rules = [r for r in spec.rules.values() if r.kind == args.rule]
         if args.format == "json":
@@ -488,9 +445,7 @@ def _explain_option(spec, key: str, fmt: str) -> int:
 
 
 def cmd_rulesets(args) -> int:
-    from .spec import load_spec
-
-    spec = load_spec()
+    spec = _pack_of(args).spec()
     if args.format == "json":
         import json
 
@@ -548,9 +503,7 @@ def cmd_convert(args) -> int:
 def cmd_schema(args) -> int:
     import json
 
-    from .games.dos.jsonform import schema
-
-    print(json.dumps(schema(), indent=2))
+    print(json.dumps(_pack_of(args).json_schema(), indent=2))
     return 0
 
 
@@ -582,26 +535,59 @@ def cmd_serve(args) -> int:
     return serve(host=args.host, port=p, access_log=args.access_log, **given) or 0
 
 
+def _take_game(name: str, argv: list[str]) -> tuple[str | None, list[str]]:
+    """`--game NAME` (or `--game=NAME`) out of a game command's arguments; without it, the game
+    the first log named among them says. `simulate --game` with no game after it is the old
+    spelling of `--whole-game`: still taken, with a note."""
+    from .games import REGISTRY, sniff_game
+
+    rest: list[str] = []
+    game = None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a.startswith("--game="):
+            game = a.split("=", 1)[1]
+        elif a == "--game" and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            game, i = argv[i + 1], i + 1
+        elif a == "--game" and name == "simulate":
+            print(
+                "dosverify simulate: `--game` alone is now `--whole-game` (`--game NAME` picks the game)",
+                file=sys.stderr,
+            )
+            rest.append("--whole-game")
+        else:
+            rest.append(a)
+        i += 1
+    if game is None and name != "simulate":
+        for a in rest:
+            if not a.startswith("-") and os.path.isfile(a):
+                try:
+                    with open(a, "rb") as fh:
+                        named = sniff_game(fh.read(4096))
+                except OSError:
+                    named = None
+                if named in REGISTRY:
+                    game = named
+                break
+    return game, rest
+
+
 def _lazy(name: str, argv: list[str]) -> int:
-    if name == "simulate":
-        from .games.dos.simulate import main_simulate
+    """A command that belongs to a game (simulate, replay, profile, fmt, corpus): the game's pack runs it."""
+    from .games import UnknownGame, find_game
 
-        return main_simulate(argv)
-    if name == "replay":
-        from .replay_cli import main_replay
-
-        return main_replay(argv)
-    if name == "profile":
-        from .games.dos.profile import main_profile
-
-        return main_profile(argv)
-    if name == "fmt":
-        from .games.dos.fmt import main_fmt
-
-        return main_fmt(argv)
-    from .games.dos.corpus import main_corpus
-
-    return main_corpus(argv)
+    game, argv = _take_game(name, argv)
+    try:
+        pack = find_game(game)
+    except UnknownGame as exc:
+        print(f"dosverify {name}: {exc}", file=sys.stderr)
+        return 2
+    command = pack.commands().get(name)
+    if command is None:
+        print(f"dosverify {name}: {pack.title} has no `{name}` command", file=sys.stderr)
+        return 2
+    return command(argv)
 
 
 class _Version(argparse.Action):
@@ -728,6 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="list the rules of the specification")
     r.add_argument("--format", choices=["text", "json"], default="text")
+    r.add_argument("--game", help="the game whose rules (default dos)")
     r.set_defaults(func=cmd_rules)
 
     e = sub.add_parser(
@@ -737,10 +724,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     e.add_argument("rule", metavar="RULE|KIND|OPTION")
     e.add_argument("--format", choices=["text", "json"], default="text")
+    e.add_argument("--game", help="the game whose rule (default: dos, or the game that has the rule)")
     e.set_defaults(func=cmd_explain)
 
     rs = sub.add_parser("rulesets", help="list the rulesets and their options")
     rs.add_argument("--format", choices=["text", "json"], default="text")
+    rs.add_argument("--game", help="the game whose rulesets (default dos)")
     rs.set_defaults(func=cmd_rulesets)
 
     v = sub.add_parser("convert", help="convert a log between the text notation and the JSON form")
@@ -754,6 +743,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=cmd_convert)
 
     s = sub.add_parser("schema", help="print the JSON schema of the log's JSON form")
+    s.add_argument("--game", help="the game whose JSON form (default dos)")
     s.set_defaults(func=cmd_schema)
 
     sv = sub.add_parser("serve", help="run the HTTP conformance service")

@@ -188,7 +188,7 @@ class _LazyRounds(list):
 def _json_doc(text: str | None):
     if not text or not text.lstrip().startswith("{"):
         return None
-    from .games.dos.jsonstream import GiveWay, index_document
+    from .jsondoc import GiveWay, index_document
 
     try:
         spans, starts, ends, _ = index_document(text)

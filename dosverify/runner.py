@@ -28,7 +28,7 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
     A plain function of picklable arguments, so that worker processes can run it (and Dask
     workers, for `check --dask`, which read the file named `path` from `source`)."""
     from .api import check
-    from .cli import _apply_policy, _read
+    from .terminal import read_bytes as _read
 
     if data is None:
         try:
@@ -39,7 +39,7 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
             return "unreadable", (exc.strerror.lower() if exc.strerror else str(exc))
     report = check(data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None)
     report.auto = policy.auto
-    _apply_policy(report, policy)
+    apply_policy(report, policy)
     return "report", report
 
 
@@ -95,3 +95,27 @@ def progress(total: int):
         redirect_stdout=sys.stdout.isatty(),
         redirect_stderr=False,
     )
+
+
+def matches(f, tokens: tuple[str, ...]) -> bool:
+    return any(f.rule == t or f.kind == t or f.rule.startswith(t + ".") for t in tokens)
+
+
+def apply_policy(report, args) -> None:
+    """--select/--ignore keep some findings; --warnings-as-errors raises warnings to errors. A
+    malformed log stays malformed: it could not be refereed, whatever is selected."""
+    import dataclasses
+
+    from .report import verdict_of
+
+    fs = report.findings
+    if args.select:
+        fs = [f for f in fs if matches(f, args.select)]
+    if args.ignore:
+        fs = [f for f in fs if not matches(f, args.ignore)]
+    if args.warnings_as_errors:
+        fs = [dataclasses.replace(f, severity="error") if f.severity == "warning" else f for f in fs]
+    if fs is not report.findings:
+        report.findings = fs
+        if report.verdict != "malformed":
+            report.verdict = verdict_of(fs, False)

@@ -186,3 +186,14 @@ def load_spec(game: str = "dos") -> Spec:
         rulesets[raw[name]["name"]] = raw[name]
     options = raw["options.toml"]["option"]
     return Spec(meta["version"], rules, rulesets, options, meta.get("sources", {}), meta.get("kinds", {}), game)
+
+
+def parse_option_args(items: list[str]) -> dict[str, str]:
+    """`KEY=VALUE` strings (`--option`, repeatable) to a dict; ValueError (with the bad item) when one has no `=`."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, val = item.partition("=")
+        if not sep or not key.strip() or not val.strip():
+            raise ValueError(f"--option wants KEY=VALUE, not `{item}`")
+        out[key.strip()] = val.strip()
+    return out

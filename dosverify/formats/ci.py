@@ -9,7 +9,7 @@ from xml.etree import ElementTree as ET
 
 from ..findings import Finding
 from ..report import Report, more_line, summary_line
-from . import Output, Tally
+from .base import Output, Tally
 
 
 def _where(report_file: str, f: Finding) -> str:

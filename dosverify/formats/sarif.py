@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import __version__
 from ..report import Report, more_line
 from ..spec import load_spec
-from . import Output, Tally
+from .base import Output, Tally
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

@@ -6,7 +6,7 @@ import json
 import sys
 
 from ..report import Report, render_text, summary_line
-from . import Output, Tally
+from .base import Output, Tally
 
 
 class TextOutput(Output):

@@ -118,6 +118,25 @@ class GamePack:
         """The mutation operators by name (each puts one defect into a legal log)."""
         raise NotImplementedError
 
+    # ---- its commands --------------------------------------------------------------------------
+    def commands(self) -> dict[str, Callable[[list[str]], int]]:
+        """The game's own commands (`simulate`, `replay`, `profile`, `fmt`, `corpus`, ...): name ->
+        main(argv) returning the exit status; the command line runs them for `--game NAME` or for
+        the game its log names."""
+        return {}
+
+    def profile(self, logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
+        """Which options explain these logs (`check --ruleset auto`, `/v1/profile`); see the game's profile."""
+        raise NotImplementedError(f"{self.title} has no option inference")
+
+    def auto_choice(self, profile: dict) -> dict:
+        """What `--ruleset auto` judges under, from a profile (each report's `auto` field)."""
+        raise NotImplementedError(f"{self.title} has no option inference")
+
+    def hide(self, log: Any, view: str = "table") -> Any:
+        """The log as one seat or the table saw it (face-down cards), where the game's notation has them."""
+        raise NotImplementedError(f"{self.title} has no views")
+
 
 #: The registered games: header word -> the module that sets PACK. One line per game.
 REGISTRY: dict[str, str] = {
@@ -129,6 +148,10 @@ DEFAULT = "dos"
 
 def game_names() -> list[str]:
     return list(REGISTRY)
+
+
+class ViewError(ValueError):
+    """A view (`table`, `seat:P`) that the log cannot be seen from."""
 
 
 class UnknownGame(ValueError):

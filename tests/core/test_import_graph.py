@@ -14,10 +14,10 @@ PKG = Path(__file__).resolve().parents[2] / "dosverify"
 #: Layers, lowest first: a module may import its own layer and those below, never above.
 #: The games sit above the report and below the entry points (api, runner, service, cli).
 LAYERS: list[tuple[str, ...]] = [
-    ("hints", "resources", "settings", "config", "inputs"),
+    ("hints", "resources", "settings", "config", "inputs", "terminal"),
     ("spec",),
     ("findings",),
-    ("model", "report"),
+    ("model", "report", "jsondoc"),
     ("games",),  # the registry; a game's modules are games.<name>.*
     ("api",),
     ("formats",),
@@ -30,6 +30,11 @@ LAYERS: list[tuple[str, ...]] = [
 def _module_name(path: Path) -> str:
     parts = path.relative_to(PKG.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_module(dotted: str) -> bool:
+    base = PKG.parent / dotted.replace(".", "/")
+    return base.with_suffix(".py").exists() or (base / "__init__.py").exists()
 
 
 def _imports(path: Path) -> set[str]:
@@ -49,12 +54,10 @@ def _imports(path: Path) -> set[str]:
                 target = node.module or ""
             if target.split(".")[0] != "dosverify":
                 continue
-            out.add(target)
-            for a in node.names:
-                if (PKG.parent / (target + "." + a.name).replace(".", "/")).with_suffix(".py").exists() or (
-                    PKG.parent / (target + "." + a.name).replace(".", "/") / "__init__.py"
-                ).exists():
-                    out.add(f"{target}.{a.name}")
+            modules = {f"{target}.{a.name}" for a in node.names if _is_module(f"{target}.{a.name}")}
+            out.update(modules)
+            if len(modules) < len(node.names):  # some name is the package's own, not a submodule
+                out.add(target)
     out.discard(name)
     return out
 

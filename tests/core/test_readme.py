@@ -17,7 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, re.S)
+DOCS = "".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md")))
+BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, re.S) + re.findall(r"```(\w+)\n(.*?)```", DOCS, re.S)
 
 
 def test_first_command_checks_bundled_logs_with_the_venv() -> None:
@@ -74,7 +75,7 @@ def test_the_ci_recipes_run(tmp_path: Path) -> None:
             assert "1 failed, 1 passed" in r.stdout and "error[draw-order]" in r.stdout
     jsonschema = pytest.importorskip("jsonschema")
     sarif = json.loads((tmp_path / "dosverify.sarif").read_text())
-    jsonschema.validate(sarif, json.loads((Path(__file__).parent / "schemas/sarif-2.1.0-rtm.5.json").read_text()))
+    jsonschema.validate(sarif, json.loads((Path(__file__).parents[1] / "schemas/sarif-2.1.0-rtm.5.json").read_text()))
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["turn.steps"]
     assert json.loads((tmp_path / "gl-code-quality.json").read_text())[0]["location"]["path"] == "logs/bad.log"
     junitparser = pytest.importorskip("junitparser")

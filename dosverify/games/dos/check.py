@@ -6,8 +6,8 @@ word); the text is read a round at a time, JSON through jsonstream where it can.
 
 from __future__ import annotations
 
-from ...api import sniff_json
 from ...findings import Finding, finding
+from ...jsondoc import sniff_json
 from ...report import Report, verdict_of
 from ...spec import SpecError, load_spec
 

@@ -397,8 +397,8 @@ def _i_engine_entries() -> list[Entry]:
     """The engine options V12-V17: for each value, the first simulated game (official otherwise)
     that shows it, legal under that value and illegal under the other; and one game with every
     departure at once. The value is set from outside (`option` lines taken out)."""
-    from ...api import check
     from ...spec import load_spec
+    from .check import check
     from .simulate import simulate_text
 
     spec = load_spec()
@@ -480,7 +480,7 @@ def _counts_text(entries: list[Entry]) -> str:
 
 
 def readme_text(entries: list[Entry]) -> str:
-    from .... import __version__
+    from ... import __version__
     from ...spec import load_spec
 
     title = f"DOS conformance corpus (dosverify {__version__}, rules specification {load_spec().version})"
@@ -696,7 +696,7 @@ def url_checker(url: str, timeout: float) -> Callable[[Case], Outcome]:
 
 
 def api_checker() -> Callable[[Case], Outcome]:
-    from ...api import check
+    from .check import check
 
     def run(case: Case) -> Outcome:
         rep = json.loads(

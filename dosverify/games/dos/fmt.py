@@ -108,7 +108,7 @@ def format_text(text: str, declare: bool = True) -> str:
 
 def _meaning(text: str):
     """What the log says (its events in the JSON form), or the findings that stop reading it."""
-    from ...api import parse
+    from .check import parse
     from .jsonform import dump_json
 
     parsed = parse(text, "text")
@@ -120,7 +120,7 @@ def _meaning(text: str):
 
 def _judged(text: str) -> list[tuple]:
     """The referee's findings (line, rule), to compare a log before and after its declarations are written."""
-    from ...api import check
+    from .check import check
 
     return [(f.line, f.rule) for f in check(text.encode()).findings]
 
@@ -133,8 +133,8 @@ def main_fmt(argv: list[str]) -> int:
     p.add_argument("files", nargs="+", metavar="LOG")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
     args = p.parse_args(argv)
-    from ...api import sniff_json
-    from ...cli import read_or_say
+    from ...jsondoc import sniff_json
+    from ...terminal import read_or_say
 
     status = 0
     for path in args.files:

@@ -17,13 +17,14 @@ from __future__ import annotations
 import copy
 from collections import Counter, defaultdict
 
+from .. import ViewError as BaseViewError
 from .cards import parse_card
 from .events import HIDDEN, Center, Deck, Draw, Hand, Log, Match, Place, Refill, Reshuffle, Show
 
 __all__ = ["hide", "parse_view", "witness", "ViewError"]
 
 
-class ViewError(ValueError):
+class ViewError(BaseViewError):
     """A view that names no player of the log, or is not `table` / `seat:P`."""
 
 

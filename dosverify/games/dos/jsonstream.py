@@ -32,11 +32,12 @@ import json
 import re
 from array import array
 from functools import lru_cache
-from json.decoder import WHITESPACE, scanstring
+from json.decoder import WHITESPACE
 
 from pydantic import TypeAdapter
 
 from ...findings import Finding
+from ...jsondoc import GiveWay, index_document
 from .events import Log, Round, attach_round_pointers
 
 __all__ = ["JsonStream", "index_document"]
@@ -45,85 +46,10 @@ _ws = WHITESPACE.match  # JSON's whitespace, as json.loads skips it
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class GiveWay(Exception):
-    """The document is not plainly a valid log: the whole reading must judge it."""
-
-
 @lru_cache(maxsize=1)
 def round_adapter() -> TypeAdapter:
     """The validator of one round (the same core schema as a round inside a Log)."""
     return TypeAdapter(Round)
-
-
-def index_document(
-    text: str, starts: array | None = None, ends: array | None = None, floaty: set | None = None
-) -> tuple[dict[str, tuple[int, int]], array, array, set[int]]:
-    """Where each value of a JSON document's top-level object lies (key -> (start, end)), where
-    each element of its `rounds` array lies (`starts`, `ends`, filled as they are found), and
-    which of those elements hold a number written like 3.0 (`floaty`). Each element is decoded
-    once by ``json``'s own scanner and dropped, so what ``json.loads`` refuses, this refuses,
-    with its error (a JSONDecodeError at the same place, or its ValueError). Raises GiveWay for
-    anything else but an object with distinct keys whose `rounds`, if any, is an array."""
-    dec_floats: list[bool] = [False]
-
-    def hook(s: str) -> float:
-        dec_floats[0] = True
-        return float(s)
-
-    dec = json.JSONDecoder(parse_float=hook)
-    spans: dict[str, tuple[int, int]] = {}
-    starts = array("q") if starts is None else starts
-    ends = array("q") if ends is None else ends
-    floaty = set() if floaty is None else floaty
-    i = _ws(text, 0).end()
-    if text[i : i + 1] != "{":
-        raise GiveWay
-    i = _ws(text, i + 1).end()
-    if text[i : i + 1] == "}":
-        i += 1
-    else:
-        while True:
-            if text[i : i + 1] != '"':
-                raise GiveWay
-            key, i = scanstring(text, i + 1)
-            i = _ws(text, i).end()
-            if text[i : i + 1] != ":" or key in spans:
-                raise GiveWay  # a repeated key: which one counts is the whole reading's to say
-            i = start = _ws(text, i + 1).end()
-            if key == "rounds":
-                if text[i : i + 1] != "[":
-                    raise GiveWay  # not an array: the schema's finding, from the whole reading
-                i = _ws(text, i + 1).end()
-                if text[i : i + 1] == "]":
-                    i += 1
-                else:
-                    while True:
-                        dec_floats[0] = False
-                        _, end = dec.raw_decode(text, i)
-                        if dec_floats[0]:
-                            floaty.add(len(starts))
-                        starts.append(i)
-                        ends.append(end)
-                        i = _ws(text, end).end()
-                        c, i = text[i : i + 1], i + 1
-                        if c == "]":
-                            break
-                        if c != ",":
-                            raise GiveWay
-                        i = _ws(text, i).end()
-            else:
-                _, i = dec.raw_decode(text, i)
-            spans[key] = (start, i)
-            i = _ws(text, i).end()
-            c, i = text[i : i + 1], i + 1
-            if c == "}":
-                break
-            if c != ",":
-                raise GiveWay
-            i = _ws(text, i).end()
-    if _ws(text, i).end() != len(text):
-        raise GiveWay  # extra data after the object
-    return spans, starts, ends, floaty
 
 
 def _syntax_error(text: str, starts: array, ends: array) -> json.JSONDecodeError | None:

@@ -16,8 +16,8 @@ import os
 import sys
 from types import SimpleNamespace
 
-from ...api import check
 from ...spec import load_spec
+from .check import check
 
 MAX_ROUNDS = 6  # fixed-point passes; each pass either changes a value or stops
 PAIR_PROBE = 3  # illegal logs a two-option change must improve before all logs are judged
@@ -273,8 +273,7 @@ def main_profile(argv: list[str]) -> int:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="fix this option (not inferred); repeatable"
     )
     args = ap.parse_args(argv)
-    from ...spec import SpecError
-    from .simulate import parse_option_args
+    from ...spec import SpecError, parse_option_args
 
     try:
         fixed = parse_option_args(args.option)

@@ -11,9 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ...api import check, parse
 from ...report import Report
 from ...spec import load_spec
+from .check import check, parse
 
 
 class SeatState(BaseModel):

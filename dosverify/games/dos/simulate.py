@@ -955,7 +955,9 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
     g.add_argument(
         "--rounds", type=int, default=1, metavar="K", help="play K rounds (default 1; fewer if the target is reached)"
     )
-    g.add_argument("--game", action="store_true", help="play a whole game, until a total reaches the target")
+    g.add_argument(
+        "--whole-game", dest="game", action="store_true", help="play a whole game, until a total reaches the target"
+    )
     parser.add_argument(
         "--target",
         type=int,
@@ -1003,17 +1005,6 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
     )
     parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     return parser
-
-
-def parse_option_args(items: list[str]) -> dict[str, str]:
-    """`KEY=VALUE` strings to a dict; ValueError (with the bad item) when one has no `=`."""
-    out: dict[str, str] = {}
-    for item in items:
-        key, sep, val = item.partition("=")
-        if not sep or not key.strip() or not val.strip():
-            raise ValueError(f"--option wants KEY=VALUE, not `{item}`")
-        out[key.strip()] = val.strip()
-    return out
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ def _finding(f: dict, c) -> str:
 
 
 def _render(states: list[dict], i: int, findings: list[dict], c) -> str:
-    from .hints import plural
+    from ...hints import plural
 
     st = states[i]
     lines = [c("bold", _label(states, i))]
@@ -60,11 +60,12 @@ def main_replay(argv: list[str]) -> int:
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     args = p.parse_args(argv)
-    from .cli import _colour, read_or_say
-    from .findings import Finding
-    from .games.dos.replay import replay
-    from .report import _COLOURS, Report, summary_line
-    from .spec import load_spec
+    from ...findings import Finding
+    from ...report import _COLOURS, Report, summary_line
+    from ...spec import load_spec
+    from ...terminal import colour_wanted as _colour
+    from ...terminal import read_or_say
+    from .replay import replay
 
     if args.ruleset is not None and args.ruleset not in load_spec().rulesets:
         print(f"dosverify: unknown ruleset `{args.ruleset}` (`dosverify rulesets` lists them)", file=sys.stderr)
