@@ -60,7 +60,7 @@ def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None
     )
     report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=[found])
     report.lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    report._text = text
+    report.text = text
     return report
 
 

@@ -114,7 +114,7 @@ def check_job(
 
     report = check(body, name=name, ruleset=ruleset, form=form, options=options or None)
     report.auto = auto
-    text = report._text
+    text = report.text
     if render == "text":  # as `dosverify check --max-errors N` prints it: the summary counts every finding
         from .report import render_text
 

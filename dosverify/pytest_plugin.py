@@ -74,7 +74,7 @@ class DosLogItem(pytest.Item):
             from .report import render_text
 
             report = excinfo.value.args[0]
-            return render_text(report, report._text, limit=50)
+            return render_text(report, report.text, limit=50)
         return super().repr_failure(excinfo)
 
     def reportinfo(self):

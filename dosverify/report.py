@@ -6,7 +6,7 @@ import copy
 import dataclasses
 import json
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .findings import Finding
 from .hints import plural
@@ -37,7 +37,13 @@ class Report:
     # left out of the JSON otherwise
     auto: dict | None = None
 
-    _text = None  # the decoded log text, for renderers that show source lines (not a field)
+    # the game whose rules judged it: left out of the JSON of a DOS report (the first game's
+    # reports never carried it), so a rule id is always read in its own game's spec
+    game: str = "dos"
+    # not part of the JSON: the decoded log text (for renderers that show source lines), and the
+    # referee and log of a whole reading (the witness needs them)
+    text: str | None = field(default=None, repr=False, compare=False, metadata={"internal": True})
+    referee: Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
 
     def to_dict(self) -> dict:
         """What ``dataclasses.asdict`` gives, built field by field (see ``Finding.to_dict``)."""
@@ -50,6 +56,8 @@ class Report:
             del d["face_down"], d["unverified"]
         if self.auto is None:
             del d["auto"]
+        if self.game == "dos":
+            del d["game"]
         return d
 
     @property
@@ -71,7 +79,7 @@ class Report:
         return json.dumps(self.to_dict(), separators=(",", ":"), ensure_ascii=False)
 
 
-_FIELDS = tuple(f.name for f in dataclasses.fields(Report))
+_FIELDS = tuple(f.name for f in dataclasses.fields(Report) if not f.metadata.get("internal"))
 
 
 def verdict_of(findings: list[Finding], malformed: bool) -> Verdict:
@@ -254,7 +262,7 @@ def _departures(report: Report) -> str:
     from .spec import SpecError, load_spec
 
     try:
-        base = load_spec().ruleset(report.ruleset).options
+        base = load_spec(report.game).ruleset(report.ruleset or "").options
     except SpecError:
         return ""
     diff = [f"{k}={v}" for k, v in (report.options or {}).items() if base.get(k) != v]

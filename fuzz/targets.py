@@ -57,7 +57,7 @@ def whole_check(data: bytes) -> None:
     if report.verdict != "malformed":
         assert (report.verdict == "illegal") == (report.errors > 0), report.verdict
     json.loads(report.to_json_line())
-    render_text(report, report._text)
+    render_text(report, report.text)
 
 
 # ---- the service's body handling, through the ASGI app in process --------------------------

@@ -14,7 +14,7 @@ class TextOutput(Output):
         if self.quiet:
             self.stream.write(summary_line(report, colour=self.colour) + "\n")
         else:
-            self.stream.write(render_text(report, report._text, colour=self.colour, limit=self.limit) + "\n")
+            self.stream.write(render_text(report, report.text, colour=self.colour, limit=self.limit) + "\n")
         self.stream.flush()
 
     def unreadable(self, path: str, message: str, spec_version: str) -> None:

@@ -23,7 +23,10 @@ LOGS = sorted(
 
 
 def _asdict(r: Report) -> dict:
-    d = dataclasses.asdict(r)
+    d = dataclasses.asdict(dataclasses.replace(r, referee=None))
+    del d["text"], d["referee"]  # not part of the JSON
+    if r.game == "dos":
+        del d["game"]
     if not r.face_down and not r.unverified:
         del d["face_down"], d["unverified"]
     if r.auto is None:

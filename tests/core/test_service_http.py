@@ -37,7 +37,7 @@ def test_check_accept_text_plain_is_the_cli_text_report(client):
     assert r.status_code == 200
     assert r.headers["content-type"] == "text/plain; charset=utf-8"
     report = api.check(ILLEGAL.encode(), name="g.log", form="text")
-    assert r.text == render_text(report, report._text) + "\n"
+    assert r.text == render_text(report, report.text) + "\n"
     assert "error[turn-order]" in r.text and "g.log: illegal" in r.text
 
 

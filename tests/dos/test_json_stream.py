@@ -353,10 +353,10 @@ def _rendered_both_ways(monkeypatch, data) -> tuple[str, str]:
     from dosverify import report as report_mod
 
     rep = check(data, name="x")
-    lazy = report_mod.render_text(rep, rep._text)
+    lazy = report_mod.render_text(rep, rep.text)
     with monkeypatch.context() as m:
         m.setattr(report_mod, "_json_doc", _eager_doc)
-        eager = report_mod.render_text(rep, rep._text)
+        eager = report_mod.render_text(rep, rep.text)
     return lazy, eager
 
 
@@ -392,9 +392,9 @@ def test_showing_a_finding_decodes_one_round(monkeypatch):
     decoded: list[int] = []
     real = json.loads
     monkeypatch.setattr(report_mod.json, "loads", lambda s, **kw: (decoded.append(len(s)), real(s, **kw))[1])
-    out = report_mod.render_text(rep, rep._text)
+    out = report_mod.render_text(rep, rep.text)
     assert '| "BOB"' in out  # the value pointed at, shown
-    assert sum(decoded) < len(rep._text) / 5  # the header's values and the last round, not the log
+    assert sum(decoded) < len(rep.text) / 5  # the header's values and the last round, not the log
 
 
 def _refused_by_the_stream(data) -> bool:

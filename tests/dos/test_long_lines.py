@@ -78,7 +78,7 @@ def work(source: bytes) -> tuple[int, str, str]:
     sys.settrace(call)
     try:
         report = check(source, name="long.log")
-        text = render_text(report, report._text)
+        text = render_text(report, report.text)
         line = report.to_json_line()
         parse(source)  # the parser alone, as the `text` fuzz target drives it
     finally:

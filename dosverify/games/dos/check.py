@@ -70,7 +70,7 @@ def check(
     findings: list[Finding] = list(parsed.findings)
     log = parsed.log
     report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=findings)
-    report._text = parsed.text
+    report.text = parsed.text
     if parsed.text is not None:
         report.lines = parsed.text.count("\n") + (0 if parsed.text.endswith("\n") or not parsed.text else 1)
     if parsed.malformed or log is None:
@@ -134,7 +134,7 @@ def check(
     report.face_down = ref.face_down
     report.unverified = list(ref.unverified)
     if stream is None:
-        report._referee = ref
+        report.referee = ref
     report.verdict = verdict_of(findings, False)
     return report
 
@@ -154,7 +154,7 @@ def _json_whole(source, **kw) -> Report:
     """A JSON log the stream gave way on (jsonstream: a key written twice, deep nesting, bytes
     that are not UTF-8, valid JSON that is not a log's object), judged as read whole."""
     report = check(source, form="json", whole=True, **kw)
-    report._referee = None  # no witness was asked for: keep no referee
+    report.referee = None  # no witness was asked for: keep no referee
     return report
 
 
@@ -168,7 +168,7 @@ def witness(
     from .notation import write
 
     report = check(source, name=name, ruleset=ruleset, form=form, whole=True)
-    ref = getattr(report, "_referee", None)
+    ref = report.referee
     if report.verdict != "legal" or ref is None or not fill(ref):
         return None, report
     return write(ref.log), report
