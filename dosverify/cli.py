@@ -85,6 +85,7 @@ def cmd_check(args) -> int:
     bad = _bad_tokens(args.select + args.ignore, spec)
     if bad and any(_bad_tokens(args.select + args.ignore, other) is None for other in _specs()):
         bad = None  # every token is another game's
+    if bad:
         print(f"dosverify: {bad}", file=sys.stderr)
         return 2
     if args.max_errors < 0:
