@@ -264,6 +264,7 @@ class _Reader:
         if problem:
             self.findings.append(self.r("notation.players", problem, line=no, column=col))
             self.malformed = True
+            self.phase = "dead"
             return
         self.players = names
         self.log.players = names

@@ -61,7 +61,12 @@ class CallsMixin:
             )
             self.report("wd4.challenge", f"no challenge here: {why}", ev)
             return
-        if f.legit:
+        legit = f.legit
+        if legit is None:  # the WD4's hand in doubt: the outcome the log shows (READINGS R6)
+            events = t.model.events
+            nxt = next((e for e in events[events.index(ev) + 1:] if e.type == "draw"), None)
+            legit = not (nxt is not None and nxt.player == f.by)
+        if legit:
             st.owed = Owed(t.player, 6, "wd4.outcome")
             t.done = True
         else:

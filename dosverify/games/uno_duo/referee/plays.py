@@ -147,11 +147,13 @@ class PlaysMixin:
                     return
             self._check_all(ev, cards, colour)
 
-    def _wd4_legit(self, cards: list[Card]) -> bool:
+    def _wd4_legit(self, cards: list[Card]) -> bool | None:
         """U9, judged now, before the card leaves the hand: used only if it is challenged."""
         st, t = self.st, self.t
         if len(cards) != 1 or cards[0].base != "W+4" or t.drawn == "W+4":
             return True
+        if self.in_doubt(t.player) or st.top_rank is None:
+            return None  # unknowable: a challenge's outcome is taken as the log gives it (READINGS R6)
         others = [c for c, n in self.hand(t.player).items() if n and c not in ("W+4", UNSEEN)]
         if self.opt.get("wd4-legal") == "colour":
             return not any(c[0] == st.top_colour for c in others if c != "W")
@@ -178,7 +180,7 @@ class PlaysMixin:
         last = cards[-1]
         st.top_colour, st.top_rank = last.colour, last.rank
 
-    def _act(self, ev: Play, cards: list[Card], stacked: bool, legit: bool) -> None:
+    def _act(self, ev: Play, cards: list[Card], stacked: bool, legit: bool | None) -> None:
         """The line is the action; only its last card acts (U7)."""
         st, t = self.st, self.t
         p, q = t.player, self.other(t.player)

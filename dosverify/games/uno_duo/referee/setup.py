@@ -71,7 +71,8 @@ class SetupMixin:
                 field="player",
                 expected=f"drafter {self.other(ev.player)}",
             )
-        st.drafter, st.second = ev.player, self.other(ev.player)
+        drafter = ev.player if ev.player != self.prev_drafter else self.other(ev.player)  # READINGS R1
+        st.drafter, st.second = drafter, self.other(drafter)
 
     def _deck_pile(self, stage: dict) -> None:
         """The `deck` lines, once the first pick comes: the ruleset's whole deck (cards.composition)."""
@@ -100,7 +101,8 @@ class SetupMixin:
         self._deck_pile(stage)
         n = len(stage["drafts"])
         stage["drafts"].append(ev)
-        want = st.drafter if n % 2 == 0 else st.second
+        # the picks alternate from the last one as written (READINGS R2)
+        want = st.drafter if n == 0 else self.other(stage["drafts"][-2].player)
         if n >= 14:
             self.report("draft.order", "the draft is 14 picks; this is one more", ev)
         elif ev.player != want:

@@ -86,7 +86,7 @@ class Facing:
     total: int = 0
     colour: str | None = None
     by: str | None = None
-    legit: bool = True
+    legit: bool | None = True  # None: not knowable (a hand in doubt)
     turned: bool = False  # turned up at the start of the round
 
 

@@ -39,6 +39,8 @@ class TurnsMixin:
         st.turns += 1
         self.turns_seen += 1
         self.t = TurnState(player=turn.player, index=st.turns, model=turn, damaged=turn._damaged)
+        if turn._damaged:  # a skipped line: what it did is unknown (READINGS R5)
+            st.doubt.update(self.players)
         if turn.player != want:
             rule = "start.first" if st.turns == 1 else "turn.order"
             why = "the round's first turn" if st.turns == 1 else "the turns alternate:"
@@ -64,6 +66,8 @@ class TurnsMixin:
         if st is None:
             return
         self.close_owed(at)
+        if t is not None and t.damaged:
+            st.top_colour = st.top_rank = None  # the skipped line may have been a play
         if t is None or t.done or st.over or st.dead:
             self.t = None
             return
