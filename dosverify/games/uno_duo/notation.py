@@ -170,7 +170,7 @@ class _Reader:
         word = code[column - 1 :].split()[0] if code[column - 1 :].strip() else ""
         exp = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
         expected = ", ".join(e.lower() for e in exp[:8]) if exp else None
-        if word and CARD_WORD_RE.match(word) and card_problem(word, named=True):
+        if word.startswith("?") or (word and CARD_WORD_RE.match(word) and card_problem(word, named=True)):
             return self.r("notation.card", card_problem(word, named=True), line=no, column=column, found=word)
         msg = f"this line is not a sentence of `uno-duo 1` (at `{word}`)" if word else "this line ends too soon"
         return self.r("notation.line", msg, line=no, column=column, found=word or None, expected=expected)
@@ -257,7 +257,7 @@ class _Reader:
         if len(names) != 2:
             problem = f"UNO Duo is for exactly 2 players; this line names {len(names)}"
         for t in toks[1:]:
-            if not NAME_RE.match(str(t)) or str(t) in KEYWORDS:
+            if not NAME_RE.match(str(t)) or str(t) in KEYWORDS or str(t) in DOS_WORDS or str(t) == "show":
                 problem = f"`{t}` cannot be a player name (a keyword, or not [A-Za-z][A-Za-z0-9_-]{{0,31}})"
         if len({n.lower() for n in names}) != len(names):
             problem = "the two players need different names (ignoring case)"

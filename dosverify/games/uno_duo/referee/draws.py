@@ -127,7 +127,7 @@ class DrawsMixin:
             return self.after_end(ev)
         if bad_catch == q and n <= 2:  # the penalty of a catch that did not stand: taken as written
             return self._take_cards(q, ev)
-        if q != t.player or (t.done and not self.seen(ev)):
+        if q != t.player or t.done:
             why = "after the turn's action" if q == t.player else f"{q} is not on turn and owes nothing"
             self.report("draw.reason", f"a draw nobody owes: {why}", ev, player=q)
             return self._take_cards(q, ev)

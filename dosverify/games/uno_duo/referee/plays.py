@@ -84,8 +84,11 @@ class PlaysMixin:
         colour = t.facing.colour
         for i, c in enumerate(cards):
             if c.wild or c.colour != colour:
+                # under `start-reverse may` the line chose to be the start run: a card of another colour
+                # is then reverse.colour, as in any run
+                rule = "start.reverse" if t.need == "run" else "reverse.colour"
                 self.report(
-                    "start.reverse",
+                    rule,
                     f"{t.player} owes a start run: every {colour} card held, nothing else",
                     ev,
                     index=i,

@@ -154,6 +154,8 @@ class SetupMixin:
         elif hands:
             if len(hands) < 2:
                 self.report("notation.placement", "both players' `hand` lines are written", at)
+        elif not drafts:
+            self.report("notation.placement", "the set-up has the 14 picks or both players' `hand` lines", at)
         elif len(drafts) < 14:
             self.report("draft.order", f"the draft is 14 picks, 7 each; {len(drafts)} are written", at)
         discards = stage.get("discards", [])
