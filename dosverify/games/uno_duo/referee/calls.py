@@ -66,9 +66,15 @@ class CallsMixin:
             events = t.model.events
             nxt = next((e for e in events[events.index(ev) + 1:] if e.type == "draw"), None)
             legit = not (nxt is not None and nxt.player == f.by)
+        self.challenge_outcome(legit)
+
+    def challenge_outcome(self, legit: bool) -> None:
+        """U10: legitimate, the challenger draws 6, turn over; else its player draws 4 and the
+        challenger takes an ordinary action."""
+        st, t = self.st, self.t
         if legit:
             st.owed = Owed(t.player, 6, "wd4.outcome")
             t.done = True
         else:
-            st.owed = Owed(f.by, 4, "wd4.outcome")
-            t.need = "ordinary"
+            st.owed = Owed(t.facing.by, 4, "wd4.outcome")
+            t.need, t.done = "ordinary", False

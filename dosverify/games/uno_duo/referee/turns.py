@@ -122,7 +122,15 @@ class TurnsMixin:
         o = st.owed
         if o is None or isinstance(ev, Reshuffle):
             return False
-        if isinstance(ev, Draw) and (ev.player or self.t.player) == o.player:
+        q = (ev.player or self.t.player) if isinstance(ev, Draw) else None
+        if q == o.player:
+            return False
+        t = self.t
+        if (q is not None and o.rule == "wd4.outcome" and t.facing is not None and t.facing.by is not None
+                and o.n in (4, 6) and q in (t.player, t.facing.by)):
+            # the outcome drawn the other way round: one finding, then the outcome as written (READINGS R23)
+            self.report("wd4.outcome", f"the challenge's outcome: {o.player} draws {o.n}, not {q}", ev, player=q)
+            self.challenge_outcome(legit=q == t.player)
             return False
         self.close_owed(ev)
         return False
