@@ -42,7 +42,9 @@ def test_example_1_means_what_the_contract_says() -> None:
     assert ref.totals == {"ann": 0, "bob": 86} and ref.game_over
     st = ref.st
     assert st.out == "ann" and sum(st.hands["ann"].values()) == 0
-    assert st.hands["bob"] == Counter("B4 B9 Y2 W B1 R5 Y7 G0 R9 B6 Y+2 G7 R1 BS".split())
+    assert st.hands["bob"] == Counter(
+        ["B4", "B9", "Y2", "W", "B1", "R5", "Y7", "G0", "R9", "B6", "Y+2", "G7", "R1", "BS"]
+    )
     assert st.drafter == "ann" and st.second == "bob" and st.first == "bob"
 
 
@@ -81,3 +83,55 @@ def test_a_wild_without_colour_is_one_finding_and_matches_anything() -> None:
     text = _text("example-2").replace("  play W+4=G  # Y8 and R2 could be played", "  play W+4")
     report = PACK.check(text)
     assert [f.rule for f in report.findings] == ["wild.colour"]
+
+
+def _reshuffle_fragment(reshuffle: str = "  reshuffle R7 G7 G3 G5") -> str:
+    from dosverify.games.uno_duo.cards import composition
+
+    ann, bob = ["G3", "G+2", "R1", "R2", "R3", "R4", "R6"], ["G7", "G5", "B1", "B2", "B3", "B4", "B5"]
+    pool = composition() - Counter(ann + bob + ["R7"])
+    order = sorted(pool.elements())
+    order.remove("B6")
+    order.append("B6")  # the draw pile's last card
+    lines = [
+        "uno-duo 1",
+        "players ann bob",
+        "round 1",
+        "drafter ann",
+        "hand ann " + " ".join(ann),
+        "hand bob " + " ".join(bob),
+        "start R7",
+        "turn bob",
+        "  play G7",
+        "turn ann",
+        "  play G3",
+        "turn bob",
+        "  play G5  # the discard pile: R7 G7 G3 G5",
+    ]
+    on = "ann"
+    for card in order[:-1]:
+        lines += [f"turn {on}", f"  draw {card}"]
+        on = "bob" if on == "ann" else "ann"
+    assert on == "ann"
+    lines += [
+        "turn ann",
+        "  play G+2",
+        "turn bob",
+        "  draw B6  # the draw pile's last card; one more is owed",
+        reshuffle,
+        "  draw  # bare: the new pile's order is known (R7)",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def test_the_reshuffle_fragment_means_what_it_says() -> None:
+    report = PACK.check(_reshuffle_fragment(), whole=True)
+    assert report.verdict == "legal" and report.findings == []
+    st = report._referee.st
+    assert st.pile.slots == ["G7", "G3", "G5"] and st.discards == ["G+2"]
+    assert st.hands["bob"]["R7"] == 1 and st.hands["bob"]["B6"] >= 1
+    bare = PACK.check(_reshuffle_fragment("  reshuffle"))
+    assert bare.verdict == "legal"
+    left_out = _reshuffle_fragment("  # no reshuffle line")
+    n = left_out.split("\n").index("  # no reshuffle line") + 2
+    assert [(f.rule, f.line) for f in PACK.check(left_out).findings] == [("reshuffle.when", n)]

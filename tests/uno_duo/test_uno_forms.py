@@ -56,6 +56,6 @@ def test_json_misfits() -> None:
     bad_card["rounds"][0]["turns"][0]["events"][0]["cards"] = ["R10"]
     report = PACK.check(bad_card)
     assert report.verdict == "illegal"
-    assert [(f.rule, f.pointer) for f in report.findings][0] == ("notation.card", "/rounds/0/turns/0/events/0/cards/0")
+    assert next((f.rule, f.pointer) for f in report.findings) == ("notation.card", "/rounds/0/turns/0/events/0/cards/0")
     assert PACK.check("[1, 2]").verdict == "malformed"
     assert PACK.check("{not json").verdict == "malformed"

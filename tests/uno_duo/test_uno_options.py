@@ -39,8 +39,9 @@ def edit(text: str, line: int, new: str) -> str:
 
 
 def test_deck() -> None:
-    text = small("R3", "turn bob\n  play R5\n", HEAD.replace("hand bob B1 B2 R5 Y7 Y+2 BR W",
-                                                             "hand bob W W W W W R5 Y7"))
+    text = small(
+        "R3", "turn bob\n  play R5\n", HEAD.replace("hand bob B1 B2 R5 Y7 Y+2 BR W", "hand bob W W W W W R5 Y7")
+    )
     assert rules(text) == []
     assert rules(text, deck="108") == [("cards.unseen", 7)]
 
@@ -82,8 +83,11 @@ def test_volley() -> None:
 
 
 def test_wd4_legal() -> None:
-    text = small("B3", "turn bob\n  play B2\nturn ann\n  play W+4=R  # R2 matches the 2\nturn bob\n  challenge\n"
-                       "  draw ann B6 B7 B8 B9\n  draw B4\n")
+    text = small(
+        "B3",
+        "turn bob\n  play B2\nturn ann\n  play W+4=R  # R2 matches the 2\nturn bob\n  challenge\n"
+        "  draw ann B6 B7 B8 B9\n  draw B4\n",
+    )
     assert rules(text) == []
     assert rules(text, **{"wd4-legal": "colour"}) == [("wd4.outcome", 15)]
 
@@ -107,7 +111,9 @@ def test_pile_order() -> None:
 
 def test_uno_window() -> None:
     text = EX2.replace("  catch dee by cyd\n  draw dee Y7 G2  # the penalty, at once\n", "").replace(
-        "  play BS  # Skip: one more action\n", "  play BS  # Skip: one more action\n  catch dee by cyd\n  draw dee Y7 G2\n")
+        "  play BS  # Skip: one more action\n",
+        "  play BS  # Skip: one more action\n  catch dee by cyd\n  draw dee Y7 G2\n",
+    )
     assert rules(text) == []
     assert rules(text, **{"uno-window": "next-action"}) == [("uno.catch", 26)]
 
@@ -121,8 +127,11 @@ def test_last_draw() -> None:
 
 
 def test_option_lines_and_unknown_options() -> None:
-    text = small("R+2", "turn bob\n  play Y+2\nturn ann\n  draw B6 B7 B8 B9\n",
-                 HEAD.replace("players ann bob", "players ann bob\noption start-volley yes"))
+    text = small(
+        "R+2",
+        "turn bob\n  play Y+2\nturn ann\n  draw B6 B7 B8 B9\n",
+        HEAD.replace("players ann bob", "players ann bob\noption start-volley yes"),
+    )
     assert rules(text) == []
     report = PACK.check(HEAD.replace("players ann bob", "players ann bob\noption volley always"))
     assert report.verdict == "malformed" and [(f.rule, f.line) for f in report.findings] == [("notation.ruleset", 3)]

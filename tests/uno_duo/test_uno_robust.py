@@ -15,8 +15,9 @@ PACK = find_game("uno-duo")
 EXAMPLES = [(EX / n).read_text(encoding="utf-8") for n in ("example-1.log", "example-2.log")]
 
 
-@pytest.mark.parametrize("line", ["  match R3 with R5", "  refill G6", "  place Y4", "dealer ann", "center R3 B10",
-                                  "  dos", "  show ann G3"])
+@pytest.mark.parametrize(
+    "line", ["  match R3 with R5", "  refill G6", "  place Y4", "dealer ann", "center R3 B10", "  dos", "  show ann G3"]
+)
 def test_a_dos_line_is_one_syntax_finding(line: str) -> None:
     lines = EXAMPLES[0].split("\n")
     lines.insert(26, line)
@@ -47,15 +48,41 @@ def test_every_rendering_reads_the_same() -> None:
 
 
 EDITS = st.sampled_from(["delete", "duplicate", "swap", "junk", "truncate", "insert"])
-JUNK = st.sampled_from(["play", "draw ann bob", "turn", "score", "totals ann", "round x", "uno uno", "catch by",
-                        "  play W+4=Q", "deck", "draft ann keep", "hand ann R1 R1 R1", "start W", "reshuffle ?",
-                        "winner", "players a b c", "option deck 108", "target 0", "\x00\x01", "play R5 R5 R5 R5",
-                        "draw " + "R1 " * 50, "challenge", "pass", '"', "# comment", "uno-duo 1", "round 1"])
+JUNK = st.sampled_from(
+    [
+        "play",
+        "draw ann bob",
+        "turn",
+        "score",
+        "totals ann",
+        "round x",
+        "uno uno",
+        "catch by",
+        "  play W+4=Q",
+        "deck",
+        "draft ann keep",
+        "hand ann R1 R1 R1",
+        "start W",
+        "reshuffle ?",
+        "winner",
+        "players a b c",
+        "option deck 108",
+        "target 0",
+        "\x00\x01",
+        "play R5 R5 R5 R5",
+        "draw " + "R1 " * 50,
+        "challenge",
+        "pass",
+        '"',
+        "# comment",
+        "uno-duo 1",
+        "round 1",
+    ]
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(EXAMPLES), st.lists(st.tuples(EDITS, st.integers(0, 80), st.integers(0, 80), JUNK),
-                                           max_size=5))
+@given(st.sampled_from(EXAMPLES), st.lists(st.tuples(EDITS, st.integers(0, 80), st.integers(0, 80), JUNK), max_size=5))
 def test_random_line_edits_never_raise(text: str, edits) -> None:
     lines = text.split("\n")
     for op, i, j, junk in edits:

@@ -11,18 +11,70 @@ from dosverify.games.uno_duo.cards import composition, value
 PACK = find_game("uno-duo")
 REPO = Path(__file__).resolve().parents[2]
 SEED = Path("/work/shared/seeds/002_703eac6ff2322c43.txt")
-CONTRACT_RULES = """
-cards.composition cards.unseen cards.known draft.hands reshuffle.cards setup.drafter draft.order start.first
-turn.order turn.end turn.pass skip.again round.end round.sequence game.end play.held play.match play.one
-wild.colour draw.drawn-only reverse.colour reverse.all start.reverse volley.stack wd4.answer draft.pick
-draft.under setup.start draw.one draw.reason draw.top reshuffle.when volley.draw wd4.draw wd4.challenge
-wd4.outcome uno.call uno.catch uno.penalty score.round score.values score.totals game.winner
-notation.line notation.card notation.player notation.placement notation.version notation.players
-""".split()
-OPTIONS = {"deck": ["112", "108"], "start-volley": ["no", "yes"], "start-reverse": ["must", "may"],
-           "skip-again": ["must", "optional"], "reverse-alone": ["none", "skip"], "run-reverse": ["opponent", "none"],
-           "volley": ["may", "must"], "wd4-legal": ["any", "colour"], "pile-order": ["turned", "shuffled"],
-           "uno-window": ["hand", "next-action"], "last-draw": ["no", "yes"]}
+CONTRACT_RULES = [
+    "cards.composition",
+    "cards.unseen",
+    "cards.known",
+    "draft.hands",
+    "reshuffle.cards",
+    "setup.drafter",
+    "draft.order",
+    "start.first",
+    "turn.order",
+    "turn.end",
+    "turn.pass",
+    "skip.again",
+    "round.end",
+    "round.sequence",
+    "game.end",
+    "play.held",
+    "play.match",
+    "play.one",
+    "wild.colour",
+    "draw.drawn-only",
+    "reverse.colour",
+    "reverse.all",
+    "start.reverse",
+    "volley.stack",
+    "wd4.answer",
+    "draft.pick",
+    "draft.under",
+    "setup.start",
+    "draw.one",
+    "draw.reason",
+    "draw.top",
+    "reshuffle.when",
+    "volley.draw",
+    "wd4.draw",
+    "wd4.challenge",
+    "wd4.outcome",
+    "uno.call",
+    "uno.catch",
+    "uno.penalty",
+    "score.round",
+    "score.values",
+    "score.totals",
+    "game.winner",
+    "notation.line",
+    "notation.card",
+    "notation.player",
+    "notation.placement",
+    "notation.version",
+    "notation.players",
+]
+OPTIONS = {
+    "deck": ["112", "108"],
+    "start-volley": ["no", "yes"],
+    "start-reverse": ["must", "may"],
+    "skip-again": ["must", "optional"],
+    "reverse-alone": ["none", "skip"],
+    "run-reverse": ["opponent", "none"],
+    "volley": ["may", "must"],
+    "wd4-legal": ["any", "colour"],
+    "pile-order": ["turned", "shuffled"],
+    "uno-window": ["hand", "next-action"],
+    "last-draw": ["no", "yes"],
+}
 
 
 def _seed_text() -> str | None:
@@ -36,8 +88,16 @@ def test_every_contract_rule_is_in_the_spec() -> None:
     spec = PACK.spec()
     assert set(CONTRACT_RULES) <= set(spec.rules)
     assert spec.rules["uno.call"].severity == "warning"
-    kinds = {"syntax", "card-accounting", "turn-order", "illegal-play", "draw-order", "challenge", "uno-call",
-             "mis-scored"}
+    kinds = {
+        "syntax",
+        "card-accounting",
+        "turn-order",
+        "illegal-play",
+        "draw-order",
+        "challenge",
+        "uno-call",
+        "mis-scored",
+    }
     assert {r.kind for r in spec.rules.values()} == kinds and set(spec.kinds) == kinds
     for rule in spec.rules.values():
         assert rule.text and rule.why and rule.sources and rule.example and rule.fix, rule.id

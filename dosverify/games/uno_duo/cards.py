@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from ...spec import spec_file
@@ -34,7 +34,7 @@ class Card(NamedTuple):
         return self.base[0] == "W"
 
 
-@lru_cache(maxsize=None)
+@cache
 def parse_card(code: str) -> Card:
     """Split a valid card code (raises ValueError on one that is not)."""
     if not PLAYED_RE.match(code):
@@ -70,7 +70,7 @@ def _deck_file() -> dict:
     return spec_file("deck.toml", GAME)
 
 
-@lru_cache(maxsize=None)
+@cache
 def composition(deck: str = "112") -> Counter:
     """The deck of option `deck` as a Counter of base codes."""
     data = _deck_file()
@@ -84,7 +84,7 @@ def composition(deck: str = "112") -> Counter:
     return c
 
 
-@lru_cache(maxsize=None)
+@cache
 def value(base: str) -> int:
     """Points a card left in hand scores (S2 PUNCTAJ)."""
     vals = _deck_file()["values"]

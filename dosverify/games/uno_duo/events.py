@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Literal, Optional, Union
+from typing import ClassVar, Literal
 
 
 class Located:
@@ -17,7 +17,7 @@ class Located:
 
     _line: int | None = None
     _column: int | None = None
-    _cols: dict = {}  # field name -> column (a list of columns for card lists), where known
+    _cols: ClassVar[dict] = {}  # field name -> column (a list of columns for card lists), where known
     _pointer: str | None = None
 
     def at(self, line: int | None, column: int | None = None, cols: dict | None = None):
@@ -53,7 +53,7 @@ class Draw(Located):
     """`draw [Q] [C ...]`: Q (default: on turn) draws; no cards = one from the top."""
 
     type: Literal["draw"] = "draw"
-    player: Optional[str] = None
+    player: str | None = None
     cards: list[str] = field(default_factory=list)
 
 
@@ -67,7 +67,7 @@ class Uno(Located):
     """`uno [Q]`: Q (default: on turn) says UNO."""
 
     type: Literal["uno"] = "uno"
-    player: Optional[str] = None
+    player: str | None = None
 
 
 @dataclass(kw_only=True)
@@ -92,7 +92,7 @@ class Pass(Located):
     type: Literal["pass"] = "pass"
 
 
-TurnEvent = Union[Play, Draw, Challenge, Uno, Catch, Reshuffle, Pass]
+TurnEvent = Play | Draw | Challenge | Uno | Catch | Reshuffle | Pass
 
 
 @dataclass(kw_only=True)
@@ -152,7 +152,7 @@ class Start(Located):
     card: str
 
 
-SetupEvent = Union[Drafter, Deck, Draft, Hand, Start]
+SetupEvent = Drafter | Deck | Draft | Hand | Start
 
 
 @dataclass(kw_only=True)
@@ -179,8 +179,8 @@ class Round(Located):
     number: int
     setup: list[SetupEvent] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
-    score: Optional[Score] = None
-    totals: Optional[Totals] = None
+    score: Score | None = None
+    totals: Totals | None = None
 
     _setup_damaged = False  # a set-up line was skipped (a syntax finding)
 
@@ -195,16 +195,16 @@ class Log(Located):
     """A UNO Duo log (`uno-duo 1`): the header, the rounds, the winner."""
 
     players: list[str]
-    ruleset: Optional[str] = None
+    ruleset: str | None = None
     options: dict[str, str] = field(default_factory=dict)
-    target: Optional[int] = None
+    target: int | None = None
     tags: dict[str, str] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
-    winner: Optional[Winner] = None
+    winner: Winner | None = None
 
     # where header lines were written: "players", "ruleset", "target", "option:KEY", "tag:NAME"
     # -> (line, column); and the last line + 1 (for "missing" findings)
-    _header_at = {}  # (not annotated: not a field)
+    _header_at: ClassVar[dict] = {}  # (a class variable: not a field)
     _end_line = None
 
 

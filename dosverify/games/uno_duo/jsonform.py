@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -22,8 +22,13 @@ from .cards import card_problem
 
 PLAYER = r"^[A-Za-z][A-Za-z0-9_-]{0,31}$"
 Name = Annotated[str, Field(pattern=PLAYER, description="a player name, as in `players`")]
-CardCode = Annotated[str, Field(description="a card code: R0..R9, RS, RR, R+2 (likewise G, B, Y), W, W+4; a wild "
-                                            "played or turned up names its colour: W=G, W+4=B")]
+CardCode = Annotated[
+    str,
+    Field(
+        description="a card code: R0..R9, RS, RR, R+2 (likewise G, B, Y), W, W+4; a wild "
+        "played or turned up names its colour: W=G, W+4=B"
+    ),
+]
 
 
 class _M(BaseModel):
@@ -37,7 +42,7 @@ class JPlay(_M):
 
 class JDraw(_M):
     type: Literal["draw"]
-    player: Optional[Name] = Field(None, description="who draws; default: the player on turn")
+    player: Name | None = Field(None, description="who draws; default: the player on turn")
     cards: list[CardCode] = Field(default_factory=list, description="[]: a bare draw, one card from the top")
 
 
@@ -47,7 +52,7 @@ class JChallenge(_M):
 
 class JUno(_M):
     type: Literal["uno"]
-    player: Optional[Name] = None
+    player: Name | None = None
 
 
 class JCatch(_M):
@@ -58,14 +63,14 @@ class JCatch(_M):
 
 class JReshuffle(_M):
     type: Literal["reshuffle"]
-    cards: Optional[list[CardCode]] = Field(None, description="the new pile, top first; absent: a bare reshuffle")
+    cards: list[CardCode] | None = Field(None, description="the new pile, top first; absent: a bare reshuffle")
 
 
 class JPass(_M):
     type: Literal["pass"]
 
 
-JEvent = Annotated[Union[JPlay, JDraw, JChallenge, JUno, JCatch, JReshuffle, JPass], Field(discriminator="type")]
+JEvent = Annotated[JPlay | JDraw | JChallenge | JUno | JCatch | JReshuffle | JPass, Field(discriminator="type")]
 
 
 class JTurn(_M):
@@ -102,7 +107,7 @@ class JStart(_M):
     card: CardCode
 
 
-JSetup = Annotated[Union[JDrafter, JDeck, JDraft, JHand, JStart], Field(discriminator="type")]
+JSetup = Annotated[JDrafter | JDeck | JDraft | JHand | JStart, Field(discriminator="type")]
 
 
 class JScore(_M):
@@ -123,8 +128,8 @@ class JRound(_M):
     number: Annotated[int, Field(ge=1)]
     setup: list[JSetup] = Field(default_factory=list)
     turns: list[JTurn] = Field(default_factory=list)
-    score: Optional[JScore] = None
-    totals: Optional[JTotals] = None
+    score: JScore | None = None
+    totals: JTotals | None = None
 
 
 class JWinner(_M):
@@ -137,12 +142,12 @@ class JLog(_M):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, title="UNO Duo log (uno-duo 1)")
     uno_duo: Literal[1] = Field(alias="uno-duo", description="the notation's version; the key that picks the game")
     players: Annotated[list[Name], Field(min_length=2, max_length=2)]
-    ruleset: Optional[str] = Field(None, description="a ruleset of spec/uno-duo/rulesets; default official")
+    ruleset: str | None = Field(None, description="a ruleset of spec/uno-duo/rulesets; default official")
     options: dict[str, str] = Field(default_factory=dict)
-    target: Optional[Annotated[int, Field(ge=1)]] = None
+    target: Annotated[int, Field(ge=1)] | None = None
     tags: dict[str, str] = Field(default_factory=dict, description="free tags, kept as written and never judged")
     rounds: list[JRound] = Field(default_factory=list)
-    winner: Optional[JWinner] = None
+    winner: JWinner | None = None
 
 
 def _reporter() -> Reporter:
@@ -155,10 +160,14 @@ def _pointer(data, loc: tuple) -> str:
     """The JSON pointer of a pydantic error location, following the data (validator steps left out)."""
     parts, cur = [], data
     for i, step in enumerate(loc):
-        if isinstance(cur, dict) and isinstance(step, str) and step in cur:
-            parts.append(step)
-            cur = cur[step]
-        elif isinstance(cur, list) and isinstance(step, int) and 0 <= step < len(cur):
+        if (
+            isinstance(cur, dict)
+            and isinstance(step, str)
+            and step in cur
+            or isinstance(cur, list)
+            and isinstance(step, int)
+            and 0 <= step < len(cur)
+        ):
             parts.append(step)
             cur = cur[step]
         elif i == len(loc) - 1 and isinstance(cur, dict) and isinstance(step, str):
@@ -174,8 +183,9 @@ def load_json(data) -> Parsed:
         try:
             data = bytes(data).decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            return Parsed(None, [r("notation.encoding", f"the JSON log is not UTF-8 (byte offset {e.start})",
-                                   line=1)], True, None)
+            return Parsed(
+                None, [r("notation.encoding", f"the JSON log is not UTF-8 (byte offset {e.start})", line=1)], True, None
+            )
     if isinstance(data, str):
         text = data.lstrip("\ufeff")
         try:
@@ -187,8 +197,9 @@ def load_json(data) -> Parsed:
     if not isinstance(obj, dict):
         return Parsed(None, [r("notation.schema", "a JSON log is one object", pointer="")], True, text)
     if "dos" in obj:
-        return Parsed(None, [r("notation.schema", 'a log is of one game: "dos" and "uno-duo" both', pointer="/dos")],
-                      True, text)
+        return Parsed(
+            None, [r("notation.schema", 'a log is of one game: "dos" and "uno-duo" both', pointer="/dos")], True, text
+        )
     if obj.get("uno-duo") != 1 and "uno-duo" in obj:
         return Parsed(None, [r("notation.version", 'only "uno-duo": 1 exists', pointer="/uno-duo")], True, text)
     try:
@@ -203,8 +214,9 @@ def load_json(data) -> Parsed:
     except RecursionError:
         return Parsed(None, [r("notation.schema", "the JSON is nested too deeply", pointer="")], True, text)
     if len({p.lower() for p in model.players}) != 2:
-        return Parsed(None, [r("notation.players", "the two players need different names", pointer="/players")],
-                      True, text)
+        return Parsed(
+            None, [r("notation.players", "the two players need different names", pointer="/players")], True, text
+        )
     findings: list[Finding] = []
     return Parsed(_Converter(model, findings, r).log(), findings, False, text)
 
@@ -218,8 +230,9 @@ class _Converter:
 
     def log(self) -> ev.Log:
         m = self.m
-        log = ev.Log(players=self.players, ruleset=m.ruleset, options=dict(m.options), target=m.target,
-                     tags=dict(m.tags))
+        log = ev.Log(
+            players=self.players, ruleset=m.ruleset, options=dict(m.options), target=m.target, tags=dict(m.tags)
+        )
         log._pointer, log._header_at, log._end_line = "", {}, None
         for ri, jr in enumerate(m.rounds):
             log.rounds.append(self.round(jr, f"/rounds/{ri}"))
@@ -287,7 +300,9 @@ class _Converter:
             ok = self.cards([js.keep], f"{p}/keep", False) and self.cards([js.discard], f"{p}/discard", False)
             return ev.Draft(player=js.player, first=js.first, keep=js.keep, discard=js.discard) if ok else None
         if isinstance(js, JHand):
-            return ev.Hand(player=js.player, cards=list(js.cards)) if self.cards(js.cards, f"{p}/cards", False) else None
+            return (
+                ev.Hand(player=js.player, cards=list(js.cards)) if self.cards(js.cards, f"{p}/cards", False) else None
+            )
         return ev.Start(card=js.card) if self.cards([js.card], f"{p}/card", True) else None
 
     def event(self, je, p: str):
@@ -336,8 +351,11 @@ def _event_dict(e) -> dict:
 
 
 def _round_dict(r: ev.Round) -> dict:
-    d: dict = {"number": r.number, "setup": [_event_dict(e) for e in r.setup],
-               "turns": [{"player": t.player, "events": [_event_dict(e) for e in t.events]} for t in r.turns]}
+    d: dict = {
+        "number": r.number,
+        "setup": [_event_dict(e) for e in r.setup],
+        "turns": [{"player": t.player, "events": [_event_dict(e) for e in t.events]} for t in r.turns],
+    }
     if r.score is not None:
         d["score"] = {"player": r.score.player, "points": r.score.points}
     if r.totals is not None:

@@ -23,8 +23,8 @@ from .events import (
     Challenge,
     Deck,
     Draft,
-    Draw,
     Drafter,
+    Draw,
     Hand,
     Log,
     Pass,
@@ -41,8 +41,33 @@ from .events import (
 )
 
 KEYWORDS = frozenset(
-    "uno-duo round drafter deck draft keep discard hand start turn play draw challenge uno catch by reshuffle "
-    "pass score totals winner players ruleset option target".split()
+    [
+        "uno-duo",
+        "round",
+        "drafter",
+        "deck",
+        "draft",
+        "keep",
+        "discard",
+        "hand",
+        "start",
+        "turn",
+        "play",
+        "draw",
+        "challenge",
+        "uno",
+        "catch",
+        "by",
+        "reshuffle",
+        "pass",
+        "score",
+        "totals",
+        "winner",
+        "players",
+        "ruleset",
+        "option",
+        "target",
+    ]
 )
 #: first words of DOS lines that UNO Duo does not have: a clear syntax finding, never a crash
 DOS_WORDS = frozenset({"dos", "dealer", "center", "match", "refill", "place", "with"})
@@ -107,7 +132,7 @@ def decode(source: str | bytes) -> tuple[str | None, Finding | None]:
             )
     else:
         text = str(source)
-    return (text[1:] if text.startswith("\ufeff") else text), None
+    return (text.removeprefix("\ufeff")), None
 
 
 class _LineError(Exception):

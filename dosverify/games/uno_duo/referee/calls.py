@@ -51,7 +51,7 @@ class CallsMixin:
                 c.open = False
 
     def challenge(self, ev: Challenge) -> None:
-        st, t = self.st, self.t
+        _st, t = self.st, self.t
         f = t.facing
         if t.need != "wd4" or t.done or f is None or f.by is None:
             why = (
@@ -64,7 +64,7 @@ class CallsMixin:
         legit = f.legit
         if legit is None:  # the WD4's hand in doubt: the outcome the log shows (READINGS R6)
             events = t.model.events
-            nxt = next((e for e in events[events.index(ev) + 1:] if e.type == "draw"), None)
+            nxt = next((e for e in events[events.index(ev) + 1 :] if e.type == "draw"), None)
             legit = not (nxt is not None and nxt.player == f.by)
         self.challenge_outcome(legit)
 

@@ -149,9 +149,9 @@ class DrawsMixin:
         t = self.t
         total, rule = (t.facing.total, "volley.draw") if t.need == "total" else (4, "wd4.draw")
         holds_d2 = any(c.endswith("+2") for c, k in self.hand(q).items() if k)
-        if t.need == "total" and self.opt.get("volley") == "must" and holds_d2:
-            if not (t.facing.turned and self.opt.get("start-volley") == "no"):
-                self.report("volley.stack", f"{q} holds a Draw 2 and must stack it (`volley must`)", ev, player=q)
+        stackable = not (t.facing.turned and self.opt.get("start-volley") == "no")
+        if t.need == "total" and self.opt.get("volley") == "must" and holds_d2 and stackable:
+            self.report("volley.stack", f"{q} holds a Draw 2 and must stack it (`volley must`)", ev, player=q)
         if n > total:
             self.report(rule, f"{total} cards are owed, not {n}", ev, index=total, player=q)
         self._take_cards(q, ev)

@@ -126,8 +126,14 @@ class TurnsMixin:
         if q == o.player:
             return False
         t = self.t
-        if (q is not None and o.rule == "wd4.outcome" and t.facing is not None and t.facing.by is not None
-                and o.n in (4, 6) and q in (t.player, t.facing.by)):
+        if (
+            q is not None
+            and o.rule == "wd4.outcome"
+            and t.facing is not None
+            and t.facing.by is not None
+            and o.n in (4, 6)
+            and q in (t.player, t.facing.by)
+        ):
             # the outcome drawn the other way round: one finding, then the outcome as written (READINGS R23)
             self.report("wd4.outcome", f"the challenge's outcome: {o.player} draws {o.n}, not {q}", ev, player=q)
             self.challenge_outcome(legit=q == t.player)
