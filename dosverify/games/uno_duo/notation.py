@@ -142,7 +142,80 @@ class _LineError(Exception):
         self.finding = finding
 
 
-class _Reader:
+class _HeaderLines:
+    """The header's lines (a mixin of _Reader: it holds the state they fill)."""
+
+    # ---- header --------------------------------------------------------------------------
+    def _header(self, no: int, col: int, key: str) -> bool:
+        if self.phase != "header":
+            self._skip(
+                self.r("notation.placement", "a header line stands before the first `round`", line=no, column=col)
+            )
+            return False
+        if key in self.header_at:
+            self._skip(
+                self.r(
+                    "notation.repeated",
+                    f"`{key.split(':')[-1]}` was written on line {self.header_at[key][0]} already",
+                    line=no,
+                    column=col,
+                )
+            )
+            return False
+        self.header_at[key] = (no, col)
+        return True
+
+    def version_line(self, no, col, toks):
+        self._skip(self.r("notation.placement", "`uno-duo 1` is the first line only", line=no, column=col))
+
+    def players_line(self, no, col, toks):
+        if not self._header(no, col, "players"):
+            return
+        names = [str(t) for t in toks[1:]]
+        problem = None
+        if len(names) != 2:
+            problem = f"UNO Duo is for exactly 2 players; this line names {len(names)}"
+        for t in toks[1:]:
+            if not NAME_RE.match(str(t)) or str(t) in KEYWORDS or str(t) in DOS_WORDS or str(t) == "show":
+                problem = f"`{t}` cannot be a player name (a keyword, or not [A-Za-z][A-Za-z0-9_-]{{0,31}})"
+        if len({n.lower() for n in names}) != len(names):
+            problem = "the two players need different names (ignoring case)"
+        if problem:
+            self.findings.append(self.r("notation.players", problem, line=no, column=col))
+            self.malformed = True
+            self.phase = "dead"
+            return
+        self.players = names
+        self.log.players = names
+
+    def _value(self, tok: Token) -> str:
+        if tok.type == "STRING":
+            try:
+                return json.loads(str(tok))
+            except ValueError:
+                raise _LineError(self.r("notation.line", "a bad string escape", line=tok.line, column=tok.column))
+        return str(tok)
+
+    def ruleset_line(self, no, col, toks):
+        if self._header(no, col, "ruleset"):
+            self.log.ruleset = self._value(toks[1])
+
+    def option_line(self, no, col, toks):
+        if self._header(no, col, f"option:{toks[1]}"):
+            self.log.options[str(toks[1])] = self._value(toks[2])
+
+    def target_line(self, no, col, toks):
+        if int(toks[1]) < 1:
+            raise _LineError(self.r("notation.line", "the target is at least 1", line=no, column=toks[1].column))
+        if self._header(no, col, "target"):
+            self.log.target = int(toks[1])
+
+    def tag_line(self, no, col, toks):
+        if self._header(no, col, f"tag:{toks[0]}"):
+            self.log.tags[str(toks[0])] = self._value(toks[1])
+
+
+class _Reader(_HeaderLines):
     """Folds the lines into a Log; holds where the reading stands (header, set-up, turns, end)."""
 
     def __init__(self) -> None:
@@ -250,75 +323,6 @@ class _Reader:
                 found=name,
             )
         )
-
-    # ---- header --------------------------------------------------------------------------
-    def _header(self, no: int, col: int, key: str) -> bool:
-        if self.phase != "header":
-            self._skip(
-                self.r("notation.placement", "a header line stands before the first `round`", line=no, column=col)
-            )
-            return False
-        if key in self.header_at:
-            self._skip(
-                self.r(
-                    "notation.repeated",
-                    f"`{key.split(':')[-1]}` was written on line {self.header_at[key][0]} already",
-                    line=no,
-                    column=col,
-                )
-            )
-            return False
-        self.header_at[key] = (no, col)
-        return True
-
-    def version_line(self, no, col, toks):
-        self._skip(self.r("notation.placement", "`uno-duo 1` is the first line only", line=no, column=col))
-
-    def players_line(self, no, col, toks):
-        if not self._header(no, col, "players"):
-            return
-        names = [str(t) for t in toks[1:]]
-        problem = None
-        if len(names) != 2:
-            problem = f"UNO Duo is for exactly 2 players; this line names {len(names)}"
-        for t in toks[1:]:
-            if not NAME_RE.match(str(t)) or str(t) in KEYWORDS or str(t) in DOS_WORDS or str(t) == "show":
-                problem = f"`{t}` cannot be a player name (a keyword, or not [A-Za-z][A-Za-z0-9_-]{{0,31}})"
-        if len({n.lower() for n in names}) != len(names):
-            problem = "the two players need different names (ignoring case)"
-        if problem:
-            self.findings.append(self.r("notation.players", problem, line=no, column=col))
-            self.malformed = True
-            self.phase = "dead"
-            return
-        self.players = names
-        self.log.players = names
-
-    def _value(self, tok: Token) -> str:
-        if tok.type == "STRING":
-            try:
-                return json.loads(str(tok))
-            except ValueError:
-                raise _LineError(self.r("notation.line", "a bad string escape", line=tok.line, column=tok.column))
-        return str(tok)
-
-    def ruleset_line(self, no, col, toks):
-        if self._header(no, col, "ruleset"):
-            self.log.ruleset = self._value(toks[1])
-
-    def option_line(self, no, col, toks):
-        if self._header(no, col, f"option:{toks[1]}"):
-            self.log.options[str(toks[1])] = self._value(toks[2])
-
-    def target_line(self, no, col, toks):
-        if int(toks[1]) < 1:
-            raise _LineError(self.r("notation.line", "the target is at least 1", line=no, column=toks[1].column))
-        if self._header(no, col, "target"):
-            self.log.target = int(toks[1])
-
-    def tag_line(self, no, col, toks):
-        if self._header(no, col, f"tag:{toks[0]}"):
-            self.log.tags[str(toks[0])] = self._value(toks[1])
 
     # ---- rounds and set-up ---------------------------------------------------------------
     def _need_players(self, no: int, col: int) -> bool:
