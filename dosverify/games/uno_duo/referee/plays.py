@@ -17,6 +17,9 @@ class PlaysMixin:
         st, t = self.st, self.t
         p = t.player
         cards = [parse_card(c) for c in ev.cards]
+        if self._missing_turn_line(ev, cards):
+            t = self.t
+            p = t.player
         facing_total = t.need == "total" and not t.done
         stack_ok = self._check_answer(ev, cards)
         self._check_held(ev, cards)
@@ -32,6 +35,29 @@ class PlaysMixin:
             st.calls[p] = Calls(open=True)
         if self.hand_size(p) == 0:
             self._out(p)
+
+    def _missing_turn_line(self, ev: Play, cards: list[Card]) -> bool:
+        """A play after the action, of cards the opponent holds and the player on turn does not: the
+        opponent's `turn` line is missing (READINGS R25). One turn.order finding; their turn starts."""
+        st, t = self.st, self.t
+        if not t.done or t.drawn is not None or st.owed is not None:
+            return False
+        q = self.other(t.player)
+        mine, theirs = self.hand(t.player).copy(), self.hand(q).copy()
+        theirs.subtract(c.base for c in cards)
+        mine.subtract(c.base for c in cards)
+        if any(n < 0 for n in theirs.values()) or not any(n < 0 for n in mine.values()):
+            return False
+        self.report(
+            "turn.order",
+            f"`turn {q}` seems to be missing: {q} holds these cards, {t.player} does not",
+            ev,
+            player=q,
+            expected=f"turn {q}",
+        )
+        self.close_turn(ev)
+        self.begin_turn(q, t.model, judged=False)
+        return True
 
     # ---- checks, in the contract's precedence ---------------------------------------------
     def _check_answer(self, ev: Play, cards: list[Card]) -> bool:

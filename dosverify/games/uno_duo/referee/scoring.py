@@ -82,13 +82,14 @@ class ScoringMixin:
                 self.game_over = True
 
     def totals_line(self, tl) -> None:
-        written = {}
-        for e in tl.entries:
-            written[e.player] = written.get(e.player, 0) + e.points if e.player in written else e.points
+        written = {e.player: e.points for e in tl.entries}
         counted = len(tl.entries) == len(self.players) and set(written) == set(self.players)
         if not counted or written != self.totals:
             want = " ".join(f"{p} {n}" for p, n in self.totals.items())
             self.report("score.totals", f"the totals are {want}", tl, expected=f"totals {want}")
+            if counted:  # the next totals are judged from these (READINGS R26)
+                self.totals = dict(written)
+                self.game_over = max(self.totals.values()) >= self.rs.target
 
     def winner_line(self, w) -> None:
         self.close_turn(w)

@@ -26,35 +26,53 @@ _WHAT = {
 
 class TurnsMixin:
     def turn_line(self, turn) -> None:
-        st = self.st
+        st, t = self.st, self.t
+        if (
+            t is not None
+            and not t.model.events
+            and turn.player == t.player
+            and not t.done
+            and st.owed is None
+            and not st.over
+            and not st.dead
+        ):
+            # an empty turn, then the same player's: one `turn` line written twice (READINGS R24)
+            self.report("turn.order", f"`turn {turn.player}` is written twice", turn, field="player")
+            t.model, t.damaged = turn, t.damaged or turn._damaged
+            return
         self.close_turn(turn)
         if st.dead:
             return
         if st.over:
             self.t = None
             return self.after_end(turn)
-        if not st.started:
-            return
+        if st.started:
+            self.begin_turn(turn.player, turn)
+
+    def begin_turn(self, player: str, turn, *, judged: bool = True) -> None:
+        """`player`'s turn starts (at `turn`, its line, or the first line of a turn whose `turn`
+        line is missing: `judged` False): who should be on turn, and what the turn faces."""
+        st = self.st
         want = st.first if st.turns == 0 else self.other(st.last_turn)
         st.turns += 1
         self.turns_seen += 1
-        self.t = TurnState(player=turn.player, index=st.turns, model=turn, damaged=turn._damaged)
+        self.t = TurnState(player=player, index=st.turns, model=turn, damaged=turn._damaged)
         if turn._damaged:  # a skipped line: what it did is unknown (READINGS R5)
             st.doubt.update(self.players)
-        if turn.player != want:
+        if judged and turn.player != want:
             rule = "start.first" if st.turns == 1 else "turn.order"
             why = "the round's first turn" if st.turns == 1 else "the turns alternate:"
             self.report(
                 rule, f"{why} {want} is on turn, not {turn.player}", turn, field="player", expected=f"turn {want}"
             )
-        st.last_turn = turn.player
+        st.last_turn = player
         facing, st.facing = st.facing, None
-        if facing is None or facing.player != turn.player:
+        if facing is None or facing.player != player:
             return
         t = self.t
         t.facing = facing
         if facing.kind == "run":
-            if any(c[0] == facing.colour for c, n in self.hand(turn.player).items() if n and c != UNSEEN):
+            if any(c[0] == facing.colour for c, n in self.hand(player).items() if n and c != UNSEEN):
                 t.need = "run" if self.opt.get("start-reverse") == "must" else "run-may"
         else:
             t.need = facing.kind
