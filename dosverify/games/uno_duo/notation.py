@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from functools import lru_cache
 from typing import Any
 
 from lark import Lark, Token, Tree, UnexpectedInput
@@ -92,6 +93,16 @@ def _lark() -> Lark:
         text = (data_dir("grammars") / "uno-duo.lark").read_text(encoding="utf-8")
         p = _local.lark = Lark(text, parser="lalr", lexer="contextual", propagate_positions=True)
     return p
+
+
+@lru_cache(maxsize=4096)
+def _parse_code(code: str) -> Tree | UnexpectedInput:
+    """One line's tree, or Lark's error: logs repeat their lines (`  draw`, `turn ann`), and a
+    tree depends on the line's text alone (its tokens' columns too), so a read is cached."""
+    try:
+        return _lark().parse(code)
+    except UnexpectedInput as exc:
+        return exc
 
 
 def code_part(line: str) -> str:
@@ -188,21 +199,21 @@ class _HeaderLines:
         self.players = names
         self.log.players = names
 
-    def _value(self, tok: Token) -> str:
+    def _value(self, no: int, tok: Token) -> str:
         if tok.type == "STRING":
             try:
                 return json.loads(str(tok))
             except ValueError:
-                raise _LineError(self.r("notation.line", "a bad string escape", line=tok.line, column=tok.column))
+                raise _LineError(self.r("notation.line", "a bad string escape", line=no, column=tok.column))
         return str(tok)
 
     def ruleset_line(self, no, col, toks):
         if self._header(no, col, "ruleset"):
-            self.log.ruleset = self._value(toks[1])
+            self.log.ruleset = self._value(no, toks[1])
 
     def option_line(self, no, col, toks):
         if self._header(no, col, f"option:{toks[1]}"):
-            self.log.options[str(toks[1])] = self._value(toks[2])
+            self.log.options[str(toks[1])] = self._value(no, toks[2])
 
     def target_line(self, no, col, toks):
         if int(toks[1]) < 1:
@@ -212,7 +223,7 @@ class _HeaderLines:
 
     def tag_line(self, no, col, toks):
         if self._header(no, col, f"tag:{toks[0]}"):
-            self.log.tags[str(toks[0])] = self._value(toks[1])
+            self.log.tags[str(toks[0])] = self._value(no, toks[1])
 
 
 class _Reader(_HeaderLines):
@@ -245,10 +256,9 @@ class _Reader(_HeaderLines):
                 else (f"`{first}` is DOS notation, not UNO Duo (`uno-duo 1`)")
             )
             return self._skip(self.r("notation.line", what, line=no, column=col, found=first))
-        try:
-            tree = _lark().parse(code)
-        except UnexpectedInput as exc:
-            return self._skip(self._syntax(no, code, exc))
+        tree = _parse_code(code)
+        if isinstance(tree, UnexpectedInput):
+            return self._skip(self._syntax(no, code, tree))
         sentence: Tree = tree.children[0]
         try:
             getattr(self, sentence.data)(no, col, [t for t in sentence.children if isinstance(t, Token)])
