@@ -141,6 +141,7 @@ class GamePack:
 #: The registered games: header word -> the module that sets PACK. One line per game.
 REGISTRY: dict[str, str] = {
     "dos": "dosverify.games.dos",
+    "uno-duo": "dosverify.games.uno_duo",
 }
 
 DEFAULT = "dos"
