@@ -150,6 +150,7 @@ def _header(w: _Writer) -> None:
 
 def _round(w: _Writer, rnd: RoundLog) -> None:
     st = w.style
+    w.listed = set()  # reshuffle sources are numbered within a round
     if st.comments:
         w.lines.append("")
     w.add(f"round {rnd.number}")
