@@ -10,6 +10,7 @@ applied as written; a drawn wrong card is taken; an owed total cancelled after `
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -402,7 +403,11 @@ class Replay(_Turns):
         self.prev_no = 0
 
     def dispatch(self, ln: Line) -> None:
-        super().dispatch(ln)
+        rule = syntax(ln.words, self.players) if self.rnd or ln.kind in KEYWORDS else None
+        if rule:
+            self.find(ln.no, rule)
+        else:
+            super().dispatch(ln)
         self.prev_no = ln.no
 
     # ---- play
@@ -657,6 +662,42 @@ class Replay(_Turns):
         elif self.pile.slots or len(self.discard) >= 2:
             self.find(ln.no, "turn.pass")
         self.phase = "done"
+
+
+KEYWORDS = frozenset(
+    "uno-duo round drafter deck draft keep discard hand start turn play draw challenge uno catch by reshuffle pass "
+    "score totals winner players ruleset option target".split()
+)
+_CARD_WORD = re.compile(r"^[RGBYW][0-9A-Z+=#]")
+_CODE = re.compile(r"^(?:[RGBY](?:[0-9]|S|R|\+2)|W|W\+4|W=[RGBY]|W\+4=[RGBY])$")
+_CARDS_FROM = {"play": 1, "deck": 1, "hand": 2, "start": 1, "reshuffle": 1}
+
+
+def card_word(w: str) -> bool:
+    """Section 3: `W`, or R, G, B, Y or W followed by a digit, an upper-case letter, `+`, `=` or `#`."""
+    return w == "W" or bool(_CARD_WORD.match(w))
+
+
+def syntax(words: list[str], players: list[str]) -> str | None:
+    """The notation rule a line breaks as a sentence (the few the test side needs), or None."""
+    if not words:
+        return None
+    k = words[0]
+    if k == "show" or (k not in KEYWORDS and not (k.islower() and len(words) == 2)):
+        return "notation.line"
+    if any(w == "?" for w in words):
+        return "notation.card"
+    if k in _CARDS_FROM or k == "draw":
+        cards = words[_CARDS_FROM.get(k, 1) :]
+        if k == "draw" and cards and cards[0] in players:
+            cards = cards[1:]
+        wilds_named = k in ("play", "start")
+        for w in cards:
+            if not _CODE.match(w) or ("=" in w and not wilds_named):
+                return "notation.card"
+    if k in ("uno", "turn") and len(words) > 1 and words[1] not in players:
+        return "notation.card" if card_word(words[1]) else "notation.player"
+    return None
 
 
 def replay(text: str) -> Replay:
