@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from .. import Mutation
-from .simcards import WD4, base, colour, face, full_deck, is_wild, matches
+from .simcards import base, colour, face, full_deck, is_wild, matches
 from .simreplay import Replay, errors
 from .simreplay import replay as _replay
 

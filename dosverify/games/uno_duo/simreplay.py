@@ -665,8 +665,33 @@ class Replay(_Turns):
 
 
 KEYWORDS = frozenset(
-    "uno-duo round drafter deck draft keep discard hand start turn play draw challenge uno catch by reshuffle pass "
-    "score totals winner players ruleset option target".split()
+    [
+        "uno-duo",
+        "round",
+        "drafter",
+        "deck",
+        "draft",
+        "keep",
+        "discard",
+        "hand",
+        "start",
+        "turn",
+        "play",
+        "draw",
+        "challenge",
+        "uno",
+        "catch",
+        "by",
+        "reshuffle",
+        "pass",
+        "score",
+        "totals",
+        "winner",
+        "players",
+        "ruleset",
+        "option",
+        "target",
+    ]
 )
 _CARD_WORD = re.compile(r"^[RGBYW][0-9A-Z+=#]")
 _CODE = re.compile(r"^(?:[RGBY](?:[0-9]|S|R|\+2)|W|W\+4|W=[RGBY]|W\+4=[RGBY])$")
