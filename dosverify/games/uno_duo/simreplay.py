@@ -113,6 +113,8 @@ class _Base:
         self.score_lines: list[int] = []
         self.totals_lines: list[int] = []
         self.winner_line = 0
+        self.accounts: list[int] = []  # cards accounted for at each `score` line
+        self.dealt: list[dict[str, int]] = []  # hand sizes after each round's set-up
 
     def find(self, no: int, rule: str, note: str = "") -> None:
         self.findings.append(Finding(no, rule, note))
@@ -189,6 +191,7 @@ class _Base:
 
     def score(self, ln: Line) -> None:
         self.end_turn(ln.no)
+        self.accounts.append(self.accounted())
         self.score_lines.append(ln.no)
         p, n = ln.words[1], int(ln.words[2])
         if not self.round_over or self.scored or not self.hands.get(p):
@@ -304,6 +307,7 @@ class _Turns(_Base):
     # ---- set-up and turns
     def start(self, ln: Line) -> None:
         self.build_pile()
+        self.dealt.append({p: len(h) for p, h in self.hands.items()})
         card = ln.words[1]
         rule = self.pile.judge(base(card))
         if rule:
