@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -58,7 +58,7 @@ def _log(seed: int, style: str, whole: bool) -> str:
     return simulate(seed=seed, style=style, whole_game=whole, target=60 if whole else None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def found(name: str, limit: int = 90) -> tuple[Mutation, str, int, str] | None:
     """The first mutant the operator makes over seeded logs (styles in turn): the mutant, its log, seed, style."""
     op = OPERATORS[name]

@@ -157,6 +157,69 @@ def test_json_rendering():
     assert doc["winner"]["player"] in doc["players"]
 
 
+# the contract's Example 1 (design/uno-duo.md, section 3), copied: the replayer that confirms the mutants must
+# read it as the contract does (legal; its two illegal variants one finding each)
+EXAMPLE_1 = """\
+uno-duo 1
+event "Kitchen table"
+players ann bob
+target 50  # over after one round
+
+round 1
+drafter ann  # Player 1; bob plays first
+draft ann keep G+2 discard R3  # kept G+2, turned R3 up
+draft bob discard B7 keep R+2  # threw B7, must keep R+2
+draft ann keep GR discard Y9
+draft bob keep G4 discard G6
+draft ann discard R8 keep G3
+draft bob keep B4 discard B2
+draft ann keep G8 discard Y0
+draft bob keep B9 discard G9
+draft ann discard RS keep YS
+draft bob keep Y2 discard B5
+draft ann keep Y5 discard Y3
+draft bob discard G1 keep W
+draft ann keep W+4 discard R6
+draft bob keep GS discard BR
+start R7  # the 14 discards lie under the pile
+
+turn bob
+  play R+2
+turn ann
+  play G+2  # volley: bob owes 4
+turn bob
+  draw B1 R5 Y7 G0  # no Draw 2: draws 4, turn over
+turn ann
+  play GR G3 G8  # a Reverse, then all other greens
+turn bob
+  play GS  # Skip: bob plays again
+  play G4
+turn ann
+  play W+4=Y  # ann holds no other playable card: a challenge will fail
+turn bob
+  challenge
+  draw R9 B6 Y+2 G7 R1 BS  # so the challenger draws 6
+turn ann
+  play YS
+  uno  # one card left
+  play Y5  # the Skip's second play: out
+score bob 86
+totals ann 0 bob 86
+winner ann
+"""
+
+
+def test_replayer_reads_the_contracts_example():
+    assert errors(replay(EXAMPLE_1)) == []
+    lines = EXAMPLE_1.split("\n")
+    assert lines[33].strip() == "play G4"
+    v1 = "\n".join([*lines[:33], "  play B4", *lines[34:]])
+    assert [(f.line, f.rule) for f in errors(replay(v1))] == [(34, "play.match")]
+    assert lines[27].strip() == "turn bob"
+    v2 = "\n".join([*lines[:28], "  challenge", *lines[28:]])
+    assert [(f.line, f.rule) for f in errors(replay(v2))] == [(29, "wd4.challenge")]
+
+
 # ---- under the referee --------------------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from .. import Mutation
-from .simcards import base, colour, face, full_deck, is_wild, matches
+from .simcards import base, colour, face, full_deck, hand_value, is_wild, matches
 from .simreplay import Replay, errors
 from .simreplay import replay as _replay
 
@@ -118,8 +118,6 @@ def settle(text: str) -> str:
         ln = rp.lines[f.line - 1]
         if f.rule == "score.values":
             p = ln.words[1]
-            from .simcards import hand_value
-
             text = replace_line(text, f.line, f"score {p} {hand_value(_hand_at(rp, f.line, p))}")
         else:
             text = replace_line(text, f.line, "totals " + " ".join(f"{p} {n}" for p, n in _totals_at(text, f.line)))
