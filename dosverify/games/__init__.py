@@ -110,9 +110,19 @@ class GamePack:
         ruleset: str = "official",
         options: dict[str, str] | None = None,
         whole_game: bool = False,
+        style: str = "canonical",
     ) -> str:
-        """A legal log, in text notation, of a seeded simulated game (one round, or the whole game)."""
+        """A legal log, in text notation, of a seeded simulated game (one round, or the whole game),
+        written in one of :meth:`styles` (the renderings the notation allows)."""
         raise NotImplementedError
+
+    def styles(self) -> list[str]:
+        """The names of the renderings :meth:`simulate` can write (the first is the canonical one)."""
+        return ["canonical"]
+
+    def player_counts(self) -> tuple[int, ...]:
+        """How many players a game of it may have."""
+        return (2,)
 
     def operators(self) -> dict[str, Operator]:
         """The mutation operators by name (each puts one defect into a legal log)."""

@@ -43,15 +43,20 @@ class UnoDuoPack(GamePack):
 
         return json_schema()
 
-    def simulate(self, *, seed, players=2, ruleset="official", options=None, whole_game=False):
-        from .simulate import simulate  # written by the simulator's engineer
+    def simulate(self, *, seed, players=2, ruleset="official", options=None, whole_game=False, style="canonical"):
+        from .simulate import simulate
 
-        return simulate(seed=seed, players=players, ruleset=ruleset, options=options, whole_game=whole_game)
+        return simulate(seed=seed, ruleset=ruleset, options=options, whole_game=whole_game, style=style)
+
+    def styles(self) -> list[str]:
+        from .simemit import STYLES
+
+        return ["canonical", *(s for s in STYLES if s != "canonical")]
 
     def operators(self):
-        from .mutate import operators  # written by the mutation operators' engineer
+        from .mutate import OPERATORS
 
-        return operators()
+        return dict(OPERATORS)
 
 
 PACK = UnoDuoPack()
