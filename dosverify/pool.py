@@ -457,8 +457,9 @@ class CheckPool:
             w.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, jobs: list[tuple[str, tuple, int]], timing: dict | None = None) -> list[Any]:
-        """Run the jobs (name, args, size in bytes) of one request; results in order. ``timing``,
+    async def run(self, jobs: list[tuple], timing: dict | None = None) -> list[Any]:
+        """Run the jobs (name, args, size in bytes[, lane]) of one request; results in order (a job
+        that names its lane runs there, else its size and the request's length choose). ``timing``,
         if given, receives where the request's time went (:func:`pool_timing`), also on failure.
 
         Raises :class:`CheckTimeout` for the first job over its budget, :class:`CheckBusy` when
@@ -471,9 +472,10 @@ class CheckPool:
         items = []
         small = "single" if len(jobs) == 1 else "batch"
         now = time.perf_counter()
-        for i, (name, args, size) in enumerate(jobs):
+        for i, (name, args, size, *lane) in enumerate(jobs):
             item = _Item(i, (name, args), size, loop.create_future(), flow, queued=now)
-            flow.lanes[small if size <= self.small_bytes else "large"].append(item)
+            named = lane[0] if lane else None
+            flow.lanes[named or (small if size <= self.small_bytes else "large")].append(item)
             items.append(item)
         for lane, queue in self._queues.items():
             if flow.lanes[lane]:

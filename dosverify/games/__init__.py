@@ -118,6 +118,27 @@ class GamePack:
         """The mutation operators by name (each puts one defect into a legal log)."""
         raise NotImplementedError
 
+    # ---- what the service and the page ask ----------------------------------------------------
+    def log_model(self) -> Any:
+        """A pydantic TypeAdapter of the JSON form's log (its schema goes into the OpenAPI document)."""
+        raise NotImplementedError
+
+    def profile(self, logs: list[tuple[str, Any]], fixed: dict[str, str] | None = None) -> dict:
+        """The options that explain (name, log) pairs of one program (`dosverify profile`)."""
+        raise NotImplementedError
+
+    def auto_choice(self, profile: dict) -> dict:
+        """What `ruleset=auto` judges under, from a :meth:`profile`: its `ruleset` and `options`."""
+        raise NotImplementedError
+
+    def replay_model(self) -> Any:
+        """The pydantic model of :meth:`replay`'s answer (POST /v1/replay)."""
+        raise NotImplementedError
+
+    def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
+        """One log's report and the table after every turn, for the page (positional: it runs in the pool)."""
+        raise NotImplementedError
+
 
 #: The registered games: header word -> the module that sets PACK. One line per game.
 REGISTRY: dict[str, str] = {

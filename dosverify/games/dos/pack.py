@@ -54,5 +54,30 @@ class DosPack(GamePack):
 
         return dict(OPERATORS)
 
+    def log_model(self) -> Any:
+        from .jsonform import log_adapter
+
+        return log_adapter()
+
+    def profile(self, logs, fixed=None) -> dict:
+        from .profile import profile
+
+        return profile(logs, fixed)
+
+    def auto_choice(self, profile: dict) -> dict:
+        from .profile import auto_choice
+
+        return auto_choice(profile)
+
+    def replay_model(self) -> Any:
+        from .replay import ReplayResult
+
+        return ReplayResult
+
+    def replay(self, source, form, name, ruleset, options) -> dict:
+        from .replay import replay
+
+        return replay(source, name=name, ruleset=ruleset, form=form, options=options)
+
 
 PACK = DosPack()
