@@ -601,21 +601,36 @@ def pool_timing(items: list[_Item]) -> dict[str, float]:
 class InFlightLimit:
     """An ASGI middleware that answers 503 with ``Retry-After`` to a request to one of the
     ``paths`` (the checks) while ``limit`` of them are already in flight, from the first byte
-    read to the last byte sent. ``reject`` builds that answer (an ASGI app)."""
+    read to the last byte sent, or while ``per_client`` of them come from the same client
+    address: one client cannot take every slot, the others keep theirs. ``reject`` builds that
+    answer (an ASGI app)."""
 
-    def __init__(self, app, limit: int, paths: tuple[str, ...], reject) -> None:
+    def __init__(self, app, limit: int, paths: tuple[str, ...], reject, per_client: int | None = None) -> None:
         self.app, self.limit, self.paths, self.reject = app, limit, paths, reject
+        self.per_client = limit if per_client is None else per_client
         self.in_flight = 0
+        self.by_client: dict[str, int] = {}
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(self.paths):
             await self.app(scope, receive, send)
             return
+        client = (scope.get("client") or ("-", 0))[0]
+        mine = self.by_client.get(client, 0)
         if self.in_flight >= self.limit:
             await self.reject(self.limit)(scope, receive, send)
             return
+        if mine >= self.per_client:
+            await self.reject(self.per_client, per_client=True)(scope, receive, send)
+            return
         self.in_flight += 1
+        self.by_client[client] = mine + 1
         try:
             await self.app(scope, receive, send)
         finally:
             self.in_flight -= 1
+            left = self.by_client[client] - 1
+            if left:
+                self.by_client[client] = left
+            else:
+                del self.by_client[client]

@@ -14,7 +14,7 @@ from ..pool import CheckPool, InFlightLimit
 from ..settings import Settings
 from .dependencies import JobRunner, Limits, in_pool
 from .errors import busy, install_handlers
-from .middleware import SPEC_HEADER, HttpConventions, ServerTiming, SpecVersionHeader
+from .middleware import SPEC_HEADER, ClientGone, CloseAfterRefusal, HttpConventions, ServerTiming, SpecVersionHeader
 from .openapi import install_openapi
 from .params import Params
 from .routers import check, health, spec, web
@@ -93,10 +93,18 @@ def create_app(
     app.state.settings, app.state.limits, app.state.warm = cfg, limits, warm
     app.state.pool, app.state.pool_box, app.state.run_jobs = get_pool, pool_box, run_jobs or in_pool
     app.state.max_log_bytes, app.state.max_batch_items = limits.max_log, limits.max_items
-    app.add_middleware(InFlightLimit, limit=cfg.max_in_flight, paths=LIMITED_PATHS, reject=busy)
+    app.add_middleware(
+        InFlightLimit,
+        limit=cfg.max_in_flight,
+        paths=LIMITED_PATHS,
+        reject=busy,
+        per_client=cfg.max_in_flight_per_client,
+    )
     app.add_middleware(SpecVersionHeader)
+    app.add_middleware(CloseAfterRefusal)
     app.add_middleware(ServerTiming)
-    app.add_middleware(HttpConventions)  # added last: the outermost, it sees the request first
+    app.add_middleware(HttpConventions)
+    app.add_middleware(ClientGone)  # added last: the outermost, it sees the request first
     app.router.redirect_slashes = False
     install_handlers(app)
     params = Params.build()

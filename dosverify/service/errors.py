@@ -99,6 +99,9 @@ class ServiceError(Exception):
         self.status, self.error, self.message = status, error, message
         self.problems, self.headers = problems or [], headers
 
+    def __reduce__(self):  # raised in a pool worker, it comes back whole
+        return (type(self), (self.status, self.error, self.message, self.problems, self.headers))
+
 
 def loc(in_: str, **kw: Any) -> Location:
     return Location(**{"in": in_}, **kw)
@@ -142,12 +145,13 @@ def error_response(
     )
 
 
-def busy(limit: int) -> JSONResponse:
-    """The 503 for a request over the in-flight limit (an ASGI app)."""
+def busy(limit: int, per_client: bool = False) -> JSONResponse:
+    """The 503 for a request over the in-flight limit, or over one client's share (an ASGI app)."""
+    whose = " from this client address, the most one client may have" if per_client else ", the most this service takes"
     return error_response(
         503,
         "too-many-requests",
-        f"{limit} requests are in flight, the most this service takes",
+        f"{limit} requests are in flight{whose}",
         [Problem(location=loc("header", name="retry-after"), message=f"retry after {RETRY_AFTER} s")],
         headers={"Retry-After": str(RETRY_AFTER)},
     )

@@ -5,9 +5,10 @@ expect before routing (trailing slash, HEAD)."""
 from __future__ import annotations
 
 import contextvars
+import logging
 import time
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..spec import load_spec
@@ -147,3 +148,48 @@ class HttpConventions:
             await send(message)
 
         await self.app({**scope, "method": "GET"}, receive, send_headers_only)
+
+
+class CloseAfterRefusal:
+    """Adds ``Connection: close`` to a 413: the client may still be sending the body the
+    service refused, and the server closes the connection after the answer instead of reading
+    the rest of it (uvicorn honours the app's ``Connection: close``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_closing(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 413:
+                headers = [h for h in message.get("headers", []) if h[0].lower() != b"connection"]
+                message = {**message, "headers": [*headers, (b"connection", b"close")]}
+            await send(message)
+
+        await self.app(scope, receive, send_closing)
+
+
+class ClientGone:
+    """A client that goes away before its body is read (an aborted upload, or a connection the
+    server closed for a limit) is one line in the log, not a traceback: there is no one left to
+    answer."""
+
+    log = logging.getLogger("uvicorn.error")  # uvicorn's own log, in its format
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        try:
+            await self.app(scope, receive, send)
+        except ClientDisconnect:
+            client = scope.get("client") or ("-", 0)
+            self.log.info(
+                "%s:%s - %s %s: the client went away before its body was read", *client, scope["method"], scope["path"]
+            )

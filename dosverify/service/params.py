@@ -41,7 +41,6 @@ class Params:
     ruleset_batch: Any
     name: Any
     option: Any
-    game: Any
     ruleset_names: list[str]
 
     @classmethod
@@ -65,6 +64,5 @@ class Params:
                 "`GET /v1/rulesets` lists the options and their values)",
                 json_schema_extra={"items": {"type": "string", "enum": pairs}},
             ),
-            game=Query(None, description="the game (default: dos)"),
             ruleset_names=names,
         )

@@ -42,8 +42,27 @@ def batch_item(item: Any, i: int) -> tuple[str, Any]:
                     )
                 ],
             )
+        if name and not _is_unicode(name):
+            raise ServiceError(
+                422,
+                "invalid-batch",
+                f"item {i}'s name is not valid Unicode",
+                [
+                    Problem(
+                        location=loc("body", pointer=f"/{i}/name", item=i), message="a lone surrogate (\\ud800-\\udfff)"
+                    )
+                ],
+            )
         return (name if name else f"[{i}]"), item["log"]
     return f"[{i}]", item
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _not_json(exc: Exception) -> ServiceError:
@@ -63,12 +82,24 @@ def _not_array(found: str) -> ServiceError:
     )
 
 
+def _unparsable(message: str) -> ServiceError:
+    return ServiceError(
+        422, "invalid-batch", "the body is not a JSON array of logs", [Problem(location=loc("body"), message=message)]
+    )
+
+
 def json_items(body: bytes, max_items: int, *, empty_ok: bool = True) -> list:
-    """The items of a JSON array body (422 when it is not one; 413 past the item limit)."""
+    """The items of a JSON array body (422 when it is not one, or cannot be read: nested past
+    the parser's depth, a number past Python's 4,300 digits; 413 past the item limit). Runs in a
+    pool worker: parsing megabytes would hold up the event loop."""
     try:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise _not_json(exc) from exc
+    except RecursionError:
+        raise _unparsable("the JSON is nested too deeply to read") from None
+    except ValueError as exc:  # int(): "Exceeds the limit (4300 digits) for integer string conversion"
+        raise _unparsable(f"the JSON cannot be read: {exc}") from None
     if not isinstance(data, list):
         raise _not_array(f"{'a non-empty array' if not empty_ok else 'an array'}, found {json_type_name(data)}")
     if not data and not empty_ok:
@@ -79,10 +110,20 @@ def json_items(body: bytes, max_items: int, *, empty_ok: bool = True) -> list:
 
 
 def _encoded(item: Any, i: int, max_log: int) -> tuple[bytes, str]:
-    if isinstance(item, str):
-        raw, form = item.encode("utf-8", "surrogatepass"), "text"
-    else:  # an object is a JSON log; anything else fails the log schema in its report
-        raw, form = json.dumps(item, ensure_ascii=False).encode("utf-8", "surrogatepass"), "json"
+    """The bytes of a batch item's log (a lone surrogate kept as its bytes: the referee reports
+    the encoding, as it does for /v1/check)."""
+    try:
+        if isinstance(item, str):
+            raw, form = item.encode("utf-8", "surrogatepass"), "text"
+        else:  # an object is a JSON log; anything else fails the log schema in its report
+            raw, form = json.dumps(item, ensure_ascii=False).encode("utf-8", "surrogatepass"), "json"
+    except RecursionError:
+        raise ServiceError(
+            422,
+            "invalid-batch",
+            f"item {i} is nested too deeply to read",
+            [Problem(location=loc("body", pointer=f"/{i}", item=i), message="the JSON is nested too deeply")],
+        ) from None
     if len(raw) > max_log:
         raise ServiceError(
             413,
@@ -98,13 +139,33 @@ async def batch_logs(request: Request, form: str, limits: Limits) -> list[tuple[
     if form == "multipart":
         parts = await read_multipart(request, limits.max_log, limits.max_items)
         return [(bytes(p.data), p.form(), p.filename or p.name or f"[{i}]") for i, p in enumerate(parts)]
-    data = json_items(await read_body(request), limits.max_items)
+    body = await read_body(request)
+    return await jobs_of(request).call(read_batch_job, body, limits.max_items, limits.max_log, lane="batch")
+
+
+def jobs_of(request: Request) -> Jobs:
+    return Jobs(request)
+
+
+def read_batch_job(body: bytes, max_items: int, max_log: int) -> list[tuple[bytes, str, str]]:
+    """(bytes, form, name) of every log of a JSON array batch (in a pool worker)."""
     items = []
-    for i, item in enumerate(data):
+    for i, item in enumerate(json_items(body, max_items)):
         item_name, log = batch_item(item, i)
-        raw, f = _encoded(log, i, limits.max_log)
+        raw, f = _encoded(log, i, max_log)
         items.append((raw, f, item_name))
     return items
+
+
+def profile_job(body: bytes, max_items: int, fixed: dict[str, str]) -> dict:
+    """`POST /v1/profile` in a pool worker: the body read, then the game's inference."""
+    return find_game().profile(profile_pairs(json_items(body, max_items, empty_ok=False)), fixed)
+
+
+def auto_job(pairs: list[tuple[str, bytes]], options: dict[str, str]) -> dict:
+    """What `batch?ruleset=auto` judges under (in a pool worker)."""
+    pack = find_game()
+    return pack.auto_choice(pack.profile(pairs, options))
 
 
 def profile_pairs(data: list) -> list[tuple[str, Any]]:
@@ -197,7 +258,7 @@ def _unreadable(form: str, findings: list) -> ServiceError:
 
 def router(limits: Limits, p: Params) -> APIRouter:
     """The check routes, their body limits and documented bodies built from the settings."""
-    r = APIRouter(tags=["check"])
+    r = APIRouter()
     errors = ERROR_RESPONSES
 
     @r.post(
@@ -207,6 +268,7 @@ def router(limits: Limits, p: Params) -> APIRouter:
         openapi_extra=log_body(),
         summary="Check one log",
         operation_id="checkLog",
+        tags=["check"],
         response_model=Report,
     )
     async def check_one(
@@ -238,6 +300,7 @@ def router(limits: Limits, p: Params) -> APIRouter:
         openapi_extra=_batch_body(limits.max_items),
         summary="Check several logs",
         operation_id="checkBatch",
+        tags=["check"],
     )
     async def check_batch(
         request: Request,
@@ -259,9 +322,8 @@ def router(limits: Limits, p: Params) -> APIRouter:
         items = await batch_logs(request, form, limits)
         auto = None
         if ruleset == "auto" and items:  # one inference over the batch, then every log judged under it
-            pack = find_game()
-            prof = await jobs.call(pack.profile, [(nm, raw) for raw, _, nm in items], options)
-            auto = pack.auto_choice(prof)
+            pairs = [(nm, raw) for raw, _, nm in items]
+            auto = await jobs.call(auto_job, pairs, options, size=sum(len(raw) for raw, _, _ in items), lane="large")
             ruleset, options = auto["ruleset"], auto["options"]
         elif ruleset == "auto":
             ruleset = None
@@ -275,6 +337,7 @@ def router(limits: Limits, p: Params) -> APIRouter:
         openapi_extra=_profile_body(limits.max_items),
         summary="Infer the options that explain several logs",
         operation_id="profileLogs",
+        tags=["check"],
     )
     async def profile_logs(
         request: Request,
@@ -288,8 +351,8 @@ def router(limits: Limits, p: Params) -> APIRouter:
         `option=KEY=VALUE` fixes an option instead of inferring it."""
         form_of(request, ("json",))
         fixed = parse_options(option)
-        pairs = profile_pairs(json_items(await read_body(request), limits.max_items, empty_ok=False))
-        return JSONResponse(await jobs.call(find_game().profile, pairs, fixed))
+        body = await read_body(request)
+        return JSONResponse(await jobs.call(profile_job, body, limits.max_items, fixed, lane="large"))
 
     @r.post(
         "/v1/convert",

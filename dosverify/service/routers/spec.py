@@ -8,11 +8,14 @@ import html
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
+from ...games import game_names
 from ..dependencies import game_pack
 from ..errors import PROBLEM_TYPES, ErrorBody, Problem, ServiceError, loc
 from ..models import RuleInfo, RulesetsResult, RulesResult
 
-GAME_Q = Query(None, description="the game whose specification is asked (default: dos)")
+GAME_Q = Query(
+    None, description="the game whose specification is asked (default: dos)", json_schema_extra={"enum": game_names()}
+)
 
 
 def _sources(spec) -> dict:

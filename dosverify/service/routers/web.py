@@ -9,6 +9,7 @@ The page itself uses only the public API (``/v1/replay``, ``/v1/rules/{id}``, ``
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
@@ -40,8 +41,20 @@ def _csp(page: HTMLResponse) -> HTMLResponse:
     return page
 
 
+class PageFiles(StaticFiles):
+    """The package's assets, each with ``nosniff``, and an HTML file with the page's own CSP
+    (``frame-ancestors 'none'``): ``/static/index.html`` is the page too, and must not be framed."""
+
+    def file_response(self, full_path, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(full_path, *args, **kwargs)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if str(full_path).endswith(".html"):
+            response.headers["Content-Security-Policy"] = PAGE_CSP
+        return response
+
+
 def mount_static(app: FastAPI) -> None:
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/static", PageFiles(directory=STATIC_DIR), name="static")
 
 
 def router(limits: Limits, p: Params, title: str) -> APIRouter:
