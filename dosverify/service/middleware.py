@@ -4,7 +4,10 @@ expect before routing (trailing slash, HEAD)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import contextvars
+import json
 import logging
 import time
 
@@ -186,10 +189,46 @@ class ClientGone:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
+
+        async def send_seen(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        client = scope.get("client") or ("-", 0)
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, send_seen)
+        except asyncio.CancelledError:
+            # the server's graceful-shutdown deadline passed with this request still in
+            # flight (a slow client): one line, and a 503 if nothing was sent yet
+            self.log.warning("%s:%s - %s %s: cancelled at shutdown", *client, scope["method"], scope["path"])
+            if not started:
+                with contextlib.suppress(Exception):
+                    await send(_SHUTTING_DOWN_START)
+                    await send({"type": "http.response.body", "body": _SHUTTING_DOWN_BODY})
         except ClientDisconnect:
-            client = scope.get("client") or ("-", 0)
             self.log.info(
                 "%s:%s - %s %s: the client went away before its body was read", *client, scope["method"], scope["path"]
             )
+
+
+_SHUTTING_DOWN_BODY = json.dumps(
+    {
+        "type": "/problems/shutting-down",
+        "title": "Service Unavailable",
+        "status": 503,
+        "detail": "the service is shutting down",
+        "error": "shutting-down",
+    }
+).encode()
+_SHUTTING_DOWN_START = {
+    "type": "http.response.start",
+    "status": 503,
+    "headers": [
+        (b"content-type", b"application/problem+json"),
+        (b"content-length", str(len(_SHUTTING_DOWN_BODY)).encode()),
+        (b"retry-after", b"1"),
+        (b"connection", b"close"),
+    ],
+}
