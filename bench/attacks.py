@@ -2,7 +2,8 @@
 would be, while a probe from another loopback address (127.0.0.2: a different client, as a
 real user is) sends small legal checks one at a time.
 
-- slow_body: 64 uploads that announce 100 kB and send a byte every 0.5 s (reconnecting when cut);
+- slow_body: 64 uploads that announce 100 kB and send a byte every 0.5 s (reconnecting when cut,
+  after the Retry-After when refused);
 - slowloris: 300 connections that send half a request head and a byte of header every second;
 - big_headers: 4 clients sending a request whose one header is 1 MiB, as fast as they can;
 - profile: 4 clients posting `/v1/profile` and `/v1/check/batch?ruleset=auto` with 40 logs.
@@ -81,6 +82,8 @@ async def _slow_body(port: int, t_end: float, seen: Counter) -> None:
         answer = await _dribble(reader, writer, b"x", 0.5, t_end)
         seen[str(answer)] += 1
         writer.close()
+        if answer == 503:  # over its share: it waits the Retry-After (reconnecting at once is a request flood,
+            await asyncio.sleep(1.0)  # another attack, the proxy's limit_req's: docs/deploy.md)
 
 
 async def _slowloris(port: int, t_end: float, seen: Counter) -> None:
