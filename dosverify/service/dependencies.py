@@ -93,12 +93,15 @@ class Jobs:
         state = self.request.app.state
         return await state.run_jobs(state.pool(), jobs)
 
-    async def call(self, fn: Callable, *args: Any, size: int | None = None, lane: str | None = None) -> Any:
+    async def call(
+        self, fn: Callable, *args: Any, size: int | None = None, lane: str | None = None, weight: int = 1
+    ) -> Any:
         """``fn(*args)`` in the pool (``fn`` a module-level function); ``size`` and ``lane`` say
-        where its cost belongs (by default the size of its first argument, if bytes)."""
+        where its cost belongs (by default the size of its first argument, if bytes), ``weight``
+        how many check budgets it has (work over many logs has one per log)."""
         if size is None:
             size = len(args[0]) if args and isinstance(args[0], (bytes, bytearray)) else 0
-        [out] = await self.run([("call", (fn, args), size, lane)])
+        [out] = await self.run([("call", (fn, args), size, lane, weight)])
         return out
 
 

@@ -323,7 +323,8 @@ def router(limits: Limits, p: Params) -> APIRouter:
         auto = None
         if ruleset == "auto" and items:  # one inference over the batch, then every log judged under it
             pairs = [(nm, raw) for raw, _, nm in items]
-            auto = await jobs.call(auto_job, pairs, options, size=sum(len(raw) for raw, _, _ in items), lane="large")
+            size = sum(len(raw) for raw, _, _ in items)
+            auto = await jobs.call(auto_job, pairs, options, size=size, lane="large", weight=len(items))
             ruleset, options = auto["ruleset"], auto["options"]
         elif ruleset == "auto":
             ruleset = None
@@ -352,7 +353,9 @@ def router(limits: Limits, p: Params) -> APIRouter:
         form_of(request, ("json",))
         fixed = parse_options(option)
         body = await read_body(request)
-        return JSONResponse(await jobs.call(profile_job, body, limits.max_items, fixed, lane="large"))
+        # its logs are counted in the worker; until then, one check budget per 64 KiB of body
+        weight = min(limits.max_items, 1 + len(body) // 65536)
+        return JSONResponse(await jobs.call(profile_job, body, limits.max_items, fixed, lane="large", weight=weight))
 
     @r.post(
         "/v1/convert",
