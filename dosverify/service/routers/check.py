@@ -353,8 +353,9 @@ def router(limits: Limits, p: Params) -> APIRouter:
         form_of(request, ("json",))
         fixed = parse_options(option)
         body = await read_body(request)
-        # its logs are counted in the worker; until then, one check budget per 64 KiB of body
-        weight = min(limits.max_items, 1 + len(body) // 65536)
+        # its logs are counted only in the worker: one check budget per 2 KiB of body (about
+        # the smallest log of a round), at most one per log a batch may hold
+        weight = min(limits.max_items, 1 + len(body) // 2048)
         return JSONResponse(await jobs.call(profile_job, body, limits.max_items, fixed, lane="large", weight=weight))
 
     @r.post(
