@@ -19,6 +19,12 @@ phases with a bounded asyncio/httpx client that stops by itself:
 3. mix + junk, ``--repeats`` times (default 3), each after its own baseline: the same, with 10%
    of the requests 1 MiB junk logs (random words and bytes; half of them start as a log does,
    `dos 1` and a players line, so every line is a finding).
+4. the hostile phases (bench/attacks.py; ``--attacks``, default all of them): slow bodies,
+   slowloris, big headers and profile requests, each for ``--attack-duration`` s (default
+   ``--duration``) after its own baseline, while a probe from 127.0.0.2 (another client) sends
+   small legal checks one at a time. Verdict per phase: the probe's p99 within 5x of the
+   baseline's, the probe answered 200 every time, the attackers got only documented answers
+   (408, 413, 414, 431, 503; 200 for profiles) or a closed connection.
 
 Reported: requests/s per phase; p50/p99 latency of the small legal checks (every answer, a 503
 too) sent after the ramp, and for the record p99 and max over every one; each junk phase's p99
@@ -54,6 +60,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
+from attacks import ATTACKS, attack_phase  # noqa: E402
 from serverproc import free_port, stop, wait_ready  # noqa: E402
 
 from dosverify.pool import BATCH_NICE, LARGE_NICE  # noqa: E402  (the lanes' niceness tells a worker's lane)
@@ -438,6 +445,13 @@ def main(argv: list[str] | None = None) -> int:
         help="run the server in this client's session (by default it gets one of its own, as a deployed "
         "service has: with Linux's autogroup the session is the CPU's unit of fairness)",
     )
+    ap.add_argument(
+        "--attacks",
+        default=",".join(ATTACKS),
+        help=f"hostile phases to run, comma-separated, or `none` (default: {','.join(ATTACKS)})",
+    )
+    ap.add_argument("--attack-duration", type=float, default=None, help="seconds of each hostile phase")
+    ap.add_argument("--no-mix", action="store_true", help="skip the mix and junk phases (the hostile ones only)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", default=str(HERE / "out" / "load.json"))
     args = ap.parse_args(argv)
@@ -452,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
             "--duration must be in (0, 600], --concurrency in (0, 256], --ramp in [0, duration), "
             "--repeats in [1, 9] and --unloaded in [100, 100000]"
         )
+    attacks = [] if args.attacks == "none" else [a.strip() for a in args.attacks.split(",") if a.strip()]
+    if any(a not in ATTACKS for a in attacks) or not 0 < (args.attack_duration or args.duration) <= 600:
+        ap.error(f"--attacks takes {', '.join(ATTACKS)} or none; --attack-duration is in (0, 600]")
     logs = workload(args.seed)
     gc.collect()
     gc.freeze()  # the workload stays for good: no full collection in this client scans it again
@@ -474,7 +491,7 @@ def main(argv: list[str] | None = None) -> int:
     # the mix without junk once, then the mix with junk --repeats times: each loaded phase right
     # after a baseline of its own (on a shared machine the load from elsewhere changes from minute
     # to minute, and each ratio compares like with like), so one noisy minute does not decide
-    plan = [("mix", False)] + [(f"mix_junk_{k + 1}", True) for k in range(args.repeats)]
+    plan = [] if args.no_mix else [("mix", False)] + [(f"mix_junk_{k + 1}", True) for k in range(args.repeats)]
     res: dict = {"command": " ".join(["bench/load.py", *(argv if argv is not None else sys.argv[1:])]), "phases": []}
     try:
         try:
@@ -520,6 +537,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"= {ratio}x; {load['answered']}/{load['sent']} answered; CPU % {load['cpu_pct']}",
                 flush=True,
             )
+        res["attacks"] = [
+            run_attack(base, logs, kind, args.attack_duration or args.duration, args.unloaded, args.seed + i)
+            for i, kind in enumerate(attacks)
+        ]
     finally:
         sampler.finish()
         stop(server, 15)
@@ -532,7 +553,37 @@ def main(argv: list[str] | None = None) -> int:
     print(f"written {out}")
     lost = sum(p["loaded"]["lost"] for p in res["phases"])
     bad = sum(p["loaded"]["bad_5xx"] for p in res["phases"])
-    return 0 if lost == 0 and bad == 0 else 1
+    failed = [a["attack"] for a in res.get("attacks", []) if not a["verdict"]]
+    return 0 if lost == 0 and bad == 0 and not failed else 1
+
+
+def run_attack(base: str, logs: dict, kind: str, duration: float, unloaded_n: int, seed: int) -> dict:
+    """One hostile phase after a baseline of its own, with its verdict (printed as it ends)."""
+    time.sleep(SETTLE)
+    base_res = asyncio.run(unloaded(base, logs, unloaded_n))
+    got = asyncio.run(attack_phase(base, logs, kind, duration, seed))
+    lat = got.pop("probe_lat")
+    p99 = ms(lat, 99)
+    ratio = round(p99 / base_res["legal_p99_ms"], 2) if p99 is not None else None
+    probe_ok = set(got["probe_status"]) == {"200"}
+    verdict = ratio is not None and ratio <= 5 and probe_ok and not got["undocumented"]
+    out = {
+        **got,
+        "baseline_p99_ms": base_res["legal_p99_ms"],
+        "probe_n": len(lat),
+        "probe_p50_ms": ms(lat, 50),
+        "probe_p99_ms": p99,
+        "probe_max_ms": ms(lat, 100),
+        "ratio": ratio,
+        "verdict": verdict,
+    }
+    print(
+        f"attack {kind}: probe p50 {out['probe_p50_ms']} ms, p99 {p99} ms = {ratio}x of {base_res['legal_p99_ms']} ms "
+        f"({len(lat)} checks, {got['probe_status']}); attackers got {got['attacker_answers']}; "
+        f"{'PASS' if verdict else 'FAIL'}",
+        flush=True,
+    )
+    return out
 
 
 def summarize(res: dict, ramp: float) -> None:
@@ -550,70 +601,90 @@ def summarize(res: dict, ramp: float) -> None:
     res["junk_ratio_median"] = statistics.median(res["junk_ratios"]) if junk else None
     res["junk_ratio_pooled"] = round(pooled["loaded"] / pooled["unloaded"], 2) if junk else None
     res["junk_p99_pooled_ms"] = pooled
-    print()
-    body = []
-    for p in phases:
-        r, u = p["loaded"], p["unloaded"]
-        body.append(
+    if phases:  # (the hostile phases alone, with --no-mix, have a table of their own)
+        print()
+        body = []
+        for p in phases:
+            r, u = p["loaded"], p["unloaded"]
+            body.append(
+                [
+                    p["name"],
+                    r["req_s"],
+                    f"{r['legal_p50_ms']} ms",
+                    f"{r['legal_p99_ms']} ms",
+                    f"{u['legal_p99_ms']} ms [{u['p99_ci95_ms'][0]}-{u['p99_ci95_ms'][1]}]",
+                    f"{p['ratio']}x",
+                    f"{r['legal_all_p99_ms']} / {r['legal_all_max_ms']} ms",
+                    f"{r['health_p50_ms']}/{r['health_p99_ms']} ms",
+                    f"{r['answered']}/{r['sent']}",
+                    sum(v for k, v in r["status"].items() if " 503" in k),
+                    r["bad_5xx"],
+                    r["lost"],
+                    f"{p['loadavg'][0]:.1f}",
+                ]
+            )
+        print_table(
             [
-                p["name"],
-                r["req_s"],
-                f"{r['legal_p50_ms']} ms",
-                f"{r['legal_p99_ms']} ms",
-                f"{u['legal_p99_ms']} ms [{u['p99_ci95_ms'][0]}-{u['p99_ci95_ms'][1]}]",
-                f"{p['ratio']}x",
-                f"{r['legal_all_p99_ms']} / {r['legal_all_max_ms']} ms",
-                f"{r['health_p50_ms']}/{r['health_p99_ms']} ms",
-                f"{r['answered']}/{r['sent']}",
-                sum(v for k, v in r["status"].items() if " 503" in k),
-                r["bad_5xx"],
-                r["lost"],
-                f"{p['loadavg'][0]:.1f}",
-            ]
+                "phase",
+                "req/s",
+                "legal p50",
+                "legal p99",
+                "baseline p99 [95% CI]",
+                "ratio",
+                f"with the {ramp:g} s ramp: p99 / max",
+                "healthz p50/p99",
+                "answered/sent",
+                "503",
+                "5xx!=503",
+                "lost",
+                "loadavg",
+            ],
+            body,
+            right=set(range(1, 13)),
         )
-    print_table(
-        [
-            "phase",
-            "req/s",
-            "legal p50",
-            "legal p99",
-            "baseline p99 [95% CI]",
-            "ratio",
-            f"with the {ramp:g} s ramp: p99 / max",
-            "healthz p50/p99",
-            "answered/sent",
-            "503",
-            "5xx!=503",
-            "lost",
-            "loadavg",
-        ],
-        body,
-        right=set(range(1, 13)),
-    )
-    print(
-        "\nwhere the small legal checks' time went, ms (median over the checks at or above each phase's p99; "
-        "'all': over every one):"
-    )
-    cols = ("latency", "outside", "app", "read", "queue", "send", "check", "cpu", "back", "loop")
-    rows = []
-    for p in phases:
-        for label, part in ((p["name"], p["loaded"]), (f"  baseline before {p['name']}", p["unloaded"])):
-            b = part["breakdown"]
-            rows.append([label, f"tail ({b['tail_n']})", *(b["tail"].get(c, "") for c in cols)])
-            rows.append(["", "all", *(b["all"].get(c, "") for c in cols)])
-    print_table(["phase", "checks", *cols], rows, right=set(range(2, 2 + len(cols))))
-    print("\nCPU use over each loaded phase, % of one core (2 cores = 200%):")
-    roles = ("client", "server", "single", "batch", "large")
-    print_table(
-        ["phase", *roles],
-        [[p["name"], *(p["loaded"].get("cpu_pct", {}).get(r, "") for r in roles)] for p in phases],
-        right=set(range(1, 1 + len(roles))),
-    )
+        print(
+            "\nwhere the small legal checks' time went, ms (median over the checks at or above each phase's p99; "
+            "'all': over every one):"
+        )
+        cols = ("latency", "outside", "app", "read", "queue", "send", "check", "cpu", "back", "loop")
+        rows = []
+        for p in phases:
+            for label, part in ((p["name"], p["loaded"]), (f"  baseline before {p['name']}", p["unloaded"])):
+                b = part["breakdown"]
+                rows.append([label, f"tail ({b['tail_n']})", *(b["tail"].get(c, "") for c in cols)])
+                rows.append(["", "all", *(b["all"].get(c, "") for c in cols)])
+        print_table(["phase", "checks", *cols], rows, right=set(range(2, 2 + len(cols))))
+        print("\nCPU use over each loaded phase, % of one core (2 cores = 200%):")
+        roles = ("client", "server", "single", "batch", "large")
+        print_table(
+            ["phase", *roles],
+            [[p["name"], *(p["loaded"].get("cpu_pct", {}).get(r, "") for r in roles)] for p in phases],
+            right=set(range(1, 1 + len(roles))),
+        )
     if junk:
         print(
             f"\np99 with junk / baseline p99, per repeat: {', '.join(f'{x}x' for x in res['junk_ratios'])}; "
             f"median {res['junk_ratio_median']}x (target <= 5); pooled p99s: {pooled['loaded']} / "
             f"{pooled['unloaded']} ms = {res['junk_ratio_pooled']}x; without junk: {phases[0]['ratio']}x"
+        )
+    if res.get("attacks"):
+        print("\nhostile phases (a probe from another address sends small legal checks one at a time):")
+        print_table(
+            ["attack", "probe p50", "probe p99", "baseline p99", "ratio", "probe answers", "attackers got", "verdict"],
+            [
+                [
+                    a["attack"],
+                    f"{a['probe_p50_ms']} ms",
+                    f"{a['probe_p99_ms']} ms",
+                    f"{a['baseline_p99_ms']} ms",
+                    f"{a['ratio']}x",
+                    ", ".join(f"{k}: {v}" for k, v in a["probe_status"].items()),
+                    ", ".join(f"{k}: {v}" for k, v in a["attacker_answers"].items()),
+                    "pass" if a["verdict"] else "FAIL",
+                ]
+                for a in res["attacks"]
+            ],
+            right={1, 2, 3, 4},
         )
     for p in res["rss"]:
         print(f"  pid {p['pid']:<8} {p['role']:<26} peak RSS {p['peak_rss_mb']} MB")

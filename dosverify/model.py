@@ -17,3 +17,17 @@ class Parsed:
     findings: list[Finding] = field(default_factory=list)
     malformed: bool = False
     text: str | None = None
+
+
+def json_type_name(value: Any) -> str:
+    """A JSON value's type as JSON names it (object, array, string, number, boolean, null), for
+    messages: a client never sees Python's names (dict, list, str)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"

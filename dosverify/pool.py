@@ -191,11 +191,11 @@ def _run(job: tuple, budget: float) -> tuple[str, Any, tuple]:  # pragma: no cov
     """(status, value, (start, end, cpu seconds)): start and end on ``time.perf_counter``, the
     system-wide monotonic clock the service reads too, so it can tell the wait for the worker
     to wake from the check itself, and cpu < end - start shows a check the OS kept off the CPU."""
-    name, args = job
+    name, args, weight = job
     t0, c0 = time.perf_counter(), time.process_time()
     try:
         try:
-            signal.setitimer(signal.ITIMER_REAL, budget)
+            signal.setitimer(signal.ITIMER_REAL, budget * weight)
             out = ("ok", JOBS[name](*args))
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -349,7 +349,8 @@ class _Worker:
             return await channel.recv()
 
         try:
-            return await asyncio.wait_for(round_trip(), self.budget * len(jobs) + GRACE_SECONDS)
+            weight = sum(job[2] for job in jobs)  # a job that stands for many logs has as many budgets
+            return await asyncio.wait_for(round_trip(), self.budget * weight + GRACE_SECONDS)
         except TimeoutError:  # stuck past budget and grace (first: an OSError since 3.11): a new worker starts
             status = "timeout"
         except (EOFError, OSError):
@@ -457,8 +458,10 @@ class CheckPool:
             w.stop()
         self._threads.shutdown(wait=False, cancel_futures=True)
 
-    async def run(self, jobs: list[tuple[str, tuple, int]], timing: dict | None = None) -> list[Any]:
-        """Run the jobs (name, args, size in bytes) of one request; results in order. ``timing``,
+    async def run(self, jobs: list[tuple], timing: dict | None = None) -> list[Any]:
+        """Run the jobs (name, args, size in bytes[, lane[, weight]]) of one request; results in
+        order. A job that names its lane runs there, else its size and the request's length
+        choose; a job of weight N (a profile of many logs, say) has N time budgets. ``timing``,
         if given, receives where the request's time went (:func:`pool_timing`), also on failure.
 
         Raises :class:`CheckTimeout` for the first job over its budget, :class:`CheckBusy` when
@@ -471,9 +474,11 @@ class CheckPool:
         items = []
         small = "single" if len(jobs) == 1 else "batch"
         now = time.perf_counter()
-        for i, (name, args, size) in enumerate(jobs):
-            item = _Item(i, (name, args), size, loop.create_future(), flow, queued=now)
-            flow.lanes[small if size <= self.small_bytes else "large"].append(item)
+        for i, (name, args, size, *extra) in enumerate(jobs):
+            named = extra[0] if extra else None
+            weight = extra[1] if len(extra) > 1 else 1
+            item = _Item(i, (name, args, weight), size, loop.create_future(), flow, queued=now)
+            flow.lanes[named or (small if size <= self.small_bytes else "large")].append(item)
             items.append(item)
         for lane, queue in self._queues.items():
             if flow.lanes[lane]:
@@ -487,7 +492,7 @@ class CheckPool:
                 if status == "ok":
                     results.append(value)
                 elif status == "timeout":
-                    raise CheckTimeout(item.index, self.budget)
+                    raise CheckTimeout(item.index, self.budget * item.job[2])
                 elif status == "busy":
                     raise CheckBusy(item.index, self.queue_timeout)
                 elif status == "died":
@@ -599,21 +604,36 @@ def pool_timing(items: list[_Item]) -> dict[str, float]:
 class InFlightLimit:
     """An ASGI middleware that answers 503 with ``Retry-After`` to a request to one of the
     ``paths`` (the checks) while ``limit`` of them are already in flight, from the first byte
-    read to the last byte sent. ``reject`` builds that answer (an ASGI app)."""
+    read to the last byte sent, or while ``per_client`` of them come from the same client
+    address: one client cannot take every slot, the others keep theirs. ``reject`` builds that
+    answer (an ASGI app)."""
 
-    def __init__(self, app, limit: int, paths: tuple[str, ...], reject) -> None:
+    def __init__(self, app, limit: int, paths: tuple[str, ...], reject, per_client: int | None = None) -> None:
         self.app, self.limit, self.paths, self.reject = app, limit, paths, reject
+        self.per_client = limit if per_client is None else per_client
         self.in_flight = 0
+        self.by_client: dict[str, int] = {}
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http" or not scope["path"].startswith(self.paths):
             await self.app(scope, receive, send)
             return
+        client = (scope.get("client") or ("-", 0))[0]
+        mine = self.by_client.get(client, 0)
         if self.in_flight >= self.limit:
             await self.reject(self.limit)(scope, receive, send)
             return
+        if mine >= self.per_client:
+            await self.reject(self.per_client, per_client=True)(scope, receive, send)
+            return
         self.in_flight += 1
+        self.by_client[client] = mine + 1
         try:
             await self.app(scope, receive, send)
         finally:
             self.in_flight -= 1
+            left = self.by_client[client] - 1
+            if left:
+                self.by_client[client] = left
+            else:
+                del self.by_client[client]

@@ -39,7 +39,83 @@ SPECS = {
         1,
         "findings kept per report (the rest counted in `truncated`)",
     ),
+    # the connection-level limits (docs/service-limits.md): what nginx and gunicorn give and
+    # uvicorn alone does not, enforced by dosverify.service.protocol, and uvicorn's own timeouts
+    "max_in_flight_per_client": (
+        "DOSVERIFY_MAX_IN_FLIGHT_PER_CLIENT",
+        int,
+        None,
+        1,
+        "requests in flight from one client address before 503 (default: a quarter of max_in_flight)",
+    ),
+    "max_url_bytes": ("DOSVERIFY_MAX_URL_BYTES", int, 8 * 1024, 64, "longest request target, in bytes (414)"),
+    "max_header_bytes": ("DOSVERIFY_MAX_HEADER_BYTES", int, 16 * 1024, 256, "largest request headers, in bytes (431)"),
+    "max_headers": ("DOSVERIFY_MAX_HEADERS", int, 100, 4, "most header fields in a request (431)"),
+    "header_timeout": (
+        "DOSVERIFY_HEADER_TIMEOUT",
+        float,
+        10.0,
+        0.1,
+        "seconds for the request line and headers to arrive (408, connection closed)",
+    ),
+    "body_timeout": (
+        "DOSVERIFY_BODY_TIMEOUT",
+        float,
+        10.0,
+        0.1,
+        "seconds a body may take before it must keep up min_body_rate (408, connection closed)",
+    ),
+    "min_body_rate": (
+        "DOSVERIFY_MIN_BODY_RATE",
+        int,
+        8 * 1024,
+        1,
+        "bytes a second a body must average once body_timeout has passed",
+    ),
+    "keepalive_timeout": (
+        "DOSVERIFY_KEEPALIVE_TIMEOUT",
+        float,
+        5.0,
+        0.1,
+        "seconds an idle keep-alive connection stays open (uvicorn's timeout_keep_alive)",
+    ),
+    "max_connections": (
+        "DOSVERIFY_MAX_CONNECTIONS",
+        int,
+        None,
+        1,
+        "open connections before a new one gets 503 and is closed (default: 1000, at most the descriptor limit less 256)",
+    ),
+    "shutdown_timeout": (
+        "DOSVERIFY_SHUTDOWN_TIMEOUT",
+        float,
+        10.0,
+        0.0,
+        "seconds requests in flight get after SIGTERM (uvicorn's timeout_graceful_shutdown)",
+    ),
 }
+
+
+def _descriptor_room() -> int:
+    """1000 connections, or fewer when the process may not open that many descriptors (the
+    pool's pipes, the log and the files read keep 256 of them)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return 1000
+    if soft == resource.RLIM_INFINITY:
+        return 1000
+    return max(16, min(1000, soft - 256))
+
+
+def _computed(name: str, values: dict):
+    if name == "max_in_flight_per_client":
+        return max(1, values["max_in_flight"] // 4)
+    if name == "max_connections":
+        return _descriptor_room()
+    return _cpus()
 
 
 @dataclass(frozen=True)
@@ -51,6 +127,16 @@ class Settings:
     check_timeout: float
     max_in_flight: int
     max_findings: int
+    max_in_flight_per_client: int
+    max_url_bytes: int
+    max_header_bytes: int
+    max_headers: int
+    header_timeout: float
+    body_timeout: float
+    min_body_rate: int
+    keepalive_timeout: float
+    max_connections: int
+    shutdown_timeout: float
 
     @classmethod
     def resolve(cls, environ: dict | None = None, **given) -> Settings:
@@ -68,7 +154,7 @@ class Settings:
             if raw is not None and raw.strip() != "":
                 values[f.name] = _checked(raw.strip(), typ, low, var)
             else:
-                values[f.name] = default if default is not None else _cpus()
+                values[f.name] = default if default is not None else _computed(f.name, values)
         return cls(**values)
 
     def to_environ(self) -> dict[str, str]:

@@ -147,6 +147,19 @@ class GamePack:
         """The log as one seat or the table saw it (face-down cards), where the game's notation has them."""
         raise NotImplementedError(f"{self.title} has no views")
 
+    # ---- what the service and the page ask ----------------------------------------------------
+    def log_model(self) -> Any:
+        """A pydantic TypeAdapter of the JSON form's log (its schema goes into the OpenAPI document)."""
+        raise NotImplementedError
+
+    def replay_model(self) -> Any:
+        """The pydantic model of :meth:`replay`'s answer (POST /v1/replay)."""
+        raise NotImplementedError
+
+    def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
+        """One log's report and the table after every turn, for the page (positional: it runs in the pool)."""
+        raise NotImplementedError
+
 
 #: The registered games: header word -> the module that sets PACK. One line per game.
 REGISTRY: dict[str, str] = {

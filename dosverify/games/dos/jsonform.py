@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from ...findings import Finding, finding
-from ...model import Parsed
+from ...model import Parsed, json_type_name
 from .cards import CARD_RE
 from .events import CARD_OR_HIDDEN_PATTERN, Log, attach_pointers
 from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, card_problem, face_down_checks
@@ -82,20 +82,6 @@ def _message(err: dict) -> str:
             return f"{v!r} is not a player name: ASCII, [A-Za-z][A-Za-z0-9_-]{{0,31}}"
         return f"{msg}: found {v!r}"
     return msg
-
-
-def json_type_name(value: Any) -> str:
-    """A JSON value's type as JSON names it (object, array, string, number, boolean, null), for
-    messages: a client never sees Python's names (dict, list, str)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _short(v: Any, n: int = 60) -> str:

@@ -96,5 +96,20 @@ class DosPack(GamePack):
 
         return dict(OPERATORS)
 
+    def log_model(self) -> Any:
+        from .jsonform import log_adapter
+
+        return log_adapter()
+
+    def replay_model(self) -> Any:
+        from .replay import ReplayResult
+
+        return ReplayResult
+
+    def replay(self, source, form, name, ruleset, options) -> dict:
+        from .replay import replay
+
+        return replay(source, name=name, ruleset=ruleset, form=form, options=options)
+
 
 PACK = DosPack()

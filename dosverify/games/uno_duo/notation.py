@@ -204,7 +204,7 @@ class _HeaderLines:
             try:
                 return json.loads(str(tok))
             except ValueError:
-                raise _LineError(self.r("notation.line", "a bad string escape", line=no, column=tok.column))
+                raise _LineError(self.r("notation.line", "a bad string escape", line=no, column=tok.column)) from None
         return str(tok)
 
     def ruleset_line(self, no, col, toks):

@@ -1,0 +1,111 @@
+"""The service's response models (the OpenAPI document's schemas); the error body is in
+:mod:`dosverify.service.errors`, each game's log model comes from its pack."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model
+
+from ..findings import Finding
+from ..report import Report
+from ..settings import SPECS, Settings
+
+
+class _HealthBase(BaseModel):
+    status: Literal["ok"] = "ok"
+    version: str = Field(description="the dosverify package version")
+    spec_version: str
+
+
+# /healthz: the service's identity and every setting, its fields built from Settings (so the two
+# cannot drift); max_batch_bytes is the limit in force (at most max_log_bytes x max_batch_items)
+Health = create_model(
+    "Health",
+    __base__=_HealthBase,
+    **{f.name: (SPECS[f.name][1], Field(description=SPECS[f.name][4])) for f in dataclasses.fields(Settings)},
+)
+
+
+class BatchResult(BaseModel):
+    """One report per log, in the order the logs were sent."""
+
+    model_config = ConfigDict(extra="forbid")
+    spec_version: str
+    count: int
+    legal: int
+    illegal: int
+    malformed: int
+    auto: dict | None = Field(
+        None,
+        description="with `ruleset=auto`: the ruleset and options inferred from the "
+        "batch, as each report's `auto` (left out otherwise)",
+    )
+    reports: list[Report]
+
+
+class ConvertResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    to: Literal["json", "text"]
+    log: dict[str, Any] | str = Field(
+        description="the JSON form (an object) or the text notation (a string)",
+        json_schema_extra={"anyOf": [{"$ref": "#/components/schemas/Log"}, {"type": "string"}]},
+    )
+    findings: list[Finding] = Field(default_factory=list, description="warnings met while reading the input")
+
+
+class SourceRef(BaseModel):
+    ref: str = Field(description="a key of `sources` (S0..S4, N1, D)")
+    file: str
+    part: str
+
+
+class RuleInfo(BaseModel):
+    id: str
+    title: str
+    kind: str
+    severity: str
+    section: str
+    text: str
+    why: str
+    variant: str | None
+    sources: list[SourceRef]
+    example: str
+    fix: str
+
+
+class SourceInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    file: str
+    title: str
+
+
+class RulesResult(BaseModel):
+    spec_version: str
+    sources: dict[str, SourceInfo]
+    kinds: dict[str, str] = Field(description="the finding kinds and what each covers")
+    rules: list[RuleInfo]
+
+
+class RulesetInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str
+    title: str
+    target: int
+    options: dict[str, str]
+
+
+class OptionInfo(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    variant: str | None = None
+    text: str = ""
+    values: dict[str, str]
+    default: str | None = None
+
+
+class RulesetsResult(BaseModel):
+    spec_version: str
+    sources: dict[str, SourceInfo]
+    rulesets: list[RulesetInfo]
+    options: dict[str, OptionInfo]

@@ -1,0 +1,80 @@
+"""The OpenAPI document: FastAPI's, with the game's log schema (Log and its events) among the
+components, the spec-version header on every response and errors as RFC 9457 problems."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from ..games import find_game
+from .errors import PROBLEM_MEDIA_TYPE
+from .middleware import SPEC_HEADER
+
+NAMED_LOG = {
+    "type": "object",
+    "title": "NamedLog",
+    "additionalProperties": False,
+    "required": ["log"],
+    "description": "a batch item that names its log: the name comes back as the report's `file`",
+    "properties": {
+        "name": {"type": "string", "description": "the log's name in its report"},
+        "log": {"anyOf": [{"type": "string", "description": "a text log"}, {"$ref": "#/components/schemas/Log"}]},
+    },
+}
+
+
+def _require_tags(node: Any, comps: dict) -> None:
+    """A discriminated union's tag must be present to be valid (pydantic requires it, and so
+    does OpenAPI's `discriminator`), although the models give it a default."""
+    if isinstance(node, dict):
+        disc = node.get("discriminator")
+        if isinstance(disc, dict) and "propertyName" in disc:
+            for alt in node.get("oneOf", []) + node.get("anyOf", []):
+                ref = alt.get("$ref", "").rsplit("/", 1)[-1]
+                target = comps.get(ref)
+                if target is not None and disc["propertyName"] not in target.setdefault("required", []):
+                    target["required"].append(disc["propertyName"])
+        for v in node.values():
+            _require_tags(v, comps)
+    elif isinstance(node, list):
+        for v in node:
+            _require_tags(v, comps)
+
+
+def _add_log_schema(comps: dict) -> None:
+    adapter = find_game().log_model()
+    log_schema = adapter.json_schema(ref_template="#/components/schemas/{model}", mode="validation")
+    for k, v in log_schema.pop("$defs", {}).items():
+        comps.setdefault(k, v)
+    log_schema.pop("$id", None)
+    comps["Log"] = log_schema
+    _require_tags(comps, comps)
+    comps["NamedLog"] = NAMED_LOG
+
+
+def _mark_responses(doc: dict) -> None:
+    header = {SPEC_HEADER: {"description": "the version of the rules specification", "schema": {"type": "string"}}}
+    for path in doc.get("paths", {}).values():
+        for op in path.values():
+            for code, resp in op.get("responses", {}).items():
+                resp.setdefault("headers", {}).update(header)
+                content = resp.get("content", {})
+                if code[:1] in "45" and "application/json" in content:  # errors are RFC 9457 problems
+                    content[PROBLEM_MEDIA_TYPE] = content.pop("application/json")
+
+
+def install_openapi(app: FastAPI) -> None:
+    def openapi() -> dict:
+        if app.openapi_schema:
+            return app.openapi_schema
+        doc = get_openapi(
+            title=app.title, version=app.version, summary=app.summary, description=app.description, routes=app.routes
+        )
+        _add_log_schema(doc.setdefault("components", {}).setdefault("schemas", {}))
+        _mark_responses(doc)
+        app.openapi_schema = doc
+        return doc
+
+    app.openapi = openapi  # type: ignore[method-assign]

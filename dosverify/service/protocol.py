@@ -1,0 +1,217 @@
+"""The connection-level limits uvicorn does not have, as a subclass of its httptools protocol
+(uvicorn takes a protocol class as ``http=``). What uvicorn has is used as it is (the idle
+keep-alive timeout, the graceful-shutdown deadline); this adds what trusted front servers
+(nginx, gunicorn) have and uvicorn lacks:
+
+- the request head (request line and headers) is bounded before httptools buffers it: a URL
+  over ``max_url_bytes`` is a 414, headers over ``max_header_bytes`` or ``max_headers`` a 431;
+- the head must arrive within ``header_timeout`` seconds (slowloris), the body at
+  ``min_body_rate`` bytes a second on average once ``body_timeout`` seconds have passed (slow
+  uploads): past either, 408;
+- past ``max_connections`` open connections a new one is answered 503 and closed at once, so
+  the process keeps descriptors for the connections it serves.
+
+Every refusal is one log line and closes the connection; a request the app is reading when
+its body is refused sees the client gone (``http.disconnect``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+import httptools
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+RATE_CHECK_SECONDS = 0.5  # how often a body's rate is looked at
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    max_url_bytes: int
+    max_header_bytes: int
+    max_headers: int
+    header_timeout: float
+    body_timeout: float
+    min_body_rate: int
+    max_connections: int
+
+
+class _Refuse(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def refusal(status: int, message: str, code: str) -> bytes:
+    """A whole HTTP/1.1 response (problem details) that closes the connection."""
+    body = json.dumps(
+        {
+            "type": f"/problems/{code}",
+            "title": HTTPStatus(status).phrase,
+            "status": status,
+            "detail": message,
+            "error": code,
+        }
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/problem+json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n"
+    )
+    if status == 503:
+        head += "retry-after: 1\r\n"
+    return head.encode() + b"\r\n" + body
+
+
+_CODES = {408: "request-timeout", 414: "uri-too-long", 431: "header-fields-too-large", 503: "too-many-connections"}
+
+
+class LimitedHttpToolsProtocol(HttpToolsProtocol):
+    limits: ConnectionLimits  # set by configured()
+
+    @classmethod
+    def configured(cls, limits: ConnectionLimits) -> type[LimitedHttpToolsProtocol]:
+        return type("LimitedHttpToolsProtocol", (cls,), {"limits": limits})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._reading_head = True
+        self._head_bytes = self._header_count = self._header_bytes = self._body_bytes = 0
+        self._head_timer: Any = None
+        self._body_timer: Any = None
+        self._body_started = 0.0
+        self._refused = False
+
+    # ---- connections -----------------------------------------------------------------
+    def connection_made(self, transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections:
+            self._refuse(503, f"more than {self.limits.max_connections} connections are open")
+            return
+        self._arm_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_timers()
+        super().connection_lost(exc)
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._head_timer, self._body_timer):
+            if timer is not None:
+                timer.cancel()
+        self._head_timer = self._body_timer = None
+
+    def _refuse(self, status: int, message: str) -> None:
+        """Answer `status` and close; a request the app is reading sees the client gone."""
+        if self._refused:
+            return
+        self._refused = True
+        self._cancel_timers()
+        peer = f"{self.client[0]}:{self.client[1]} - " if self.client else ""
+        self.logger.warning("%s%d %s: %s (connection closed)", peer, status, HTTPStatus(status).phrase, message)
+        cycle = self.cycle
+        if cycle is None or not cycle.response_started:
+            self.transport.write(refusal(status, message, _CODES.get(status, "bad-request")))
+        if cycle is not None and not cycle.response_complete:
+            cycle.disconnected = True
+            cycle.message_event.set()
+        self.transport.close()
+
+    # ---- reading -----------------------------------------------------------------------
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return
+        self._unset_keepalive_if_required()
+        most = self.limits.max_url_bytes + self.limits.max_header_bytes + 4096  # the head, with its framing
+        while data and self._reading_head:
+            if self._head_timer is None:
+                self._arm_head_timer()
+            room = most - self._head_bytes
+            if room <= 0:  # a header line longer than the limit, that httptools would buffer whole
+                self._refuse(431, f"the headers are over {self.limits.max_header_bytes} bytes")
+                return
+            piece, data = data[:room], data[room:]
+            self._head_bytes += len(piece)
+            self._feed(piece)
+            if self._refused:
+                return
+        if data:
+            self._feed(data)
+
+    def _feed(self, data: bytes) -> None:
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserError as exc:
+            if isinstance(exc.__context__, _Refuse):
+                self._refuse(exc.__context__.status, exc.__context__.message)
+                return
+            msg = "Invalid HTTP request received."
+            self.logger.warning(msg)
+            self.send_400_response(msg)
+        except httptools.HttpParserUpgrade:
+            if self._should_upgrade():
+                self.handle_websocket_upgrade()
+            else:
+                self._unsupported_upgrade_warning()
+
+    # ---- parser callbacks ----------------------------------------------------------------
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        if len(self.url) > self.limits.max_url_bytes:
+            raise _Refuse(414, f"the request line is over {self.limits.max_url_bytes} bytes")
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._header_count += 1
+        self._header_bytes += len(name) + len(value) + 4
+        if self._header_count > self.limits.max_headers:
+            raise _Refuse(431, f"more than {self.limits.max_headers} header fields")
+        if self._header_bytes > self.limits.max_header_bytes:
+            raise _Refuse(431, f"the headers are over {self.limits.max_header_bytes} bytes")
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._reading_head = False
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+        self._body_bytes, self._body_started = 0, time.monotonic()
+        self._body_timer = self.loop.call_later(RATE_CHECK_SECONDS, self._check_rate)
+        super().on_headers_complete()
+
+    def on_body(self, body: bytes) -> None:
+        self._body_bytes += len(body)
+        super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+        self._reading_head = True
+        self._head_bytes = self._header_count = self._header_bytes = 0
+        super().on_message_complete()
+
+    # ---- timers ------------------------------------------------------------------------------
+    def _arm_head_timer(self) -> None:
+        self._head_timer = self.loop.call_later(self.limits.header_timeout, self._head_timed_out)
+
+    def _head_timed_out(self) -> None:
+        self._head_timer = None
+        if self._reading_head and not self.transport.is_closing():
+            self._refuse(408, f"the request head did not arrive within {self.limits.header_timeout:g} s")
+
+    def _check_rate(self) -> None:
+        self._body_timer = None
+        if self._reading_head or self.transport.is_closing():
+            return
+        if self.cycle is not None and self.cycle.response_complete:
+            return  # answered (a 413, say) before the body ended: the connection closes after it
+        elapsed = time.monotonic() - self._body_started
+        if elapsed > self.limits.body_timeout and self._body_bytes < self.limits.min_body_rate * elapsed:
+            self._refuse(
+                408,
+                f"the body came at {self._body_bytes / elapsed:.0f} bytes/s, under {self.limits.min_body_rate} "
+                f"bytes/s after {self.limits.body_timeout:g} s",
+            )
+            return
+        self._body_timer = self.loop.call_later(RATE_CHECK_SECONDS, self._check_rate)

@@ -1,0 +1,114 @@
+"""The specification: ``GET /v1/rules``, ``/v1/rules/{id}``, ``/v1/rulesets`` (each with
+``?game=``, default dos) and the pages the problems' ``type`` names, ``/problems/{code}``."""
+
+from __future__ import annotations
+
+import html
+
+from fastapi import APIRouter, Query
+from fastapi.responses import Response
+
+from ...games import game_names
+from ..dependencies import game_pack
+from ..errors import PROBLEM_TYPES, ErrorBody, Problem, ServiceError, loc
+from ..models import RuleInfo, RulesetsResult, RulesResult
+
+GAME_Q = Query(
+    None, description="the game whose specification is asked (default: dos)", json_schema_extra={"enum": game_names()}
+)
+
+
+def _sources(spec) -> dict:
+    return {k: dict(v) for k, v in spec.sources.items()}
+
+
+def _ruleset_info(name: str, data: dict) -> dict:
+    return {
+        **{k: v for k, v in data.items() if k not in ("name", "title", "target", "options")},
+        "name": name,
+        "title": data.get("title", name),
+        "target": data.get("target", 200),
+        "options": dict(data.get("options", {})),
+    }
+
+
+def _problem_page(code: str) -> str:
+    title, text = PROBLEM_TYPES[code]
+    return (
+        f"<!doctype html><html lang=en><meta charset=utf-8><title>{html.escape(title)}</title>"
+        f"<h1>{html.escape(title)}</h1><p>{html.escape(text)}</p><p>Code: <code>{code}</code>. "
+        f'The API is described at <a href="/docs">/docs</a>.</p></html>'
+    )
+
+
+router = APIRouter(tags=["specification"])
+_RULE_ERRORS = {
+    404: {"model": ErrorBody, "description": "No rule has this id"},
+    422: {"model": ErrorBody, "description": "An invalid parameter"},
+}
+
+
+@router.get(
+    "/v1/rules",
+    response_model=RulesResult,
+    summary="Every rule",
+    operation_id="listRules",
+    responses={422: _RULE_ERRORS[422]},
+)
+def rules(game: str | None = GAME_Q) -> dict:
+    """Every rule of the specification, with its text, kind, severity and sources."""
+    spec = game_pack(game).spec()
+    return {
+        "spec_version": spec.version,
+        "sources": _sources(spec),
+        "kinds": dict(spec.kinds),
+        "rules": [r.to_dict() for r in spec.rules.values()],
+    }
+
+
+@router.get(
+    "/v1/rules/{rule_id}", response_model=RuleInfo, summary="One rule", operation_id="getRule", responses=_RULE_ERRORS
+)
+def rule(rule_id: str, game: str | None = GAME_Q) -> dict:
+    """One rule by id (as in a finding's `rule`, e.g. `notation.encoding`)."""
+    spec = game_pack(game).spec()
+    if rule_id not in spec.rules:
+        raise ServiceError(
+            404,
+            "not-found",
+            f"no rule `{rule_id}`",
+            [Problem(location=loc("path", name="rule_id"), message="see GET /v1/rules for the rule ids")],
+        )
+    return spec.rules[rule_id].to_dict()
+
+
+@router.get(
+    "/v1/rulesets",
+    response_model=RulesetsResult,
+    summary="Rulesets and options",
+    operation_id="listRulesets",
+    responses={422: _RULE_ERRORS[422]},
+)
+def rulesets(game: str | None = GAME_Q) -> dict:
+    """The named rulesets (each a set of option values and a target) and the options a log
+    may set with `option KEY VALUE`, each value with its source."""
+    spec = game_pack(game).spec()
+    return {
+        "spec_version": spec.version,
+        "sources": _sources(spec),
+        "rulesets": [_ruleset_info(name, spec.rulesets[name]) for name in sorted(spec.rulesets)],
+        "options": {k: dict(v) for k, v in spec.options.items()},
+    }
+
+
+@router.get("/problems/{code}", include_in_schema=False)
+def problem_type(code: str) -> Response:
+    """The page a problem's `type` names: what the kind of problem means."""
+    if code not in PROBLEM_TYPES:
+        raise ServiceError(
+            404,
+            "not-found",
+            f"no problem type `{code}`",
+            [Problem(location=loc("path", name="code"), message="see the error codes in /docs")],
+        )
+    return Response(_problem_page(code), media_type="text/html; charset=utf-8")

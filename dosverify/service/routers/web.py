@@ -1,0 +1,122 @@
+"""The organiser's web page at ``/``, its assets, the offline ``/docs`` and ``/redoc``, and the
+replay endpoint the page steps through.
+
+Every asset is a file of the package (``dosverify/static/``): the page works at a venue with
+no network, and the page's Content-Security-Policy lets it load nothing from anywhere else.
+The page itself uses only the public API (``/v1/replay``, ``/v1/rules/{id}``, ``/v1/rulesets``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from starlette.staticfiles import StaticFiles
+
+from ...games import find_game
+from ..dependencies import JobsDep, Limits, check_ruleset, parse_options
+from ..errors import ERROR_RESPONSES
+from ..negotiation import form_of
+from ..params import Params, log_body
+
+STATIC_DIR = Path(__file__).resolve().parents[2] / "static"
+PAGE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+# Swagger UI and ReDoc start from an inline script and style themselves inline; ReDoc runs a worker from a blob
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; connect-src 'self'; "
+    "base-uri 'none'; frame-ancestors 'none'"
+)
+PAGE_HEADERS = {"Content-Security-Policy": PAGE_CSP, "X-Content-Type-Options": "nosniff"}
+
+
+def _csp(page: HTMLResponse) -> HTMLResponse:
+    page.headers["Content-Security-Policy"] = DOCS_CSP
+    return page
+
+
+class PageFiles(StaticFiles):
+    """The package's assets, each with ``nosniff``, and an HTML file with the page's own CSP
+    (``frame-ancestors 'none'``): ``/static/index.html`` is the page too, and must not be framed."""
+
+    def file_response(self, full_path, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(full_path, *args, **kwargs)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if str(full_path).endswith(".html"):
+            response.headers["Content-Security-Policy"] = PAGE_CSP
+        return response
+
+
+def mount_static(app: FastAPI) -> None:
+    app.mount("/static", PageFiles(directory=STATIC_DIR), name="static")
+
+
+def router(limits: Limits, p: Params, title: str) -> APIRouter:
+    """The page, the docs pages and ``POST /v1/replay``."""
+    r = APIRouter()
+    page = (STATIC_DIR / "index.html").read_bytes()
+    pack = find_game()
+
+    @r.get("/", include_in_schema=False)
+    def index() -> Response:
+        """The organiser's page (API users: see /docs)."""
+        return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+
+    @r.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return _csp(
+            get_swagger_ui_html(
+                openapi_url="/openapi.json",
+                title=f"{title}: API",
+                swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+                swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
+                swagger_favicon_url="/static/favicon.svg",
+                swagger_ui_parameters={"validatorUrl": None},
+            )
+        )
+
+    @r.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return _csp(
+            get_redoc_html(
+                openapi_url="/openapi.json",
+                title=f"{title}: API",
+                redoc_js_url="/static/vendor/redoc/redoc.standalone.js",
+                redoc_favicon_url="/static/favicon.svg",
+                with_google_fonts=False,
+            )
+        )
+
+    @r.post(
+        "/v1/replay",
+        response_model=pack.replay_model(),
+        responses=ERROR_RESPONSES,
+        max_body_size=limits.max_log,
+        openapi_extra=log_body(),
+        tags=["check"],
+        summary="Replay one log, turn by turn",
+        operation_id="replayLog",
+    )
+    async def replay_log(
+        request: Request,
+        jobs: JobsDep,
+        ruleset: str | None = p.ruleset,
+        name: str = p.name,
+        option: list[str] = p.option,
+    ) -> JSONResponse:
+        """The log's report (as `POST /v1/check` answers it) and the table after every turn: each
+        player's hand, card count, DOS state and running total, the Center Row, the pile sizes,
+        and the indexes of the turn's findings. A log that cannot be read has no states."""
+        body = await request.body()
+        form = form_of(request, ("text", "json"))
+        check_ruleset(ruleset)
+        options = parse_options(option)
+        return JSONResponse(await jobs.call(pack.replay, body, form, name, ruleset, options))
+
+    return r
