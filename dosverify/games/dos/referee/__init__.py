@@ -77,6 +77,22 @@ FOLLOW_ONS = frozenset(
     }
 )
 PILE_FOLLOW_ONS = frozenset({"draw.top", "cards.unseen"})
+# What one match line can be found to break: the first of them at a line is the slip; the others
+# judge the line by a card that was not meant (READINGS R62), so they are not reported.
+ONE_A_MATCH_LINE = frozenset(
+    {
+        "match.held",
+        "match.center",
+        "match.single",
+        "match.double",
+        "match.two-cards",
+        "match.after-draw",
+        "match.once",
+        "match.refilled",
+        "wild.declaration",
+        "cards.held",
+    }
+)
 
 
 class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin, FaceDownMixin, EngineMixin):
@@ -135,6 +151,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.provs: list = []
         self.face_down = 0
         self.unverified: list[str] = []
+        self._match_lines_found: set[int] = set()  # lines with a finding of ONE_A_MATCH_LINE
 
     def left(self, p: str) -> str:
         return self.players[(self.seat[p] + 1) % len(self.players)]
@@ -168,7 +185,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             if player is None:
                 player = self.t.player
         who = player if player is not None else (self.t.player if self.t is not None else None)
-        if self.follow_on(rule, who):
+        if self.follow_on(rule, who) or self._second_at_line(rule, ev, line):
             return
         if rule in CARD_MISTAKES and who is not None:
             self.doubt.add(who)
@@ -188,6 +205,18 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 **kw,
             )
         )
+
+    def _second_at_line(self, rule: str, ev, line: int | None) -> bool:
+        """Whether `rule` is one more finding about a match line already found wrong (R62)."""
+        if rule not in ONE_A_MATCH_LINE:
+            return False
+        at = line if line is not None else getattr(ev, "_line", None)
+        if at is None:
+            return False
+        if at in self._match_lines_found:
+            return True
+        self._match_lines_found.add(at)
+        return False
 
     def follow_on(self, rule: str, who: str | None) -> bool:
         """Whether a finding of `rule` about `who` would only follow from one already made (and is
