@@ -7,6 +7,8 @@ does not report the consequences of a problem already reported.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ....findings import Finding, Position, finding
 from ....hints import did_you_mean, near_player, plural
 from ....spec import Ruleset
@@ -117,6 +119,10 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.table = Table(self.players)
         self.findings: list[Finding] = []
         self.totals = {p: 0 for p in self.players}
+        # the running totals over the scores as written and over the scores the replay gives (R65)
+        self.totals_written = {p: 0 for p in self.players}
+        self.totals_replayed = {p: 0 for p in self.players}
+        self.follow_written = False
         self.rounds_seen = 0
         self.turns_seen = 0
         self.game_over = False
@@ -139,6 +145,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         # in doubt for the rest of the round, and so is the pile after an unreadable line; the
         # findings that would only follow from it (FOLLOW_ONS) are not reported
         self.doubt: set[str] = set()
+        self.slips: Counter = Counter()  # per player: the findings about their cards this round
         self.pile_doubt = False
         self.taken_in = (
             None  # (reshuffle, cards): a bare mid-turn reshuffle that may have taken this turn's matches (V17)
@@ -189,6 +196,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             return
         if rule in CARD_MISTAKES and who is not None:
             self.doubt.add(who)
+            self.slips[who] += 1
         if related_to is not None:
             kw["related"] = [Position(line=related_to._line, column=related_to._column, pointer=related_to._pointer)]
         self.findings.append(
@@ -415,6 +423,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.round_over = False
         self.scored = False
         self.doubt = set()
+        self.slips = Counter()
         self.pile_doubt = False
         self.taken_in = None
         self.score_written = None
