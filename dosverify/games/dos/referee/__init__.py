@@ -146,6 +146,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         # findings that would only follow from it (FOLLOW_ONS) are not reported
         self.doubt: set[str] = set()
         self.slips: Counter = Counter()  # per player: the findings about their cards this round
+        self.deck_alias: tuple[str, str] | None = None  # (card over the deck, card missing): R66
         self.pile_doubt = False
         self.taken_in = (
             None  # (reshuffle, cards): a bare mid-turn reshuffle that may have taken this turn's matches (V17)
@@ -424,6 +425,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.scored = False
         self.doubt = set()
         self.slips = Counter()
+        self.deck_alias = None
         self.pile_doubt = False
         self.taken_in = None
         self.score_written = None
@@ -536,7 +538,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 turn.player = want
         self.prev_player = turn.player
         for c in self.table.center:
-            c.refilled = False
+            c.refilled = c.maybe_gone = False
         self.t = TurnState(turn.player, turn)
         if turn._damaged:  # a line of this turn could not be read: what it did to any hand or the pile is unknown
             self.doubt.update(self.players)

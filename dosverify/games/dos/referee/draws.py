@@ -76,6 +76,11 @@ class DrawsMixin:
                 self.draw_left_out(q, n)
         if base is not None and tb.swaps and tb.pile_order and tb.top() != base:
             tb.unswap(base, None)  # an earlier draw.top's player took the top card, not this one (R40)
+        if self.deck_alias is not None and base == self.deck_alias[1] and tb.top() == self.deck_alias[0]:
+            tb.pile_order[-1] = base  # the deck's card written wrong was this one (R66)
+            tb.pile[self.deck_alias[0]] -= 1
+            tb.pile[base] += 1
+            self.deck_alias = None
         top = tb.top()
         got, problem = tb.take(base)
         if problem is None and base is not None:
@@ -451,6 +456,9 @@ class DrawsMixin:
                     expected="no refill",
                     found=f"refill {w or ''}".strip(),
                 )
+            gone = next((c for c in tb.center if c.maybe_gone), None)
+            if gone is not None and t.refilled >= t.refill_owed:
+                tb.center.remove(gone)  # the refill shows the row was a card short: the match covered it (R63)
             got = self.draw_from_pile(w, ev, i, "refill")
             if got is None:
                 continue

@@ -431,10 +431,23 @@ class PlaysMixin:
             t.ended = ev  # V15: the round ends on this line
 
     def _meant_center(self, ev: Match):
-        """The Center Row card a match naming a card not there most likely covered (R63)."""
-        row = [c for c in self.table.center if not c.refilled and c.base != UNKNOWN]
+        """The Center Row card a match naming a card not there most likely covered (R63): one its
+        hand cards match, else the one card of the row like the card named (a card written wrong
+        where it entered the row). A match that holds as written covered some card: the first is
+        then marked, and leaves the row when the refill shows the row was a card short."""
+        row = [c for c in self.table.center if not c.refilled and c.base != UNKNOWN and not c.maybe_gone]
         fits = [c for c in row if judge_codes(c.base, tuple(ev.cards)).ok]
-        return fits[0] if fits else None
+        if fits:
+            return fits[0]
+        if not judge_codes(ev.target, tuple(ev.cards)).ok:
+            return None
+        named = parse_card(ev.target).base
+        like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
+        if len(like) == 1:
+            return like[0]
+        if row:
+            row[0].maybe_gone = True
+        return None
 
     def _place_not_held(self, ev: Place, p: str, base: str) -> CenterCard:
         """A `place` of a card p does not hold (reported once): the one held card of its colour or

@@ -191,6 +191,9 @@ class SetupMixin:
                 expected="each card of the composition exactly once",
                 found=f"{len(bases)} cards",
             )
+            if sum(extra.values()) == 1 and sum(missing.values()) == 1:
+                # one card written wrong (R66): one copy of the card over the deck stands for the missing card
+                self.deck_alias = (next(iter(extra)), next(iter(missing)))
         for _i, c in enumerate(deck_cards):
             if parse_card(c).decl is not None:
                 self.report(
@@ -292,6 +295,10 @@ class SetupMixin:
             order[:] = list(reversed(keep))
         for p in seats:
             tb.hands[p] = Counter(dealt[p])
+            if self.deck_alias is not None and self.deck_alias[0] in tb.hands[p]:
+                # a copy dealt here may be the card written wrong (R66): the hand may hold the missing card
+                tb.phantoms[p][self.deck_alias[0]] += tb.hands[p][self.deck_alias[0]]
+                self.doubt.add(p)
         tb.center = [CenterCard(b) for b in center]
         tb.pile = Counter(order)
         tb.pile_size = len(order)
