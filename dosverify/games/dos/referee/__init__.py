@@ -147,6 +147,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.doubt: set[str] = set()
         self.slips: Counter = Counter()  # per player: the findings about their cards this round
         self.deck_alias: tuple[str, str] | None = None  # (card over the deck, card missing): R66
+        self._split_keep: list = []  # the parts of draw lines carrying two reasons (draws.split_draw)
         self.pile_doubt = False
         self.taken_in = (
             None  # (reshuffle, cards): a bare mid-turn reshuffle that may have taken this turn's matches (V17)
@@ -540,6 +541,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         for c in self.table.center:
             c.refilled = c.maybe_gone = False
         self.t = TurnState(turn.player, turn)
+        self._split_keep = []
         if turn._damaged:  # a line of this turn could not be read: what it did to any hand or the pile is unknown
             self.doubt.update(self.players)
             self.pile_doubt = True
