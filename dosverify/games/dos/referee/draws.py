@@ -110,8 +110,8 @@ class DrawsMixin:
             )
         if written and parse_card(written).decl is not None:
             self.report(
-                "wild.declaration",
-                f"{written}: a declaration is made only when a wild card is matched",
+                "notation.card",
+                f"`{written}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                 ev,
                 "cards",
                 index,

@@ -485,8 +485,8 @@ class PlaysMixin:
         card = parse_card(ev.card)
         if card.decl is not None:
             self.report(
-                "wild.declaration",
-                f"{ev.card}: a declaration is made only when a wild card is matched",
+                "notation.card",
+                f"`{ev.card}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                 ev,
                 "card",
                 expected=card.base,

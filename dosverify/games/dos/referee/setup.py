@@ -130,8 +130,8 @@ class SetupMixin:
                     placed[base] += 1
                     if parse_card(code).decl is not None:
                         self.report(
-                            "wild.declaration",
-                            f"{code}: a declaration is made only when a wild card is matched",
+                            "notation.card",
+                            f"`{code}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                             ev,
                             "cards",
                             i,
@@ -197,8 +197,8 @@ class SetupMixin:
         for _i, c in enumerate(deck_cards):
             if parse_card(c).decl is not None:
                 self.report(
-                    "wild.declaration",
-                    f"{c}: a declaration is made only when a wild card is matched",
+                    "notation.card",
+                    f"`{c}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                     deck_ev,
                     expected=parse_card(c).base,
                     found=c,
