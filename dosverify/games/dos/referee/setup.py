@@ -234,7 +234,7 @@ class SetupMixin:
             first = deal(0)
             order[:] = saved
             dealt = deal(start)
-            shown = self.deal_from_first_seat(rnd, dealt, first)
+            shown = self.deal_from_first_seat(rnd, dealt, first, order[:-2])
             if shown is not None:
                 p, ev = shown
                 self.report(
