@@ -12,6 +12,9 @@ from ..events import HIDDEN, Center, Dealer, Deck, Hand, Round
 from .table import UNKNOWN, CenterCard
 
 
+_SETUP_WORD = {Dealer: "dealer", Hand: "hand", Center: "center"}
+
+
 class SetupMixin:
     def setup(self, rnd: Round, prev_no, prev_dealer, prev_winner) -> None:
         tb = self.table
@@ -22,7 +25,10 @@ class SetupMixin:
         center_ev: Center | None = None
         self.dealer = None
         comp = composition()
+        prev = None
+        self._deck_apart = False
         for ev in rnd.setup:
+            before, prev = prev, ev
             if isinstance(ev, Dealer):
                 if not self.known(ev.player, ev):
                     continue
@@ -51,6 +57,16 @@ class SetupMixin:
                         if meant:  # R48: the name is the slip; the deal and the turns follow the real dealer
                             self.dealer = want
             elif isinstance(ev, Deck):
+                if deck_ev is not None and not isinstance(before, Deck) and not self._deck_apart:
+                    self._deck_apart = True  # once a round; the cards still continue the deck
+                    self.report(
+                        "notation.placement",
+                        "a `deck` line continues the deck only right after the one before it "
+                        "(blank and comment lines aside; notation.md, Set-up)",
+                        ev,
+                        expected="the `deck` lines one after another",
+                        found=f"a `{_SETUP_WORD.get(type(before), 'line')}` line between them",
+                    )
                 deck_ev = deck_ev or ev
                 deck_cards.extend(ev.cards)
             elif isinstance(ev, Hand):
