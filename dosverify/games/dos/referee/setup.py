@@ -11,7 +11,6 @@ from ..cards import composition, parse_card
 from ..events import HIDDEN, Center, Dealer, Deck, Hand, Round
 from .table import UNKNOWN, CenterCard
 
-
 _SETUP_WORD = {Dealer: "dealer", Hand: "hand", Center: "center"}
 
 
