@@ -7,6 +7,8 @@ does not report the consequences of a problem already reported.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ....findings import Finding, Position, finding
 from ....hints import did_you_mean, near_player, plural
 from ....spec import Ruleset
@@ -77,6 +79,22 @@ FOLLOW_ONS = frozenset(
     }
 )
 PILE_FOLLOW_ONS = frozenset({"draw.top", "cards.unseen"})
+# What one match line can be found to break: the first of them at a line is the slip; the others
+# judge the line by a card that was not meant (READINGS R62), so they are not reported.
+ONE_A_MATCH_LINE = frozenset(
+    {
+        "match.held",
+        "match.center",
+        "match.single",
+        "match.double",
+        "match.two-cards",
+        "match.after-draw",
+        "match.once",
+        "match.refilled",
+        "wild.declaration",
+        "cards.held",
+    }
+)
 
 
 class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin, FaceDownMixin, EngineMixin):
@@ -101,6 +119,10 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.table = Table(self.players)
         self.findings: list[Finding] = []
         self.totals = {p: 0 for p in self.players}
+        # the running totals over the scores as written and over the scores the replay gives (R65)
+        self.totals_written = {p: 0 for p in self.players}
+        self.totals_replayed = {p: 0 for p in self.players}
+        self.follow_written = False
         self.rounds_seen = 0
         self.turns_seen = 0
         self.game_over = False
@@ -123,6 +145,9 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         # in doubt for the rest of the round, and so is the pile after an unreadable line; the
         # findings that would only follow from it (FOLLOW_ONS) are not reported
         self.doubt: set[str] = set()
+        self.slips: Counter = Counter()  # per player: the findings about their cards this round
+        self.deck_alias: tuple[str, str] | None = None  # (card over the deck, card missing): R66
+        self._split_keep: list = []  # the parts of draw lines carrying two reasons (draws.split_draw)
         self.pile_doubt = False
         self.taken_in = (
             None  # (reshuffle, cards): a bare mid-turn reshuffle that may have taken this turn's matches (V17)
@@ -135,6 +160,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.provs: list = []
         self.face_down = 0
         self.unverified: list[str] = []
+        self._match_lines_found: set[int] = set()  # lines with a finding of ONE_A_MATCH_LINE
 
     def left(self, p: str) -> str:
         return self.players[(self.seat[p] + 1) % len(self.players)]
@@ -168,10 +194,11 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             if player is None:
                 player = self.t.player
         who = player if player is not None else (self.t.player if self.t is not None else None)
-        if self.follow_on(rule, who):
+        if self.follow_on(rule, who) or self._second_at_line(rule, ev, line):
             return
         if rule in CARD_MISTAKES and who is not None:
             self.doubt.add(who)
+            self.slips[who] += 1
         if related_to is not None:
             kw["related"] = [Position(line=related_to._line, column=related_to._column, pointer=related_to._pointer)]
         self.findings.append(
@@ -188,6 +215,18 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 **kw,
             )
         )
+
+    def _second_at_line(self, rule: str, ev, line: int | None) -> bool:
+        """Whether `rule` is one more finding about a match line already found wrong (R62)."""
+        if rule not in ONE_A_MATCH_LINE:
+            return False
+        at = line if line is not None else getattr(ev, "_line", None)
+        if at is None:
+            return False
+        if at in self._match_lines_found:
+            return True
+        self._match_lines_found.add(at)
+        return False
 
     def follow_on(self, rule: str, who: str | None) -> bool:
         """Whether a finding of `rule` about `who` would only follow from one already made (and is
@@ -386,6 +425,8 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         self.round_over = False
         self.scored = False
         self.doubt = set()
+        self.slips = Counter()
+        self.deck_alias = None
         self.pile_doubt = False
         self.taken_in = None
         self.score_written = None
@@ -498,8 +539,9 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                 turn.player = want
         self.prev_player = turn.player
         for c in self.table.center:
-            c.refilled = False
+            c.refilled = c.maybe_gone = False
         self.t = TurnState(turn.player, turn)
+        self._split_keep = []
         if turn._damaged:  # a line of this turn could not be read: what it did to any hand or the pile is unknown
             self.doubt.update(self.players)
             self.pile_doubt = True

@@ -76,6 +76,11 @@ class DrawsMixin:
                 self.draw_left_out(q, n)
         if base is not None and tb.swaps and tb.pile_order and tb.top() != base:
             tb.unswap(base, None)  # an earlier draw.top's player took the top card, not this one (R40)
+        if self.deck_alias is not None and base == self.deck_alias[1] and tb.top() == self.deck_alias[0]:
+            tb.pile_order[-1] = base  # the deck's card written wrong was this one (R66)
+            tb.pile[self.deck_alias[0]] -= 1
+            tb.pile[base] += 1
+            self.deck_alias = None
         top = tb.top()
         got, problem = tb.take(base)
         if problem is None and base is not None:
@@ -105,8 +110,8 @@ class DrawsMixin:
             )
         if written and parse_card(written).decl is not None:
             self.report(
-                "wild.declaration",
-                f"{written}: a declaration is made only when a wild card is matched",
+                "notation.card",
+                f"`{written}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                 ev,
                 "cards",
                 index,
@@ -188,6 +193,29 @@ class DrawsMixin:
                 # the turn ends: a later line of that draw takes them (R44), else they were left out
                 t.reserved[(kind, p)] = list(got)
 
+    def split_draw(self, ev: Draw, k: int) -> tuple[Draw, Draw]:
+        """The first k cards of a draw line and the rest, as two draws standing at its place."""
+        cols = ev._cols.get("cards") if ev._cols else None
+        parts = []
+        for cards, cc, first in (
+            (ev.cards[:k], cols[:k] if cols else None, True),
+            (ev.cards[k:], cols[k:] if cols else None, False),
+        ):
+            d = Draw(player=ev.player, cards=list(cards))
+            d.at(
+                ev._line,
+                ev._column if first or not cc else cc[0],
+                {**(ev._cols or {}), "cards": cc} if cc else ev._cols,
+            )
+            d._pointer = ev._pointer
+            parts.append(d)
+        i = self.turn_index(ev)
+        if i is not None:
+            for d in parts:
+                self._places[1][id(d)] = i  # its look-ahead is the line's
+        self._split_keep.extend(parts)  # the ids stay theirs while the turn is played
+        return parts[0], parts[1]
+
     def on_draw(self, ev: Draw) -> None:
         t, tb = self.t, self.table
         q = ev.player or t.player
@@ -240,6 +268,14 @@ class DrawsMixin:
             # the player on turn has played: this draw starts the next player's turn (its line left out)
             self.start_implied_turn(self.left(t.player), ev)
             return self.on_draw(ev)
+        if reason is not None and 0 < owed < len(ev.cards) and not t.turn._damaged:
+            # notation.md: one line may carry one player's draws for two reasons that follow each other
+            # directly; its cards fill them in that order (the rest, if no reason follows, is reported)
+            head, tail = self.split_draw(ev, owed)
+            self.on_draw(head)
+            if self.t is not None:
+                self.on_draw(tail)
+            return
         if reason is None:
             if q == t.player:
                 why = (
@@ -451,6 +487,9 @@ class DrawsMixin:
                     expected="no refill",
                     found=f"refill {w or ''}".strip(),
                 )
+            gone = next((c for c in tb.center if c.maybe_gone), None)
+            if gone is not None and t.refilled >= t.refill_owed:
+                tb.center.remove(gone)  # the refill shows the row was a card short: the match covered it (R63)
             got = self.draw_from_pile(w, ev, i, "refill")
             if got is None:
                 continue

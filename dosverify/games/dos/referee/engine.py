@@ -113,10 +113,12 @@ class EngineMixin:
         nxt = next((e for e in self.rest_of_turn(ev) if isinstance(e, (Draw, Refill) + PLAYS)), None)
         return isinstance(nxt, Draw) and self.play_follows(self.rest_of_turn(ev))
 
-    def deal_from_first_seat(self, rnd, dealt_left: dict, dealt_first: dict):
+    def deal_from_first_seat(self, rnd, dealt_left: dict, dealt_first: dict, pile: list | None = None):
         """V16: the first line of the round that plays a card its player would not hold after the
         deal from the dealer's left (V9), when the deal from the first seat explains every card the
-        round's players play (with the cards their draw lines name). Returns (player, line), else None."""
+        round's players play (with the cards their draw lines name, and for a bare `draw` the top of
+        `pile`, the deck after the deal, top last: the same under both deals). Returns (player, line), else None."""
+        pile = list(pile or [])
         held = {
             "left": {p: Counter(c) for p, c in dealt_left.items()},
             "first": {p: Counter(c) for p, c in dealt_first.items()},
@@ -129,9 +131,15 @@ class EngineMixin:
             for ev in turn.events:
                 if isinstance(ev, Draw):
                     q = ev.player or p
+                    cards = [_base(c) for c in ev.cards] if ev.cards else [pile[-1]] if pile else []
+                    del pile[len(pile) - max(1, len(ev.cards)) :]  # the draw takes the pile's top cards
                     for h in held.values():
                         if q in h:
-                            h[q].update(_base(c) for c in ev.cards)
+                            h[q].update(cards)
+                elif isinstance(ev, Refill):
+                    del pile[len(pile) - max(1, len(ev.cards)) :]
+                elif isinstance(ev, Reshuffle):
+                    pile = [_base(c) for c in reversed(ev.cards)]  # a bare reshuffle: the order is not known
                 elif isinstance(ev, (Match, Place)):
                     need = Counter(_base(c) for c in (ev.cards if isinstance(ev, Match) else [ev.card]))
                     if any(held["first"][p][b] < n for b, n in need.items()):

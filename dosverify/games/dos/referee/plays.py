@@ -323,6 +323,10 @@ class PlaysMixin:
                     else "a card of the Center Row",
                     found=ev.target,
                 )
+                # R63: a card of the row was covered all the same (the later refill and matches show it):
+                # one the hand cards match (none: nothing was covered); which one, and its bonus, stay unsure
+                slot = self._meant_center(ev)
+                unsure = slot is not None
             reported = True
         # the hand cards
         for i, c in enumerate(cards):
@@ -426,6 +430,54 @@ class PlaysMixin:
         if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
+    def _meant_center(self, ev: Match):
+        """The Center Row card a match naming a card not there most likely covered (R63): one its
+        hand cards match, else the one card of the row like the card named (a card written wrong
+        where it entered the row). A match that holds as written covered some card: the first is
+        then marked, and leaves the row when the refill shows the row was a card short."""
+        row = [c for c in self.table.center if not c.refilled and c.base != UNKNOWN and not c.maybe_gone]
+        fits = [c for c in row if judge_codes(c.base, tuple(ev.cards)).ok]
+        if fits:
+            return fits[0]
+        if not judge_codes(ev.target, tuple(ev.cards)).ok:
+            return None
+        named = parse_card(ev.target).base
+        like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
+        if len(like) == 1:
+            return like[0]
+        if row:
+            row[0].maybe_gone = True
+        return None
+
+    def _place_not_held(self, ev: Place, p: str, base: str) -> CenterCard:
+        """A `place` of a card p does not hold (reported once): the one held card of its colour or
+        number is the card meant; else an unnamed card of p's hand went into the row, which a
+        later match may name (R64)."""
+        hand = self.table.hands[p]
+        doubted = p in self.doubt  # a hand in doubt may hold the card after all (R28, R43): as written
+        near = (
+            []
+            if doubted
+            else sorted(
+                b
+                for b, n in hand.items()
+                if n > 0 and b != UNKNOWN and len(b) > 1 and (b[0] == base[0] or b[1:] == base[1:])
+            )
+        )
+        meant = f": {near[0]}, which {p} holds, seems meant" if len(near) == 1 else ""
+        self.report(
+            "cards.held",
+            f"{p} does not hold {base}{meant}",
+            ev,
+            "card",
+            expected=near[0] if meant else "a card from " + (" ".join(sorted(hand.elements())) or "an empty hand"),
+            found=ev.card,
+        )
+        if meant:
+            self.table.remove_from_hand(p, near[0])
+            return CenterCard(near[0])
+        return CenterCard(UNKNOWN, src=p) if hand and not doubted else CenterCard(base)
+
     def on_place(self, ev: Place) -> None:
         self.lazy_penalty_shown(self.t.player, [ev.card])
         t, tb = self.t, self.table
@@ -433,8 +485,8 @@ class PlaysMixin:
         card = parse_card(ev.card)
         if card.decl is not None:
             self.report(
-                "wild.declaration",
-                f"{ev.card}: a declaration is made only when a wild card is matched",
+                "notation.card",
+                f"`{ev.card}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                 ev,
                 "card",
                 expected=card.base,
@@ -487,20 +539,14 @@ class PlaysMixin:
                 found=f"place {ev.card}",
             )
             return  # R47: taken back, as a referee at the table would have it; the later lines agree
+        placed = CenterCard(card.base)
         if tb.remove_from_hand(p, card.base):
             if tb.from_hidden:
                 self.hidden_reveal(p, card.base, ev, "card", None, "cards.held")
         else:
-            self.report(
-                "cards.held",
-                f"{p} does not hold {card.base}",
-                ev,
-                "card",
-                expected="a card from " + (" ".join(sorted(tb.hands[p].elements())) or "an empty hand"),
-                found=ev.card,
-            )
+            placed = self._place_not_held(ev, p, card.base)
         self.hand_changed(p)
-        tb.center.append(CenterCard(card.base))
+        tb.center.append(placed)
         if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 

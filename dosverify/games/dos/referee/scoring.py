@@ -4,10 +4,50 @@ A part of :class:`dosverify.games.dos.referee.Referee`; each check names the rul
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import cache
+
 from ....hints import near_player
-from ..cards import value
+from ..cards import composition, value
 from ..events import Round
 from .table import UNKNOWN
+
+
+@cache
+def _any_sums(k: int) -> frozenset:
+    """Every total k cards of any value can score."""
+    values = {value(b) for b in composition()}
+    sums = {0}
+    for _ in range(k):
+        sums = {s + v for s in sums for v in values}
+    return frozenset(sums)
+
+
+def _removals(values: list[int], k: int) -> list[frozenset]:
+    """For r = 0..k, every total r of these cards can make (the cards a reading takes out)."""
+    by_r = [{0}] + [set() for _ in range(k)]
+    for v in values:
+        for r in range(k, 0, -1):
+            by_r[r] |= {t + v for t in by_r[r - 1]}
+    return [frozenset(x) for x in by_r]
+
+
+def hand_readings(hand: Counter, slips: int, maybe: Counter) -> frozenset:
+    """What a hand in doubt can score over the readings its earlier findings leave open (R28):
+    each of `slips` findings may have put one card of it in the wrong place (a card tracked that
+    is not there, a card there that is not tracked, or both); a `?` is any card; a card of an
+    unowed draw (R41) may be there or not."""
+    known = [value(b) for b, n in hand.items() if b != UNKNOWN for _ in range(n)]
+    extra = [value(b) for b, n in maybe.items() for _ in range(n)]
+    base = sum(known)
+    out: set[int] = set()
+    taken = _removals(known, slips)
+    added = _removals(extra, len(extra))
+    for r in range(slips + 1):
+        for a in range(slips + 1):
+            anys = _any_sums(hand.get(UNKNOWN, 0) + a)
+            out |= {base - t + x + m for t in taken[r] for x in anys for ms in added for m in ms}
+    return frozenset(out)
 
 
 class ScoringMixin:
@@ -53,15 +93,29 @@ class ScoringMixin:
             return
         self.scored = True
         pts = self.round_points()
-        if pts is None or self.doubt:
-            # a hand nobody saw (notation.md, Scores), or hands in doubt after a finding (READINGS): the written score stands
-            written = claimed if claimed is not None else self.score_written
-            pts = written if written is not None else (pts or 0)
+        if pts is not None and self.doubt:
+            pts = None  # hands in doubt after a finding: what they score is not known (R28)
+        written = claimed if claimed is not None else self.score_written
+        # the totals go on from the score as written (notation.md, Scores: one wrong score is one
+        # finding); a `totals` line may follow the score the replay gives instead (R65)
+        as_written = written if written is not None else (pts or 0)
+        as_replayed = pts if pts is not None else as_written
         if not self.game_over:  # a round after the game ended is refereed but not scored
-            self.totals[self.round_winner] += pts
-            if self.totals[self.round_winner] >= self.rs.target:
-                self.game_over = True
-                self.game_winner = self.round_winner
+            self.totals_written[self.round_winner] += as_written
+            self.totals_replayed[self.round_winner] += as_replayed
+            self._settle_totals()
+
+    def _settle_totals(self) -> None:
+        """The running totals the game goes on with: those the log's `totals` lines follow (R65)."""
+        self.totals = dict(self.totals_written if self.follow_written else self.totals_replayed)
+        best = max(self.totals, key=lambda q: self.totals[q])
+        if self.totals[best] >= self.rs.target:
+            self.game_over, self.game_winner = (
+                True,
+                self.round_winner if self.totals[self.round_winner] >= self.rs.target else best,
+            )
+        else:
+            self.game_over, self.game_winner = False, None
 
     def check_score(self, rnd: Round) -> None:
         s = rnd.score
@@ -84,8 +138,8 @@ class ScoringMixin:
             return
         pts = self.round_points()
         self.score_written = s.points  # taken when the hands are not all known or are in doubt
-        if self.doubt:  # a hand in doubt after an earlier finding: the score is taken as written
-            pts = None
+        if self.pile_doubt or any(q in self.doubt for q in self.table.hands if q != self.round_winner):
+            pts = None  # a hand in doubt after an earlier finding: judged over the readings left open (R28)
         if s.player != self.round_winner:
             self.report(
                 "score.round",
@@ -97,8 +151,10 @@ class ScoringMixin:
                 found=f"score {s.player} {s.points}",
             )
         elif pts is None:
-            if not self.doubt:  # over the choices of the face-down (or unknown) cards; in doubt: as written (R28)
+            if not self.doubt:  # over the choices of the face-down (or unknown) cards
                 self.score_over_choices(s, *self.known_points())
+            elif not self.pile_doubt:  # over the readings the earlier findings leave open (R28)
+                self.score_over_readings(s)
         elif s.points != pts:
             detail = "; ".join(
                 f"{q}: " + " ".join(sorted(h.elements()))
@@ -116,6 +172,50 @@ class ScoringMixin:
                 help="number cards score face value, Wild DOS 20, Wild # 40",
             )
         self.apply_score(s.points if s.player == self.round_winner else None)
+
+    def score_over_readings(self, s) -> None:
+        """A score when hands are in doubt after earlier findings: an error when no reading they
+        leave open gives it, a warning when it differs from the hands as tracked (R28)."""
+        reach, tracked, doubted = {0}, 0, []
+        for q, hand in self.table.hands.items():
+            if q == self.round_winner:
+                continue
+            if q in self.doubt:
+                doubted.append(q)
+                mine = hand_readings(hand, max(1, self.slips[q]), self.table.maybe_held[q])
+            else:
+                mine = hand_readings(hand, 0, Counter())
+            reach = {a + b for a in reach for b in mine}
+            tracked = (
+                None if tracked is None or hand.get(UNKNOWN) else tracked + sum(value(b) * n for b, n in hand.items())
+            )
+        if s.points not in reach:
+            self.report(
+                "score.round",
+                f"no reading the earlier findings leave open gives {s.points}: "
+                + "; ".join(
+                    f"{q}: " + " ".join(sorted(h.elements()))
+                    for q, h in self.table.hands.items()
+                    if q != self.round_winner and h
+                ),
+                s,
+                "points",
+                player=s.player,
+                expected=str(tracked) if tracked is not None else f"one of {min(reach)}..{max(reach)}",
+                found=str(s.points),
+                help="number cards score face value, Wild DOS 20, Wild # 40",
+            )
+        elif tracked is not None and s.points != tracked:
+            self.report(
+                "score.hidden",
+                f"the score could not be confirmed: the hands as replayed are worth {tracked}, and "
+                f"{', '.join(doubted)} {'are' if len(doubted) > 1 else 'is'} in doubt since an earlier finding",
+                s,
+                "points",
+                player=s.player,
+                expected=str(tracked),
+                found=str(s.points),
+            )
 
     def check_totals(self, rnd: Round) -> None:
         tt = rnd.totals
@@ -151,6 +251,11 @@ class ScoringMixin:
                 )
                 continue
             seen.add(e.player)
+            written, replayed = self.totals_written[e.player], self.totals_replayed[e.player]
+            if e.points in (written, replayed) and written != replayed:
+                self.follow_written = e.points == written  # the chain this log's totals follow (R65)
+                self._settle_totals()
+                continue
             if e.points != self.totals[e.player]:
                 self.report(
                     "score.totals",

@@ -11,6 +11,8 @@ from ..cards import composition, parse_card
 from ..events import HIDDEN, Center, Dealer, Deck, Hand, Round
 from .table import UNKNOWN, CenterCard
 
+_SETUP_WORD = {Dealer: "dealer", Hand: "hand", Center: "center"}
+
 
 class SetupMixin:
     def setup(self, rnd: Round, prev_no, prev_dealer, prev_winner) -> None:
@@ -22,7 +24,10 @@ class SetupMixin:
         center_ev: Center | None = None
         self.dealer = None
         comp = composition()
+        prev = None
+        self._deck_apart = False
         for ev in rnd.setup:
+            before, prev = prev, ev
             if isinstance(ev, Dealer):
                 if not self.known(ev.player, ev):
                     continue
@@ -51,6 +56,16 @@ class SetupMixin:
                         if meant:  # R48: the name is the slip; the deal and the turns follow the real dealer
                             self.dealer = want
             elif isinstance(ev, Deck):
+                if deck_ev is not None and not isinstance(before, Deck) and not self._deck_apart:
+                    self._deck_apart = True  # once a round; the cards still continue the deck
+                    self.report(
+                        "notation.placement",
+                        "a `deck` line continues the deck only right after the one before it "
+                        "(blank and comment lines aside; notation.md, Set-up)",
+                        ev,
+                        expected="the `deck` lines one after another",
+                        found=f"a `{_SETUP_WORD.get(type(before), 'line')}` line between them",
+                    )
                 deck_ev = deck_ev or ev
                 deck_cards.extend(ev.cards)
             elif isinstance(ev, Hand):
@@ -130,8 +145,8 @@ class SetupMixin:
                     placed[base] += 1
                     if parse_card(code).decl is not None:
                         self.report(
-                            "wild.declaration",
-                            f"{code}: a declaration is made only when a wild card is matched",
+                            "notation.card",
+                            f"`{code}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                             ev,
                             "cards",
                             i,
@@ -191,11 +206,14 @@ class SetupMixin:
                 expected="each card of the composition exactly once",
                 found=f"{len(bases)} cards",
             )
+            if sum(extra.values()) == 1 and sum(missing.values()) == 1:
+                # one card written wrong (R66): one copy of the card over the deck stands for the missing card
+                self.deck_alias = (next(iter(extra)), next(iter(missing)))
         for _i, c in enumerate(deck_cards):
             if parse_card(c).decl is not None:
                 self.report(
-                    "wild.declaration",
-                    f"{c}: a declaration is made only when a wild card is matched",
+                    "notation.card",
+                    f"`{c}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                     deck_ev,
                     expected=parse_card(c).base,
                     found=c,
@@ -231,7 +249,7 @@ class SetupMixin:
             first = deal(0)
             order[:] = saved
             dealt = deal(start)
-            shown = self.deal_from_first_seat(rnd, dealt, first)
+            shown = self.deal_from_first_seat(rnd, dealt, first, order[:-2])
             if shown is not None:
                 p, ev = shown
                 self.report(
@@ -292,6 +310,10 @@ class SetupMixin:
             order[:] = list(reversed(keep))
         for p in seats:
             tb.hands[p] = Counter(dealt[p])
+            if self.deck_alias is not None and self.deck_alias[0] in tb.hands[p]:
+                # a copy dealt here may be the card written wrong (R66): the hand may hold the missing card
+                tb.phantoms[p][self.deck_alias[0]] += tb.hands[p][self.deck_alias[0]]
+                self.doubt.add(p)
         tb.center = [CenterCard(b) for b in center]
         tb.pile = Counter(order)
         tb.pile_size = len(order)

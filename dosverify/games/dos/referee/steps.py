@@ -30,6 +30,8 @@ class StepsMixin:
         if not t.discarded:
             t.discarded = True
             t.refill_owed = max(0, 2 - len(self.table.center))
+            # a card a match may have covered (R63): one refill card more is allowed, and takes its place
+            t.refill_maybe += sum(1 for c in self.table.center if c.maybe_gone)
 
     def refill_possible(self) -> bool:
         tb = self.table

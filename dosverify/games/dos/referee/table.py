@@ -20,6 +20,7 @@ class CenterCard:
     base: str
     refilled: bool = False  # refilled this turn: cannot be matched (match.refilled)
     src: str | None = None  # for a card the log left out (base UNKNOWN): the hand it came from, None for the pile
+    maybe_gone: bool = False  # perhaps the card a match naming a card not there covered (R63)
 
 
 @dataclass
