@@ -448,9 +448,12 @@ class Sim:
             self.matched_now.extend(self.covered + self.used)
             self.discard.extend(self.covered + self.used)
             self.covered, self.used = [], []
-        self.last_dcm = o.colour and o.double  # a Double Color Match that empties the hand owes draws (V15)
-        self.emptied()
         dcm_now = o.colour and o.double and self.opt["dcm-draws"] == "at-once"
+        # a Double Color Match that empties the hand owes draws the round's end at once leaves out (V15), unless
+        # they are made at once: then they belong to the match, and come before the round ends (V12 + V15)
+        self.last_dcm = o.colour and o.double and not dcm_now
+        if not dcm_now:  # at-once draws belong to the match: they come, then the round ends (digest, V12+V15)
+            self.emptied()
         if o.colour:
             if o.double:
                 self.bonus += 1
@@ -469,6 +472,7 @@ class Sim:
             if self.first_draw(start) is not None:
                 self.cand_dcm.append(self.first_draw(start))
             self.dcm_groups.append((start, len(self.turn_events)))
+            self.emptied()
         with self.at_step(0):
             self.after_change(p)
 
