@@ -472,6 +472,8 @@ class Sim:
             if self.first_draw(start) is not None:
                 self.cand_dcm.append(self.first_draw(start))
             self.dcm_groups.append((start, len(self.turn_events)))
+            if not self.hands[p]:
+                self.moments["hand emptied by a Double Color Match whose draws are made at once"] += 1
             self.emptied()
         with self.at_step(0):
             self.after_change(p)

@@ -159,7 +159,7 @@ class StepsMixin:
         t.refill_owed, t.penalty_owed = t.refilled, 0
         t.dcm_owed.clear()
 
-    def draws_before_end_missing(self, p: str, kw: dict) -> None:
+    def draws_before_end_missing(self, p: str, kw: dict, closing) -> None:
         """dcm-draws=at-once with round-end=at-once (digest, after V17): the match that emptied p's hand
         owed the others' Double Color Match draws, which come before the round ends. One finding for the
         draws left out (none when both piles were empty, V5)."""
@@ -177,6 +177,14 @@ class StepsMixin:
             **kw,
         )
         self.t.dcm_owed.clear()
+        if isinstance(closing, Score) and closing.player == p:
+            held = sum(
+                value(b) * k for r, h in self.table.hands.items() if r != p for b, k in h.items() if b != UNKNOWN
+            )
+            if held == closing.points:
+                return  # the score counts the hands without them: never drawn
+        for r, k in owed.items():  # drawn, and left out of the log (R27): the score counts them
+            self.draw_left_out(r, k)
 
     def close_turn(self, closing) -> None:
         """The turn ends at `closing` (the next turn, score, round) or at the end of the log."""
@@ -192,7 +200,7 @@ class StepsMixin:
         if t.reshuffled is not None:
             self.unneeded_reshuffle()
         if t.end_after_draws is not None:  # V12 + V15: the turn closes on the at-once draws of the last match
-            self.draws_before_end_missing(p, kw)
+            self.draws_before_end_missing(p, kw, closing)
             t.ended, t.end_after_draws = t.end_after_draws, None
         if t.ended is not None:  # round-end=at-once (V15): no refill, no later step
             self.round_over = True
