@@ -72,13 +72,31 @@ class _Judge:
                 return None
         return errors, findings
 
+    def peek(self, i: int, options: dict):
+        """Log i under `options` if it was judged so already, else None (nothing is judged)."""
+        return self.cache.get((i, tuple(sorted(options.items()))))
+
     def keys(self, options: dict) -> frozenset:
         return frozenset((i, f.rule, f.line) for i in range(len(self.logs)) for f in self(i, options).findings)
 
 
 def _evidence(judge: _Judge, key: str, values, now: dict) -> bool:
-    """Whether the logs show option `key`: its values alone (the others at `now`) give different findings."""
-    return len({judge.keys({**now, key: v}) for v in values}) > 1
+    """Whether the logs show option `key`: its values alone (the others at `now`) give different findings
+    in some log (the logs judged in turn, up to the first that shows it)."""
+    for i in judge.order:
+        if len({frozenset((f.rule, f.line) for f in judge(i, {**now, key: v}).findings) for v in values}) > 1:
+            return True
+    return False
+
+
+def _best_alone(judge: _Judge, key: str, values, now: dict) -> str:
+    """The value of option `key` with the fewest (errors, findings), the others at `now`: the value in force
+    judged first, each other one dropped once its errors pass the best."""
+    best_v, best = now[key], judge.cost(now)
+    for v in values:
+        if v != best_v and (cost := judge.cost({**now, key: v}, best[0])) is not None and cost < best:
+            best_v, best = v, cost
+    return best_v
 
 
 def _search_group(judge: _Judge, group: list[str], opts: dict, chosen: dict) -> list[dict]:
@@ -87,7 +105,7 @@ def _search_group(judge: _Judge, group: list[str], opts: dict, chosen: dict) -> 
     now = {**chosen, **judge.fixed}
     # the first combination tried: each option at its best value alone (judged already, for the evidence),
     # most often the best of all, so that the others are dropped after a log or two; then the nearest to it
-    start = tuple(min(opts[k]["values"], key=lambda v, k=k: judge.cost({**now, k: v})) for k in group)
+    start = tuple(_best_alone(judge, k, opts[k]["values"], now) for k in group)
     combos = sorted(
         itertools.product(*(opts[k]["values"] for k in group)),
         key=lambda c: sum(a != b for a, b in zip(c, start, strict=True)),
@@ -95,7 +113,7 @@ def _search_group(judge: _Judge, group: list[str], opts: dict, chosen: dict) -> 
     # per option value alone, the errors of each log: where a combination's values differ from the first
     # one's, the logs that those values alone made worse are judged first
     errs = {
-        (k, v): [judge(i, {**now, k: v}).errors for i in range(len(judge.logs))]
+        (k, v): [getattr(judge.peek(i, {**now, k: v}), "errors", 0) for i in range(len(judge.logs))]
         for k in group
         for v in opts[k]["values"]
     }
@@ -154,7 +172,7 @@ def _search(judge: _Judge, opts: dict, chosen: dict) -> tuple[dict[str, list[str
     # a start near the best: one option changed at a time, over all of them, while that lowers the errors
     # (cheap, and it leaves the groups' searches a tight bound: the errors other groups explain are gone)
     keys, now = list(opts), {**chosen, **judge.fixed}
-    start = tuple(min(opts[k]["values"], key=lambda v, k=k: judge.cost({**now, k: v})) for k in keys)
+    start = tuple(_best_alone(judge, k, opts[k]["values"], now) for k in keys)
     chosen.update(zip(keys, _descend(judge, keys, opts, now, start), strict=True))
     for _ in range(MAX_ROUNDS):
         changed = False
