@@ -127,3 +127,19 @@ def test_simulate_as_program_and_departures_cli(tmp_path) -> None:
         timeout=60,
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_profile_decides_round_end_together_with_dcm_draws() -> None:
+    """Issue 20 item 9: logs whose rounds end on a Double Color Match with at-once draws. Decided alone,
+    round-end kept end-of-turn and the logs stayed illegal; together with dcm-draws, both are at-once."""
+    logs = []
+    for seed in range(300):
+        sim = Sim(2 + seed % 3, 3000 + seed, options=ALL_SIX, rounds=1, long_round=False).play()
+        if sim.moments[BOTH] and sim.rounds[0]["score"]:
+            logs.append((f"g{seed}", program_text(sim)[0]))
+        if len(logs) == 3:
+            break
+    assert len(logs) == 3
+    prof = profile(logs)
+    assert prof["legal"], prof["verdicts"]
+    assert prof["inferred"]["round-end"] == prof["inferred"]["dcm-draws"] == "at-once"

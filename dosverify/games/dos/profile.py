@@ -381,6 +381,8 @@ def render_text(prof: dict, target: str = "DIR") -> str:
             out.append(head + f"no evidence (every value gives the same findings; {r['inferred']} assumed)")
             continue
         vals = ", ".join(r["values"]) + ("" if r["clean"] else " (best; none leaves the logs clean)")
+        if len(r["values"]) > 1:
+            vals += f" (each legal with another option of its group; {r['inferred']} inferred)"
         out.append(head + f"{vals}; decided by {r['deciding_lines']} line(s)")
         for value, ex in r["examples"].items():
             out.append(f"    not {value}: {ex['file']}:{ex['line']}: {ex['rule']}: {ex['message']}")
