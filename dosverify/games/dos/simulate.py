@@ -448,9 +448,12 @@ class Sim:
             self.matched_now.extend(self.covered + self.used)
             self.discard.extend(self.covered + self.used)
             self.covered, self.used = [], []
-        self.last_dcm = o.colour and o.double  # a Double Color Match that empties the hand owes draws (V15)
-        self.emptied()
         dcm_now = o.colour and o.double and self.opt["dcm-draws"] == "at-once"
+        # a Double Color Match that empties the hand owes draws the round's end at once leaves out (V15), unless
+        # they are made at once: then they belong to the match, and come before the round ends (V12 + V15)
+        self.last_dcm = o.colour and o.double and not dcm_now
+        if not dcm_now:  # at-once draws belong to the match: they come, then the round ends (digest, V12+V15)
+            self.emptied()
         if o.colour:
             if o.double:
                 self.bonus += 1
@@ -469,6 +472,9 @@ class Sim:
             if self.first_draw(start) is not None:
                 self.cand_dcm.append(self.first_draw(start))
             self.dcm_groups.append((start, len(self.turn_events)))
+            if not self.hands[p]:
+                self.moments["hand emptied by a Double Color Match whose draws are made at once"] += 1
+            self.emptied()
         with self.at_step(0):
             self.after_change(p)
 
@@ -1003,8 +1009,33 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
         help="write what `table` (every hand and draw face down, `show` lines at each round's end) or "
         "`seat:P` (P's cards written, the others face down) saw; default: the open log",
     )
+    parser.add_argument(
+        "--as-program",
+        action="store_true",
+        help="write the log as a program that plays these options writes it: no `option` lines "
+        "(its departures from `official` are for `dosverify profile` to find)",
+    )
+    parser.add_argument(
+        "--departures",
+        default=None,
+        metavar="FILE",
+        help="also write, as JSON, where `official` must find the engine options' departures (V12-V17) in "
+        "the log written: [{line, kind, rule}] (text, canonical style, no view)",
+    )
     parser.add_argument("-o", "--output", default="-", help="output file (default: standard output)")
     return parser
+
+
+def program_text(sim: Sim, as_program: bool = True) -> tuple[str, list[tuple[int, str, str]]]:
+    """The game as a program that plays its options writes it (no `option` lines when `as_program`), and
+    the departures from `official` (line, kind, rule) at the lines of that text."""
+    text = sim.to_text()
+    departures = sim.departure_lines()
+    if not as_program:
+        return text, departures
+    shift = len(sim.options_given)  # the option lines come before every line a departure is on
+    text = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("option "))
+    return text, [(line - shift, kind, rule) for line, kind, rule in departures]
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -1050,6 +1081,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         options=options or None,
         long_round=args.long_round,
     )
+    if args.departures is not None or args.as_program:
+        return _write_program(args, kw)
     if args.view is not None:
         from .hide import ViewError, hide
         from .jsonform import dump_json
@@ -1074,6 +1107,30 @@ def run_simulate(args: argparse.Namespace) -> int:
     else:
         with open(args.output, "w", encoding="utf-8", newline="") as fh:  # CRLF styles keep their line ends
             fh.write(out)
+    return 0
+
+
+def _write_program(args: argparse.Namespace, kw: dict) -> int:
+    """`--as-program` / `--departures`: the simulator's own canonical text, and where its departures are."""
+    import json
+
+    if args.format != "text" or args.style != "canonical" or args.view is not None:
+        print(
+            "dosverify simulate: --as-program and --departures write the text form, canonical style, no view",
+            file=sys.stderr,
+        )
+        return 2
+    text, departures = program_text(_run(**kw), args.as_program)
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    if args.departures is not None:
+        rows = [{"line": line, "kind": kind, "rule": rule} for line, kind, rule in departures]
+        with open(args.departures, "w", encoding="utf-8") as fh:
+            json.dump(rows, fh, indent=1)
+            fh.write("\n")
     return 0
 
 

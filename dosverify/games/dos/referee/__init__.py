@@ -12,7 +12,7 @@ from collections import Counter
 from ....findings import Finding, Position, finding
 from ....hints import did_you_mean, near_player, plural
 from ....spec import Ruleset
-from ..events import Draw, Log, Match, Pass, Place, Refill, Reshuffle, Round, Turn
+from ..events import Catch, Dos, Draw, Log, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from .calls import CallsMixin
 from .draws import DrawsMixin
 from .engine import EngineMixin
@@ -576,15 +576,33 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
             tb.center.extend(CenterCard(b, refilled=True) for b in got)
             t.refilled += len(got)
 
+    def draws_go_on(self, ev) -> bool:
+        """Whether ev still belongs to the at-once Double Color Match draws of the match that emptied the
+        hand (V12 + V15): a draw of a player still owed one, a reshuffle, a call or a catch."""
+        t = self.t
+        if isinstance(ev, (Reshuffle, Dos, Catch)):
+            return True
+        if not isinstance(ev, Draw) or (q := ev.player or t.player) == t.player:
+            return False
+        return t.dcm_owed.get(q, 0) > 0 or q in t.drawing or bool(t.immediate and t.immediate[0] == q)
+
     def event(self, ev) -> None:
         t = self.t
+        if t.end_after_draws is not None and not self.draws_go_on(ev):
+            # dcm-draws=at-once with round-end=at-once: the draws are made (or left out), the round is over
+            t.ended, t.end_after_draws, t.dcm_now, t.ended_with_draws = t.end_after_draws, None, False, True
         if t.ended is not None:  # round-end=at-once (V15): the round ended on the line that emptied the hand
             if not t.after_end_reported:
                 t.after_end_reported = True
                 self.report(
                     "round.end",
                     f"{t.player}'s hand was emptied on line {t.ended._line}: under round-end=at-once "
-                    "the round ends there, with no refill and no later step",
+                    + (
+                        "the round ends once the others have drawn for its Double Color Match, "
+                        "with no refill and no later step"
+                        if t.ended_with_draws
+                        else "the round ends there, with no refill and no later step"
+                    ),
                     ev,
                     expected="`score` right after the line that empties the hand",
                     found=f"`{type(ev).__name__.lower()}`",

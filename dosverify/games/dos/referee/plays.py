@@ -428,7 +428,10 @@ class PlaysMixin:
         if self.rs.opt("discard-matched") == "at-once":
             tb.flush_pending()  # V17: the matched cards reach the discard pile at once
         if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
-            t.ended = ev  # V15: the round ends on this line
+            if t.dcm_now and any(n > 0 for n in t.dcm_owed.values()):
+                t.end_after_draws = ev  # V12 + V15: the at-once draws belong to the match, then the round ends
+            else:
+                t.ended = ev  # V15: the round ends on this line
 
     def _meant_center(self, ev: Match):
         """The Center Row card a match naming a card not there most likely covered (R63): one its

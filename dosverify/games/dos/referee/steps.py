@@ -161,6 +161,33 @@ class StepsMixin:
         t.refill_owed, t.penalty_owed = t.refilled, 0
         t.dcm_owed.clear()
 
+    def draws_before_end_missing(self, p: str, kw: dict, closing) -> None:
+        """dcm-draws=at-once with round-end=at-once (digest, after V17): the match that emptied p's hand
+        owed the others' Double Color Match draws, which come before the round ends. One finding for the
+        draws left out (none when both piles were empty, V5)."""
+        owed = {q: n for q in self.dcm_order(p) if (n := self.t.dcm_owed.get(q, 0)) > 0}
+        if not owed or not self.refill_possible():
+            return
+        q, n = next(iter(owed.items()))
+        self.report(
+            "bonus.draw",
+            f"{', '.join(owed)} did not draw for {p}'s Double Color Match: under dcm-draws=at-once the draws "
+            "belong to the match, so they come before the round ends (round-end=at-once)",
+            player=q,
+            expected=f"draw {q} " + " ".join(["C"] * n),
+            found="no draw",
+            **kw,
+        )
+        self.t.dcm_owed.clear()
+        if isinstance(closing, Score) and closing.player == p:
+            held = sum(
+                value(b) * k for r, h in self.table.hands.items() if r != p for b, k in h.items() if b != UNKNOWN
+            )
+            if held == closing.points:
+                return  # the score counts the hands without them: never drawn
+        for r, k in owed.items():  # drawn, and left out of the log (R27): the score counts them
+            self.draw_left_out(r, k)
+
     def close_turn(self, closing) -> None:
         """The turn ends at `closing` (the next turn, score, round) or at the end of the log."""
         t = self.t
@@ -174,6 +201,9 @@ class StepsMixin:
         p = t.player
         if t.reshuffled is not None:
             self.unneeded_reshuffle()
+        if t.end_after_draws is not None:  # V12 + V15: the turn closes on the at-once draws of the last match
+            self.draws_before_end_missing(p, kw, closing)
+            t.ended, t.end_after_draws = t.end_after_draws, None
         if t.ended is not None:  # round-end=at-once (V15): no refill, no later step
             self.round_over = True
             self.round_winner = p

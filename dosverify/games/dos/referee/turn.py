@@ -47,6 +47,10 @@ class TurnState:
     dcm_order_reported: bool = False  # the order of this Double Color Match's draws was reported
     ended: object = None  # round-end=at-once (V15): the line that emptied the hand ended the round
     after_end_reported: bool = False
+    # round-end=at-once with dcm-draws=at-once (digest, after V17): the match line that emptied the hand, whose
+    # Double Color Match draws still come on the next lines; the round ends once they are made
+    end_after_draws: object = None
+    ended_with_draws: bool = False  # the round ended after those draws
     reserved: dict = field(
         default_factory=dict
     )  # (kind, player) -> cards a later step's draw showed were taken first (R44)
