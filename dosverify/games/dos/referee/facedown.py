@@ -14,14 +14,14 @@ from functools import cache
 from ....findings import Position
 from ....hints import plural
 from ..cards import composition, value
-from ..events import HIDDEN, Draw, Hand, Round
+from ..events import FACE_DOWN, Draw, Hand, Round
 from .hidden import Provenance
 from .table import UNKNOWN
 
 
 def has_face_down(rnd: Round) -> bool:
-    return any(isinstance(ev, Hand) and HIDDEN in ev.cards for ev in rnd.setup) or any(
-        isinstance(ev, Draw) and HIDDEN in ev.cards for turn in rnd.turns for ev in turn.events
+    return any(isinstance(ev, Hand) and FACE_DOWN in ev.cards for ev in rnd.setup) or any(
+        isinstance(ev, Draw) and FACE_DOWN in ev.cards for turn in rnd.turns for ev in turn.events
     )
 
 
