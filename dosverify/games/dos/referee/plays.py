@@ -101,7 +101,9 @@ class PlaysMixin:
         if not (t.matches or t.action_done):  # after a bare draw the player on turn may still match
             return None
         nxt, hand = self.left(t.player), tb.hands[t.player]
-        loose = hand.get(UNKNOWN, 0)  # face-down cards (R32): each may be any card the line lacks
+        # the face-down cards of the player on turn may be any cards the line lacks, while the line can still
+        # be theirs (still matching: no refill, no card placed); a seat view holds the others' cards face down
+        loose = hand.get(UNKNOWN, 0) if t.step < 2 and not t.action_done else 0
         if len(cards) == 1:  # the common case, without a Counter
             b = parse_card(cards[0]).base
             if hand.get(b, 0) >= 1 or loose:
