@@ -76,9 +76,9 @@ def main() -> None:
         import targets as fuzz_targets
 
         import dosverify.api
+        import dosverify.games.dos.hide
         import dosverify.games.dos.jsonform
         import dosverify.games.dos.notation
-        import dosverify.games.dos.hide
         import dosverify.games.dos.referee
         import dosverify.games.dos.simulate
         import dosverify.report

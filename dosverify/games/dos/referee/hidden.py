@@ -65,6 +65,7 @@ class Provenance:
         self.tokens: list[Token] = []
         self.pool: dict[str, list[Token]] = {}  # unrevealed `?` per player, in draw order
         self.revealed: dict[str, list[Token]] = {}
+        self.spent = 0  # the work the round's searches did (ROUND_BUDGET)
 
     # ---- the condition -------------------------------------------------------------------
 
@@ -228,6 +229,10 @@ class Provenance:
     #: the most steps the exact search may take before it gives up (the verdict is then
     #: left open: the referee lists the rule as unverified rather than guess)
     SEARCH_BUDGET = 20000
+    #: the most work all the round's searches may do together, in steps times epochs (each step checks
+    #: Hall's condition over every epoch): a log whose reveals keep failing (an edited view of a long
+    #: round) would search at every line; past this, each search is undecided at once (R33)
+    ROUND_BUDGET = 20000
 
     def _search(self, extra):
         """The exact search the greedy falls back on: give every reveal of the round (and
@@ -248,11 +253,13 @@ class Provenance:
         choice: list = []
         steps = [0]
 
+        budget = min(self.SEARCH_BUDGET, (self.ROUND_BUDGET - self.spent) // (self.epoch + 1))
+
         def dfs(i: int):
             if i == len(reveals):
                 return True
             steps[0] += 1
-            if steps[0] > self.SEARCH_BUDGET:
+            if steps[0] > budget:
                 return None
             p, x, r = reveals[i]
             undecided = False
@@ -275,6 +282,7 @@ class Provenance:
             return None if undecided else False
 
         got = dfs(0) if self.feasible() else False
+        self.spent += steps[0] * (self.epoch + 1)
         if not got:
             self.nlab = saved
             return got
@@ -377,7 +385,7 @@ class Provenance:
             if not bounds(r, need):
                 return False
             steps[0] += 1
-            if steps[0] > self.SEARCH_BUDGET:
+            if steps[0] > budget:
                 return None
             tok = toks[i]
             if i and toks[i - 1].epoch != tok.epoch:
@@ -401,6 +409,7 @@ class Provenance:
                 left[b] += 1
             return None if undecided else False
 
+        budget = self.SEARCH_BUDGET
         got = dfs(0, target, 0)
         if got:
             for tok, b in zip(toks, chosen, strict=True):
