@@ -229,10 +229,10 @@ class Provenance:
     #: the most steps the exact search may take before it gives up (the verdict is then
     #: left open: the referee lists the rule as unverified rather than guess)
     SEARCH_BUDGET = 20000
-    #: the most work all the round's searches may do together, in steps times epochs (each step checks
-    #: Hall's condition over every epoch): a log whose reveals keep failing (an edited view of a long
-    #: round) would search at every line; past this, each search is undecided at once (R33)
-    ROUND_BUDGET = 20000
+    #: the most work the round's searches that find no choice may do together, in steps times epochs
+    #: (each step checks Hall's condition over every epoch): a log whose reveals keep failing (an edited
+    #: view of a long round) would search in vain at every line; past this, each search is undecided at once (R33)
+    ROUND_BUDGET = 200000
 
     def _search(self, extra):
         """The exact search the greedy falls back on: give every reveal of the round (and
@@ -282,8 +282,8 @@ class Provenance:
             return None if undecided else False
 
         got = dfs(0) if self.feasible() else False
-        self.spent += steps[0] * (self.epoch + 1)
-        if not got:
+        if not got:  # only a search that found nothing spends the round's budget (a legal log's searches succeed)
+            self.spent += steps[0] * (self.epoch + 1)
             self.nlab = saved
             return got
         self._adopt(reveals, choice)
