@@ -241,7 +241,8 @@ def _witness(path: str, args) -> None:
     if text is not None:
         _write_out(args.witness, text)
     else:
-        print(f"dosverify: no witness for {path}: the log is {report.verdict}", file=sys.stderr)
+        why = getattr(report, "_witness_refused", None) or f"the log is {report.verdict}"
+        print(f"dosverify: no witness for {path}: {why}", file=sys.stderr)
 
 
 def _write_out(path: str, text: str) -> None:

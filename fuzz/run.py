@@ -2,7 +2,8 @@
 
     .venv/bin/python fuzz/run.py TARGET [libFuzzer flags...]
     TARGET: text (the notation parser), json (the JSON form's loader), check (the whole check
-            and its renderers), service (the HTTP service's body handling, ASGI in process)
+            and its renderers), service (the HTTP service's body handling, ASGI in process),
+            views (table and seat views of generated games, edited: the face-down paths)
 
     .venv/bin/python fuzz/run.py check -max_total_time=60        # a minute
     .venv/bin/python fuzz/run.py text -runs=1000000 -jobs=1       # the long run: a million inputs
@@ -35,9 +36,24 @@ def seeds() -> list[Path]:
     )
 
 
+VIEW_SEEDS = 96  # the views target's seeds: a game and a view each (targets.view_game), a few edits
+
+
+def view_seeds() -> list[bytes]:
+    """Short inputs for the views target: every view of many games, some with edits."""
+    import random
+
+    rng = random.Random(20)
+    return [bytes(rng.randrange(256) for _ in range(4 + 2 * (i % 4))) for i in range(VIEW_SEEDS)]
+
+
 def corpus_dir(target: str) -> Path:
     d = OUT / f"corpus-{target}"
     d.mkdir(parents=True, exist_ok=True)
+    if target == "views":
+        for i, data in enumerate(view_seeds()):
+            (d / f"seed-{i:04d}").write_bytes(data)
+        return d
     for i, p in enumerate(seeds()):
         dst = d / f"seed-{i:04d}-{p.name}"
         if not dst.exists():
@@ -51,7 +67,7 @@ def corpus_dir(target: str) -> Path:
 def main() -> None:
     import atheris
 
-    if len(sys.argv) < 2 or sys.argv[1] not in ("text", "json", "check", "service"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("text", "json", "check", "service", "views"):
         sys.exit(__doc__)
     target = sys.argv[1]
     # dosverify and the fuzz targets are instrumented for coverage; Lark too with FUZZ_LARK=1 (slower)
@@ -60,9 +76,11 @@ def main() -> None:
         import targets as fuzz_targets
 
         import dosverify.api
+        import dosverify.games.dos.hide
         import dosverify.games.dos.jsonform
         import dosverify.games.dos.notation
         import dosverify.games.dos.referee
+        import dosverify.games.dos.simulate
         import dosverify.report
 
         if target == "service":
@@ -79,7 +97,8 @@ def main() -> None:
         # 16 KiB holds every seed whole (the longest, a conformance game, is 12 KB): longer inputs
         # only cost time, a line or a log's length is proved linear by counting (test_long_lines.py,
         # test_linear_work.py), and the bugs fuzzing finds are in the shapes and orders of lines
-        flags.append(f"-max_len={MAX_LEN}")
+        # (views: 4 bytes name the game and view, two more each edit; more than 60 edits is noise)
+        flags.append(f"-max_len={124 if target == 'views' else MAX_LEN}")
     atheris.Setup([sys.argv[0], *flags, *dirs], fn)
     atheris.Fuzz()
 

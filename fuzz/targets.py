@@ -9,6 +9,7 @@ regression inputs in ``fuzz/regressions/``, and a short atheris run)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 
 VERDICTS = {"legal", "illegal", "malformed"}
@@ -152,4 +153,94 @@ def service_body(data: bytes) -> None:
         assert all(r["verdict"] in VERDICTS for r in doc["reports"])
 
 
-TARGETS = {"text": text_parser, "json": json_loader, "check": whole_check, "service": service_body}
+# ---- views of generated games: the face-down paths ------------------------------------------
+
+_VIEW_RULESETS = ("official", "italian", "bosnian", "strict")
+_CARD_WORDS = ("R1", "G5", "B10", "Y7", "R#", "W2", "G#", "B3", "Y9", "R6", "G8", "B4", "Y1", "R10", "W2", "?")
+
+
+def view_game(data: bytes) -> tuple[str, str, bool]:
+    """The game the first four bytes name, as the view they choose (text), and whether the rest of the
+    input edits it. Byte 0: players (2-4), ruleset, `deck` lines or `hand` lines, rounds; bytes 1-2:
+    the seed; byte 3: the view (table or a seat) and a long round (piles run out, reshuffles)."""
+    head = data[:4].ljust(4, b"\0")
+    players, ruleset = 2 + head[0] % 3, _VIEW_RULESETS[(head[0] >> 2) % 4]
+    deck, rounds = bool(head[0] & 0x10), 1 + (head[0] >> 5) % 3
+    seed = head[1] | head[2] << 8
+    seat = head[3] % (players + 1)  # 0: the table
+    long_round = (None, False, "drain", "thin")[(head[3] >> 3) % 4]
+    text = _view_text(players, seed, ruleset, deck, rounds, seat, long_round)
+    edits = data[4:]
+    return (_edit(text, edits) if edits else text), f"{players}p/{ruleset}/seed {seed}/seat {seat}", bool(edits)
+
+
+@functools.lru_cache(maxsize=512)
+def _view_text(players, seed, ruleset, deck, rounds, seat, long_round) -> str:
+    from dosverify.games.dos.hide import hide
+    from dosverify.games.dos.notation import write
+    from dosverify.games.dos.simulate import simulate
+
+    log = simulate(players, seed, ruleset, rounds=rounds, deck=deck, long_round=long_round)
+    return write(hide(log, "table" if seat == 0 else f"seat:{log.players[seat - 1]}"))
+
+
+def _edit(text: str, edits: bytes) -> str:
+    """Edits two bytes each (operation, where): a card word turned face down (`?`) or face up (another
+    card), a line dropped, doubled or moved up: the slips a table's scribe makes, mostly with `?`."""
+    lines = text.splitlines()
+    for k in range(0, len(edits) - 1, 2):
+        op, at = edits[k], edits[k + 1]
+        if not lines:
+            break
+        kind = op % 8
+        if kind < 5:  # a card word (the words after a line's keyword and player) becomes `?` or another card
+            spots = [(i, j) for i, ln in enumerate(lines) for j, w in enumerate(ln.split()) if j and w[:1] in "RGBYW?"]
+            if not spots:
+                continue
+            i, j = spots[(at * 7 + op) % len(spots)]
+            words = lines[i].split()
+            words[j] = "?" if kind < 3 else _CARD_WORDS[(op >> 3) % len(_CARD_WORDS)]
+            lines[i] = ("  " if lines[i].startswith(" ") else "") + " ".join(words)
+        elif kind == 5:
+            del lines[at % len(lines)]
+        elif kind == 6:
+            i = at % len(lines)
+            lines.insert(i, lines[i])
+        else:
+            i = at % len(lines)
+            if i:
+                lines[i - 1], lines[i] = lines[i], lines[i - 1]
+    return "\n".join(lines) + "\n"
+
+
+def face_down_views(data: bytes) -> None:
+    """A view (table or seat) of a generated legal game, perhaps edited: the check and its reports as in
+    `whole_check`, never a traceback; an unedited view is legal, and its witness is a legal open log."""
+    from dosverify.api import check, witness
+    from dosverify.report import render_text
+
+    text, what, edited = view_game(data)
+    report = check(text, name="fuzz-view")
+    assert report.verdict in VERDICTS
+    if report.verdict != "malformed":
+        assert (report.verdict == "illegal") == (report.errors > 0), report.verdict
+    json.loads(report.to_json_line())
+    render_text(report, report._text)
+    if not edited:
+        errors = [(f.line, f.rule, f.message) for f in report.findings if f.severity == "error"]
+        assert report.verdict == "legal", (what, errors[:3])
+    if report.verdict == "legal":
+        proof, _ = witness(text)
+        if proof is not None:
+            again = check(proof, name="fuzz-witness")
+            errors = [(f.line, f.rule, f.message) for f in again.findings if f.severity == "error"]
+            assert not errors, (what, "the witness is not a legal open log", errors[:3])
+
+
+TARGETS = {
+    "text": text_parser,
+    "json": json_loader,
+    "check": whole_check,
+    "service": service_body,
+    "views": face_down_views,
+}

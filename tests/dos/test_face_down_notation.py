@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from dosverify.games.dos.events import FACE_DOWN, FaceDown
 from dosverify.games.dos.jsonform import dump_json, load_json, schema
 from dosverify.games.dos.notation import KEYWORDS, parse, write
 
@@ -35,8 +36,10 @@ def test_question_marks_in_hand_and_draw_lines_parse_mixed_with_cards():
     fs, p = findings(TABLE)
     assert fs == []
     rnd = p.log.rounds[0]
-    assert rnd.setup[1].cards == ["?", "?", "?", "?", "?", "R3", "?"]
-    assert rnd.turns[0].events[2].cards == ["?", "R5"]
+    # a face-down card is its own value in the event model, not the string "?" (issue 20 item 1)
+    assert rnd.setup[1].cards == [FACE_DOWN] * 5 + ["R3", FACE_DOWN]
+    assert rnd.turns[0].events[2].cards == [FACE_DOWN, "R5"]
+    assert all(type(c) is FaceDown for c in rnd.setup[2].cards)
     assert [(s.player, s.cards[:2]) for s in rnd.shows] == [("ann", ["R3", "R5"])]
     assert rnd.score.player == "bob"
 

@@ -36,15 +36,18 @@ def test_every_view_of_a_generated_game_is_legal_and_its_witness_too(seed, rules
         assert report.face_down > 0
         assert all(f.severity == "warning" for f in report.findings)
         proof, rep2 = witness(text)
-        assert proof is not None
+        if proof is None:  # refused, not written: its choice broke a rule it does not try to satisfy (R34)
+            refused = getattr(rep2, "_witness_refused", "")
+            assert any(f"breaks {r} " in refused for r in ("match.decline", "match.after-draw")), refused
+            continue
         assert "?" not in proof.split()
         # the witness agrees with the view on every written card, line by line
         for a, b in zip(text.splitlines(), proof.splitlines(), strict=True):
             wa, wb = a.split(), b.split()
             assert len(wa) == len(wb) and all(x == "?" or x == y for x, y in zip(wa, wb, strict=False)), (a, b)
-        # and is itself a legal open log (but for the rules the choice decides: spec/READINGS.md)
+        # and is itself a legal open log (checked before it is given: spec/READINGS.md R34)
         wrep = check(proof)
-        assert [f for f in wrep.findings if f.severity == "error" and f.rule not in rep2.unverified] == []
+        assert [f for f in wrep.findings if f.severity == "error"] == []  # a witness is a legal open log
         assert wrep.face_down == 0
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ...spec import spec_file
 
@@ -37,8 +37,7 @@ class Card(NamedTuple):
     decl: int | str | None
 
 
-@cache
-def parse_card(code: str) -> Card:
+def _parse_card(code: str) -> Card:
     """Split a valid card code; raises ValueError on an invalid one."""
     if not CARD_RE.match(code):
         raise ValueError(f"not a card code: {code!r}")
@@ -49,6 +48,15 @@ def parse_card(code: str) -> Card:
         n = int(decl) if decl else None
         return Card(code, base, base[0], n, "hash", n)
     return Card(code, base, base[0], int(base[1:]), None, None)
+
+
+if TYPE_CHECKING:  # the cache's wrapper takes any hashable: the checker sees the signature itself
+
+    def parse_card(code: str) -> Card:
+        """Split a valid card code; raises ValueError on an invalid one (a face-down card is none)."""
+        ...
+else:
+    parse_card = cache(_parse_card)
 
 
 def is_card(code: str) -> bool:

@@ -171,4 +171,15 @@ def witness(
     ref = report.referee
     if report.verdict != "legal" or ref is None or not fill(ref):
         return None, report
-    return write(ref.log), report
+    proof = write(ref.log)
+    # a witness is a legal open log, or none is given: the cards chosen may break a rule that depends on
+    # them and that the choice does not try to satisfy (READINGS R34: match.decline, match.after-draw)
+    opened = check(proof, name=name, ruleset=ruleset)
+    errors = [f for f in opened.findings if f.severity == "error"]
+    if errors:
+        first = errors[0]
+        report._witness_refused = (
+            f"the choice of face-down cards found breaks {first.rule} at line {first.line} ({first.message})"
+        )
+        return None, report
+    return proof, report

@@ -16,6 +16,7 @@ finding can point back at what the client sent.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
@@ -63,17 +64,93 @@ class Tagged:
         return handler.generate_schema(Annotated[source, Discriminator(self.key)])
 
 
-#: A face-down card: a card the writer of the log did not see (only in `hand` and `draw` lines).
-HIDDEN = "?"
+class FaceDown:
+    """A face-down card (`?`): a card the writer of the log did not see.
+
+    Its own type, not a card code: no function of card codes takes it (the type checker says
+    so), so every place that reads a `hand` or `draw` line's cards decides what a card nobody
+    saw means there. One value, :data:`FACE_DOWN`; written `?` in both forms."""
+
+    __slots__ = ()
+    _the: FaceDown | None = None
+
+    def __new__(cls) -> FaceDown:
+        if cls._the is None:
+            cls._the = super().__new__(cls)
+        return cls._the
+
+    def __repr__(self) -> str:
+        return "FACE_DOWN"
+
+    def __str__(self) -> str:
+        return FACE_DOWN_WORD
+
+    def __reduce__(self):  # pickled (a pool's worker) and copied as the one value
+        return (FaceDown, ())
+
+    def __copy__(self) -> FaceDown:
+        return self
+
+    def __deepcopy__(self, memo) -> FaceDown:
+        return self
+
+
+#: The one face-down card.
+FACE_DOWN = FaceDown()
+#: How a face-down card is written, in text and in JSON.
+FACE_DOWN_WORD = "?"
 #: The JSON form's card pattern: a card code or `?` (judged where it stands, as in text).
 CARD_OR_HIDDEN_PATTERN = "^(?:" + CARD_RE.pattern[1:-1] + r"|\?)$"
 
+
+def word(card: str | FaceDown) -> str:
+    """A card as it is written: its code, or `?`."""
+    return FACE_DOWN_WORD if isinstance(card, FaceDown) else card
+
+
+def seen(cards: Iterable[str | FaceDown]) -> list[str]:
+    """The cards of a line that are written, not face down."""
+    return [c for c in cards if not isinstance(c, FaceDown)]
+
+
+class _CardOrFaceDown(Constrained):
+    """The JSON form of a card of a `hand` or `draw` line: a card code or `?`, read as FACE_DOWN."""
+
+    def __get_pydantic_core_schema__(self, source, handler):
+        from pydantic_core import core_schema as cs
+
+        text = cs.str_schema(pattern=CARD_OR_HIDDEN_PATTERN)
+        return cs.no_info_after_validator_function(
+            lambda v: FACE_DOWN if v == FACE_DOWN_WORD else v,
+            text,
+            serialization=cs.plain_serializer_function_ser_schema(word, when_used="always"),
+            json_schema_input_schema=text,
+        )
+
+    def __get_pydantic_json_schema__(self, core_schema, handler):
+        js = {"type": "string", "pattern": CARD_OR_HIDDEN_PATTERN}
+        if self.description:
+            js["description"] = self.description
+        return js
+
+
+#: A card code. The JSON form's schema admits `?` here too, so that a `?` outside `hand` and
+#: `draw` is judged where it stands (R35): the loader (notation.face_down_checks) leaves out every
+#: event that holds one before anything else reads the log, so these fields hold card codes only.
 CardCode = Annotated[
     str,
     Constrained(
         "A card code: R1, R3..R10 (likewise G, B, Y), R# (Wild #), W2 (Wild DOS); declarations G#=7, W2=R; "
         "`?` for a face-down card (allowed only in hand and draw lines)",
         pattern=CARD_OR_HIDDEN_PATTERN,
+    ),
+]
+#: A card of a `hand` or `draw` line: a card code, or FACE_DOWN (`?`).
+HandCard = Annotated[
+    str | FaceDown,
+    _CardOrFaceDown(
+        "A card code: R1, R3..R10 (likewise G, B, Y), R# (Wild #), W2 (Wild DOS); declarations G#=7, W2=R; "
+        "`?` for a face-down card (allowed only in hand and draw lines)"
     ),
 ]
 PlayerName = Annotated[str, Constrained("A player name as in the players line", pattern=PLAYER_PATTERN)]
@@ -122,7 +199,7 @@ class Draw(Located):
 
     type: Literal["draw"] = "draw"
     player: PlayerName | None = None
-    cards: Cards = field(default_factory=list)
+    cards: list[HandCard] = field(default_factory=list)
 
 
 @dataclass(kw_only=True)
@@ -208,7 +285,7 @@ class Deck(Located):
 class Hand(Located):
     type: Literal["hand"] = "hand"
     player: PlayerName
-    cards: Cards
+    cards: list[HandCard]
 
 
 @dataclass(kw_only=True)

@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 
 from .. import ViewError as BaseViewError
 from .cards import parse_card
-from .events import HIDDEN, Center, Deck, Draw, Hand, Log, Match, Place, Refill, Reshuffle, Show
+from .events import FACE_DOWN, Center, Deck, Draw, FaceDown, Hand, Log, Match, Place, Refill, Reshuffle, Show, seen
 
 __all__ = ["hide", "parse_view", "witness", "ViewError"]
 
@@ -80,22 +80,22 @@ def _hide_round(log: Log, rnd, seat: str | None) -> None:
     held: dict[str, Counter] = defaultdict(Counter)  # a name that is no player (a slip) is hidden like any other
     for ev in rnd.setup:
         if isinstance(ev, Hand):
-            held.setdefault(ev.player, Counter()).update(_base(c) for c in ev.cards)
+            held.setdefault(ev.player, Counter()).update(_base(c) for c in seen(ev.cards))
             if ev.player != seat:
-                ev.cards = [HIDDEN] * len(ev.cards)
+                ev.cards = [FACE_DOWN] * len(ev.cards)
     for turn in rnd.turns:
         for ev in turn.events:
             if isinstance(ev, Draw):
                 q = ev.player or turn.player
-                cards = [_base(c) for c in ev.cards]
+                cards: list[str | FaceDown] = [c if isinstance(c, FaceDown) else _base(c) for c in ev.cards]
                 if not cards and pile is not None:
                     cards = [pile.pop()] if pile else []
                 elif pile is not None:
                     for c in cards:
                         if c in pile:
                             pile.remove(c)
-                held.setdefault(q, Counter()).update(cards)
-                ev.cards = cards if q == seat else [HIDDEN] * len(cards)
+                held.setdefault(q, Counter()).update(seen(cards))  # (a view of a view: `?` stays `?`)
+                ev.cards = cards if q == seat else [FACE_DOWN] * len(cards)
             elif isinstance(ev, Refill):
                 if not ev.cards and pile is not None:
                     ev.cards = [pile.pop()] if pile else []

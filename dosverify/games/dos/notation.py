@@ -30,12 +30,15 @@ from lark.exceptions import UnexpectedInput, UnexpectedToken
 from ...findings import Finding, finding
 from ...model import Parsed
 from .events import (
+    FACE_DOWN,
+    FACE_DOWN_WORD,
     Catch,
     Center,
     Dealer,
     Deck,
     Dos,
     Draw,
+    FaceDown,
     Hand,
     Log,
     Match,
@@ -50,6 +53,7 @@ from .events import (
     Totals,
     Turn,
     Winner,
+    word,
 )
 
 __all__ = ["Parsed", "parse", "write", "KEYWORDS", "VALID_CARDS", "card_problem", "grammar_path", "grammar_text"]
@@ -195,7 +199,13 @@ def _card_item(kind: str, cls, typ: str, line: int, col: int, cards: list, ccols
     return (kind, line, col, _mk(cls, {"type": typ, "cards": cards}, line, col, {"cards": ccols}))
 
 
+def _face_down(cards: list[str]) -> list:
+    """A line's card words as the event model holds them: `?` is FACE_DOWN, not a card code."""
+    return [FACE_DOWN if c == FACE_DOWN_WORD else c for c in cards] if FACE_DOWN_WORD in cards else cards
+
+
 def _hand_item(line, col, p, pcol, cards, ccols) -> tuple:
+    cards = _face_down(cards)
     return (
         "setup",
         line,
@@ -218,6 +228,7 @@ def _match_item(line, col, target, tcol, cards, ccols) -> tuple:
 
 
 def _draw_item(line, col, p, pcol, cards, ccols) -> tuple:
+    cards = _face_down(cards)
     cols = {"player": pcol, "cards": ccols} if p is not None else {"cards": ccols}
     return ("event", line, col, _mk(Draw, {"type": "draw", "player": p, "cards": cards}, line, col, cols))
 
@@ -1865,14 +1876,14 @@ def face_down_round(rnd: Round, out: list) -> None:
     read a round at a time): its findings are appended to `out`."""
 
     def bad(ev, cards) -> bool:
-        if "?" not in cards:
+        if FACE_DOWN_WORD not in cards:
             return False
         if isinstance(ev, Place):
             ptr = f"{ev._pointer}/card"
-        elif isinstance(ev, Match) and ev.target == "?":
+        elif isinstance(ev, Match) and ev.target == FACE_DOWN_WORD:
             ptr = f"{ev._pointer}/target"
         else:
-            ptr = f"{ev._pointer}/cards/{ev.cards.index('?')}"
+            ptr = f"{ev._pointer}/cards/{ev.cards.index(FACE_DOWN_WORD)}"
         out.append(
             finding(
                 "notation.card",
@@ -1934,10 +1945,10 @@ def _no_hidden_with_deck(rnd: Round, findings: list) -> None:
     if not any(isinstance(ev, Deck) for ev in rnd.setup):
         return
 
-    def bad(ev) -> bool:
-        if "?" not in ev.cards:
+    def bad(ev: Hand | Draw) -> bool:
+        i = next((i for i, c in enumerate(ev.cards) if isinstance(c, FaceDown)), None)
+        if i is None:
             return False
-        i = ev.cards.index("?")
         cols = ev._cols.get("cards") if ev._cols else None
         col = cols[i] if isinstance(cols, list) and i < len(cols) else ev._column
         ptr = f"{ev._pointer}/cards/{i}" if ev._pointer is not None else None
@@ -1980,7 +1991,7 @@ def _event_line(ev) -> str:
     if t == "match":
         return f"match {ev.target} with " + " + ".join(ev.cards)
     if t == "draw":
-        return " ".join(["draw"] + ([ev.player] if ev.player else []) + list(ev.cards))
+        return " ".join(["draw"] + ([ev.player] if ev.player else []) + [word(c) for c in ev.cards])
     if t in ("refill", "reshuffle", "deck", "center"):
         return " ".join([t] + list(ev.cards))
     if t == "place":
@@ -1994,7 +2005,7 @@ def _event_line(ev) -> str:
     if t == "dealer":
         return f"dealer {ev.player}"
     if t == "hand":
-        return " ".join(["hand", ev.player] + list(ev.cards))
+        return " ".join(["hand", ev.player] + [word(c) for c in ev.cards])
     raise ValueError(f"unknown event type {t!r}")
 
 

@@ -439,12 +439,12 @@ def _grouped(items: list, on_turn: str, did: Counter) -> list:
     """Consecutive draw lines of one player (or refill lines) as one line: one reason, one line."""
     out: list = []
     for e, src in items:
-        if out and e.type in ("draw", "refill") and e.cards and "?" not in e.cards:
+        if out and e.type in ("draw", "refill") and e.cards and ev.FACE_DOWN not in e.cards:
             prev, psrc = out[-1]
             if (
                 prev.type == e.type
                 and prev.cards
-                and "?" not in prev.cards
+                and ev.FACE_DOWN not in prev.cards
                 and (e.type == "refill" or _who(prev, on_turn) == _who(e, on_turn))
             ):
                 merged = (
@@ -461,7 +461,7 @@ def _grouped(items: list, on_turn: str, did: Counter) -> list:
 
 def _draw_lines(w: _Writer, e, on_turn: str, pile: _Pile, named: bool) -> list[str]:
     st = w.style
-    cards = list(e.cards)
+    cards = [ev.word(c) for c in e.cards]  # a face-down card is written `?`
     head = ["draw"] + ([e.player] if e.player else ([on_turn] if named else [])) if e.type == "draw" else ["refill"]
     on_top = pile.take(cards)
     if e.type == "draw" and named and not e.player:

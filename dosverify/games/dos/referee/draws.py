@@ -8,19 +8,21 @@ from collections import Counter
 
 from ....hints import plural
 from ..cards import parse_card
-from ..events import HIDDEN, Draw, Refill, Reshuffle
+from ..events import Draw, FaceDown, Refill, Reshuffle, seen, word
 from .matching import any_match
 from .table import UNKNOWN, CenterCard
 
 
 class DrawsMixin:
-    def draw_from_pile(self, written: str | None, ev, index: int, what: str, who: str | None = None) -> str | None:
+    def draw_from_pile(
+        self, written: str | FaceDown | None, ev, index: int, what: str, who: str | None = None
+    ) -> str | None:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
         tb = self.table
         if self.taken_in is not None and (
             tb.pile_size <= 0
             or (
-                written not in (None, HIDDEN)
+                isinstance(written, str)
                 and tb.pile.get(base := parse_card(written).base, 0) <= 0
                 and self.taken_in[1].get(base, 0) > 0
             )
@@ -33,12 +35,12 @@ class DrawsMixin:
                 if written is not None:
                     self.report(
                         "cards.unseen",
-                        f"{what} {written}, but the draw pile and the discard pile are both empty",
+                        f"{what} {word(written)}, but the draw pile and the discard pile are both empty",
                         ev,
                         "cards",
                         index,
                         expected="no card (nothing can be drawn)",
-                        found=written,
+                        found=word(written),
                     )
                 return None
             self.report(
@@ -52,7 +54,7 @@ class DrawsMixin:
             )
             self.hidden_reshuffle()
             tb.reshuffle(None)
-        if written == HIDDEN:
+        if isinstance(written, FaceDown):
             if tb.pile_order:  # after a listed reshuffle a `?` drawn is the top card: known
                 got, _ = tb.take(None)
                 if self.prov is not None:
@@ -127,8 +129,8 @@ class DrawsMixin:
         if nxt is None:
             return False
         cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
-        cards = [c for c in cards if c != HIDDEN]  # a face-down card tells nothing of whose it is
-        drawn = Counter(parse_card(c).base for c in ev.cards if c != HIDDEN)
+        cards = seen(cards)  # a face-down card tells nothing of whose it is
+        drawn = Counter(parse_card(c).base for c in seen(ev.cards))
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
         return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
 
@@ -142,12 +144,16 @@ class DrawsMixin:
             out.append(e)
         return out
 
-    def catch_up(self, ev: Draw, written: str, dcm_of: str | None, q: str | None = None, own: int = 0) -> None:
+    def catch_up(
+        self, ev: Draw, written: str | FaceDown, dcm_of: str | None, q: str | None = None, own: int = 0
+    ) -> None:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
         earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
         those lines were left out. They are taken as made now and reported once at the turn's end (R27)."""
         t, tb = self.t, self.table
         order = tb.pile_order
+        if isinstance(written, FaceDown):  # drawn face down from a known pile: its top card, whatever it is
+            return
         if not order or order[-1] == parse_card(written).base:
             return
         queue = []
@@ -166,7 +172,7 @@ class DrawsMixin:
         if not (queue and depth < len(order) and order[-1 - depth] == base):
             # or a line of this same draw left out: q's own cards lie above the written one
             d = next((d for d in range(1, own + 1) if d < len(order) and order[-1 - d] == base), 0)
-            later = Counter(parse_card(c).base for e in self.draws_right_after(ev, q) for c in e.cards if c != HIDDEN)
+            later = Counter(parse_card(c).base for e in self.draws_right_after(ev, q) for c in seen(e.cards))
             if not d or not (Counter(order[-d:]) - later):
                 return  # the cards above come on q's next lines: two cards drawn out of order (draw.top)
             for b in tb.take_owed(d):
@@ -222,7 +228,7 @@ class DrawsMixin:
         if not self.known(q, ev):
             return
         n = max(1, len(ev.cards))
-        written: list[str | None] = list(ev.cards) if ev.cards else [None]
+        written: list[str | FaceDown | None] = list(ev.cards) if ev.cards else [None]
         reason = None
         owed = 0
         if (
@@ -290,7 +296,7 @@ class DrawsMixin:
                     "player" if ev.player else None,
                     player=q,
                     expected="no draw",
-                    found=f"draw {q} {' '.join(ev.cards)}".strip(),
+                    found=f"draw {q} {' '.join(map(word, ev.cards))}".strip(),
                 )
             else:  # another player drawing in this turn: a draw with no reason (notation.md, draw-order; READINGS R10)
                 why = (
@@ -305,7 +311,7 @@ class DrawsMixin:
                     "player",
                     player=q,
                     expected="no draw",
-                    found=f"draw {q} {' '.join(ev.cards)}".strip(),
+                    found=f"draw {q} {' '.join(map(word, ev.cards))}".strip(),
                 )
         elif reason == "no-match":
             if self.rs.opt("decline-match") == "forbidden":
@@ -365,7 +371,7 @@ class DrawsMixin:
                     expected=plural(owed, "card"),
                     found=plural(n, "card"),
                 )
-            if (reason is None or i >= owed) and w not in (None, HIDDEN) and not t.turn._damaged:
+            if (reason is None or i >= owed) and isinstance(w, str) and not t.turn._damaged:
                 # a card nobody owes (reported): taken as not drawn, since the later lines of an engine or
                 # scribe that wrote one line too many play on without it; if q plays it later, it came
                 # from the unseen cards after all (R41). q's hand is in doubt either way
@@ -373,7 +379,7 @@ class DrawsMixin:
                 self.doubt.add(q)
                 continue
             res = t.reserved.get((reason, q)) if reason in ("penalty", "dcm") else None
-            if res and (w is None or parse_card(w).base == res[0]):
+            if res and (w is None or (isinstance(w, str) and parse_card(w).base == res[0])):
                 got = res.pop(0)  # a card set aside for this draw, written after a later step (R44)
             else:
                 got = self.draw_from_pile(w, ev, i, "draw", q)
@@ -381,20 +387,21 @@ class DrawsMixin:
             if got is None:
                 continue
             if got == UNKNOWN:
-                self.hidden_token(q, ev, i) if w == HIDDEN else (self.prov and self.prov.token(q))
+                self.hidden_token(q, ev, i) if isinstance(w, FaceDown) else (self.prov and self.prov.token(q))
             tb.hands[q][got] += 1
         self.hand_changed(q)
         if reason == "no-match":
             t.drew = True
             # the card taken from the pile, not the word written: a bare `draw` from a known deck is its top card
             first = taken[0] if taken else None
-            if written[0] == HIDDEN and first == UNKNOWN:  # drawn face down
+            if isinstance(written[0], FaceDown) and first == UNKNOWN:  # drawn face down
                 t.drawn_card = UNKNOWN
                 if self.prov is not None:
                     t.drawn_token = self.prov.tokens[-1] if self.prov.tokens else None
             else:
+                w0 = written[0]  # a `?` that found no card (both piles empty) names none
                 t.drawn_card = (
-                    first if first not in (None, UNKNOWN) else (parse_card(written[0]).base if written[0] else None)
+                    first if first not in (None, UNKNOWN) else (parse_card(w0).base if isinstance(w0, str) else None)
                 )
         elif reason == "immediate":
             left = t.immediate[1] - n

@@ -13,15 +13,15 @@ from collections import Counter
 from itertools import chain
 
 from ..cards import parse_card
-from ..events import HIDDEN, Draw, Match, Pass, Place, Refill, Reshuffle, Turn
+from ..events import Draw, FaceDown, Match, Pass, Place, Refill, Reshuffle, Turn
 from .table import UNKNOWN
 
 PLAYS = (Match, Place, Pass, Refill)  # lines of the steps before the DOS penalty (matches 0, refill 2, place/pass 3)
 
 
-def _base(code: str) -> str:
+def _base(code: str | FaceDown) -> str:
     """A written card's physical code; a face-down `?` is an unknown card."""
-    return UNKNOWN if code == HIDDEN else parse_card(code).base
+    return UNKNOWN if isinstance(code, FaceDown) else parse_card(code).base
 
 
 class EngineMixin:

@@ -9,30 +9,33 @@ can be is :class:`~dosverify.games.dos.referee.hidden.Provenance`'s business, on
 from __future__ import annotations
 
 from collections import Counter
-from functools import cache
 
 from ....findings import Position
 from ....hints import plural
 from ..cards import composition, value
-from ..events import HIDDEN, Draw, Hand, Round
+from ..events import FACE_DOWN, Draw, Hand, Round
 from .hidden import Provenance
 from .table import UNKNOWN
 
 
 def has_face_down(rnd: Round) -> bool:
-    return any(isinstance(ev, Hand) and HIDDEN in ev.cards for ev in rnd.setup) or any(
-        isinstance(ev, Draw) and HIDDEN in ev.cards for turn in rnd.turns for ev in turn.events
+    return any(isinstance(ev, Hand) and FACE_DOWN in ev.cards for ev in rnd.setup) or any(
+        isinstance(ev, Draw) and FACE_DOWN in ev.cards for turn in rnd.turns for ev in turn.events
     )
 
 
-@cache
-def _sums(k: int) -> frozenset:
-    """Every total k cards of the deck can score (k of any card values)."""
-    values = {value(b) for b in composition()}
-    sums = {0}
-    for _ in range(k):
-        sums = {s + v for s in sums for v in values}
-    return frozenset(sums)
+def _sums(k: int, caps: dict[str, int]) -> int:
+    """Every total k cards can score, at most caps[X] copies of each code X, as a bit set (bit t: the
+    total t): a bounded knapsack over the card values (the copies of one value score alike)."""
+    per_value: Counter = Counter()
+    for b, n in caps.items():
+        per_value[value(b)] += max(0, n)
+    reach = [1] + [0] * k  # reach[j]: the totals j cards can make
+    for v, n in per_value.items():
+        for j in range(k, 0, -1):
+            for m in range(1, min(n, j) + 1):
+                reach[j] |= reach[j - m] << (m * v)
+    return reach[k]
 
 
 class FaceDownMixin:
@@ -192,18 +195,47 @@ class FaceDownMixin:
                 self.hidden_reveal(p, b, sh, "cards", i, "cards.held")
             tb.hands[p] = shown
 
+    def unseen_copies(self) -> dict[str, int]:
+        """For each card code, the copies the face-down cards left in the hands can still be at the end of
+        the round: the deck's copies less those seen elsewhere (the Center Row, the discard pile, this
+        turn's matched cards, every card written in a hand)."""
+        tb = self.table
+        seen_now = Counter(c.base for c in tb.center)
+        seen_now.update(tb.discard)
+        seen_now.update(tb.pending)
+        for h in tb.hands.values():
+            seen_now.update(h)
+        return {b: n - seen_now.get(b, 0) for b, n in composition().items()}
+
+    def score_choice(self, target: int, hidden: int) -> bool | None:
+        """Whether some choice of the `hidden` face-down cards left in the other hands scores `target`:
+        over the copies not seen elsewhere, and, where each `?` is known (provenance), over what each can
+        still be (READINGS R32). None: the search gave up undecided."""
+        caps = self.unseen_copies()
+        if target < 0 or not _sums(hidden, caps) >> target & 1:
+            return False
+        prov = self.prov
+        toks = [t for q, pool in (prov.pool.items() if prov else ()) if q != self.round_winner for t in pool]
+        if prov is None or len(toks) != hidden:  # unknown cards no `?` stands for (a bare draw, R27): copies only
+            return True
+        return prov.choose_sum(toks, caps, value, target)
+
     def score_over_choices(self, s, pts_known: int, hidden: int) -> None:
         """A score that rests on `hidden` face-down cards nobody showed: an error when no
         choice gives it, else a warning that it could not be confirmed."""
-        if s.points - pts_known not in _sums(hidden):
+        ok = self.score_choice(s.points - pts_known, hidden)
+        if ok is None:
+            self.unverify("score.round")
+        if ok is False:
             self.report(
                 "score.round",
                 f"no choice of the {plural(hidden, 'face-down card')} left in the other hands gives "
-                f"{s.points}: the written cards are worth {pts_known}",
+                f"{s.points}: the written cards are worth {pts_known}, and the face-down cards are of the "
+                "copies not seen elsewhere",
                 s,
                 "points",
                 player=s.player,
-                expected=f"{pts_known} plus what {plural(hidden, 'card')} can score",
+                expected=f"{pts_known} plus what {plural(hidden, 'card')} of the unseen copies can score",
                 found=str(s.points),
             )
         else:

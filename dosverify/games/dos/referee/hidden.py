@@ -65,6 +65,7 @@ class Provenance:
         self.tokens: list[Token] = []
         self.pool: dict[str, list[Token]] = {}  # unrevealed `?` per player, in draw order
         self.revealed: dict[str, list[Token]] = {}
+        self.spent = 0  # the work the round's searches did (ROUND_BUDGET)
 
     # ---- the condition -------------------------------------------------------------------
 
@@ -228,6 +229,10 @@ class Provenance:
     #: the most steps the exact search may take before it gives up (the verdict is then
     #: left open: the referee lists the rule as unverified rather than guess)
     SEARCH_BUDGET = 20000
+    #: the most work the round's searches that find no choice may do together, in steps times epochs
+    #: (each step checks Hall's condition over every epoch): a log whose reveals keep failing (an edited
+    #: view of a long round) would search in vain at every line; past this, each search is undecided at once (R33)
+    ROUND_BUDGET = 200000
 
     def _search(self, extra):
         """The exact search the greedy falls back on: give every reveal of the round (and
@@ -248,11 +253,13 @@ class Provenance:
         choice: list = []
         steps = [0]
 
+        budget = min(self.SEARCH_BUDGET, (self.ROUND_BUDGET - self.spent) // (self.epoch + 1))
+
         def dfs(i: int):
             if i == len(reveals):
                 return True
             steps[0] += 1
-            if steps[0] > self.SEARCH_BUDGET:
+            if steps[0] > budget:
                 return None
             p, x, r = reveals[i]
             undecided = False
@@ -275,7 +282,8 @@ class Provenance:
             return None if undecided else False
 
         got = dfs(0) if self.feasible() else False
-        if not got:
+        if not got:  # only a search that found nothing spends the round's budget (a legal log's searches succeed)
+            self.spent += steps[0] * (self.epoch + 1)
             self.nlab = saved
             return got
         self._adopt(reveals, choice)
@@ -324,9 +332,10 @@ class Provenance:
 
     def label_rest(self) -> bool:
         """Give every `?` never revealed a card (for a witness): in draw order, a code whose
-        copies still fit. False if some `?` found none."""
+        copies still fit. False if some `?` found none. A `?` the score chose (choose_sum) keeps its card."""
         ok = True
-        for tok in sorted((t for pool in self.pool.values() for t in pool), key=lambda t: t.drawn):
+        rest = (t for pool in self.pool.values() for t in pool if t.label is None)
+        for tok in sorted(rest, key=lambda t: t.drawn):
             for base in self.kend:
                 self.nlab[base][tok.epoch] += 1
                 if self.feasible():
@@ -336,3 +345,73 @@ class Provenance:
             else:
                 ok = False
         return ok
+
+    # ---- the score over the choices ------------------------------------------------------
+
+    def choose_sum(self, tokens: list[Token], caps: dict[str, int], value, target: int) -> bool | None:
+        """Give the unrevealed `tokens` cards worth `target` in all, at most caps[X] of each code X
+        (the copies not seen elsewhere at the end of the round), that keep every `?` of the round
+        fitting (Hall's condition). True: the cards are chosen (their labels stay, for the witness);
+        False: no choice gives the target; None: the search gave up undecided (SEARCH_BUDGET).
+
+        A depth-first search over the tokens, in draw-epoch order: the `?` of one epoch are
+        interchangeable, so each takes a code no earlier than the one before it (one multiset
+        once), dearest first; a branch ends when the cards left cannot make the rest of the sum."""
+        codes = sorted((b for b in caps if caps[b] > 0 and b in self.kend), key=lambda b: (-value(b), b))
+        toks = sorted(tokens, key=lambda t: (t.epoch, t.drawn))
+        left = dict(caps)
+
+        def bounds(r: int, need: int) -> bool:
+            """Whether `need` lies between the r cheapest and the r dearest copies left."""
+            copies = sorted((value(b), left[b]) for b in codes if left[b] > 0)
+            lo = hi = 0
+            k = r
+            for v, n in copies:
+                take = min(n, k)
+                lo, k = lo + take * v, k - take
+            k = r
+            for v, n in reversed(copies):
+                take = min(n, k)
+                hi, k = hi + take * v, k - take
+            return k == 0 and lo <= need <= hi
+
+        chosen: list[str] = []
+        steps = [0]
+
+        def dfs(i: int, need: int, start: int):
+            if i == len(toks):
+                return need == 0
+            r = len(toks) - i
+            if not bounds(r, need):
+                return False
+            steps[0] += 1
+            if steps[0] > budget:
+                return None
+            tok = toks[i]
+            if i and toks[i - 1].epoch != tok.epoch:
+                start = 0
+            undecided = False
+            for k in range(start, len(codes)):
+                b = codes[k]
+                v = value(b)
+                if left[b] <= 0 or v > need:
+                    continue
+                left[b] -= 1
+                self.nlab[b][tok.epoch] += 1
+                if self.feasible():
+                    chosen.append(b)
+                    got = dfs(i + 1, need - v, k)
+                    if got:
+                        return True
+                    undecided = undecided or got is None
+                    chosen.pop()
+                self.nlab[b][tok.epoch] -= 1
+                left[b] += 1
+            return None if undecided else False
+
+        budget = self.SEARCH_BUDGET
+        got = dfs(0, target, 0)
+        if got:
+            for tok, b in zip(toks, chosen, strict=True):
+                tok.label = b  # still unrevealed (in its pool); counted in nlab, so later labels respect it
+        return got

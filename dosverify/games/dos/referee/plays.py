@@ -8,7 +8,7 @@ from collections import Counter
 
 from ....hints import plural
 from ..cards import parse_card
-from ..events import HIDDEN, Draw, Match, Pass, Place
+from ..events import Draw, Match, Pass, Place, seen
 from .matching import judge_codes
 from .table import UNKNOWN, CenterCard
 from .turn import TurnState
@@ -100,14 +100,17 @@ class PlaysMixin:
         t, tb = self.t, self.table
         if not (t.matches or t.action_done):  # after a bare draw the player on turn may still match
             return None
-        nxt = self.left(t.player)
+        nxt, hand = self.left(t.player), tb.hands[t.player]
+        # the face-down cards of the player on turn may be any cards the line lacks, while the line can still
+        # be theirs (still matching: no refill, no card placed); a seat view holds the others' cards face down
+        loose = hand.get(UNKNOWN, 0) if t.step < 2 and not t.action_done else 0
         if len(cards) == 1:  # the common case, without a Counter
             b = parse_card(cards[0]).base
-            if tb.hands[t.player].get(b, 0) >= 1:
+            if hand.get(b, 0) >= 1 or loose:
                 return None
             return nxt if tb.hands[nxt].get(b, 0) >= 1 else None
         need = Counter(parse_card(c).base for c in cards)
-        if not cards or all(tb.hands[t.player].get(b, 0) >= n for b, n in need.items()):
+        if not cards or sum(max(0, n - hand.get(b, 0)) for b, n in need.items()) <= loose:
             return None
         if all(tb.hands[nxt].get(b, 0) >= n for b, n in need.items()):
             return nxt
@@ -122,7 +125,7 @@ class PlaysMixin:
             elif isinstance(ev, Place):
                 need[parse_card(ev.card).base] += 1
             elif isinstance(ev, Draw) and ev.player in (None, turn.player):
-                known = [c for c in ev.cards if c != HIDDEN]
+                known = seen(ev.cards)
                 gained.update(parse_card(c).base for c in known)
                 loose += (len(ev.cards) - len(known)) if ev.cards else 1  # unnamed cards may be any
         have = self.table.hands[p] + gained

@@ -5,10 +5,11 @@ A part of :class:`dosverify.games.dos.referee.Referee`; each check names the rul
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from ....hints import plural
 from ..cards import composition, parse_card
-from ..events import HIDDEN, Center, Dealer, Deck, Hand, Round
+from ..events import Center, Dealer, Deck, FaceDown, Hand, Round, seen
 from .table import UNKNOWN, CenterCard
 
 _SETUP_WORD = {Dealer: "dealer", Hand: "hand", Center: "center"}
@@ -74,7 +75,10 @@ class SetupMixin:
                         self.report(
                             "notation.repeated", f"a second `hand` line for {ev.player}", ev, "player", player=ev.player
                         )
-                    hands[ev.player] = (ev, [c if c == HIDDEN else parse_card(c).base for c in ev.cards])
+                    hands[ev.player] = (
+                        ev,
+                        [UNKNOWN if isinstance(c, FaceDown) else parse_card(c).base for c in ev.cards],
+                    )
             elif isinstance(ev, Center):
                 center_ev = ev
         first_turn = rnd.turns[0] if rnd.turns else None
@@ -130,13 +134,14 @@ class SetupMixin:
             # place the written cards; more copies than the deck holds is cards.composition
             placed: Counter = Counter()
             over: set[str] = set()
+            items: list[tuple[Hand | Center, Sequence[str | FaceDown], str | None]]
             items = [(ev, ev.cards, p) for p, (ev, _) in hands.items()] + (
                 [(center_ev, center_ev.cards, None)] if center_ev else []
             )
             items.sort(key=lambda x: x[0]._line or 0)
-            for ev, cards, p in items:
-                for i, code in enumerate(cards):
-                    if code == HIDDEN:  # a face-down card (only `hand` lines hold one)
+            for ev, line_cards, p in items:
+                for i, code in enumerate(line_cards):
+                    if isinstance(code, FaceDown):  # a face-down card (only `hand` lines hold one)
                         tb.pile_size -= 1
                         tb.hands[p][UNKNOWN] += 1
                         self.hidden_token(p, ev, i)
@@ -172,7 +177,7 @@ class SetupMixin:
                                 found=f"{placed[base]} {base}",
                             )
                             if p is not None:
-                                k = sum(1 for c in cards if c != HIDDEN and parse_card(c).base == base)
+                                k = sum(1 for c in seen(line_cards) if parse_card(c).base == base)
                                 tb.phantoms[p][base] += k
                                 # the copies of this line taken from the pile's count (the rest were over the deck)
                                 tb.phantom_dealt[p][base] += k - (placed[base] - comp[base])
