@@ -6,9 +6,7 @@ own rules. Game-free: games are reached only through :func:`dosverify.api.check`
 SQLite by default (``events.db`` in the data folder: ``--data DIR`` or ``DOSVERIFY_DATA``), any
 SQLAlchemy URL otherwise (``--database-url`` or ``DOSVERIFY_DATABASE_URL``: PostgreSQL through
 psycopg 3). The schema is migrated by Alembic when the store opens.
+
+Nothing is imported here: the command line builds its parser from :mod:`.cli` without paying
+for SQLAlchemy (``dosverify check``'s cold start); use ``dosverify.store.db`` and friends.
 """
-
-from .db import AuditExists, EventExists, NotFound, Store, StoreUnavailable, open_store
-from .judge import Judged, judge
-
-__all__ = ["AuditExists", "EventExists", "Judged", "NotFound", "Store", "StoreUnavailable", "judge", "open_store"]
