@@ -1293,6 +1293,7 @@ def create_app(
         return JSONResponse({"to": target, "log": log, "findings": [f.to_dict() for f in findings]})
 
     _install_web(app, run_in_pool, max_log, errors, ruleset_q, name_q, check_body)
+    __import__("dosverify.store.routes", fromlist=["install"]).install(app)  # /v1/events, /v1/audits (the event store)
 
     def _sources() -> dict:
         return {k: dict(v) for k, v in spec.sources.items()}
