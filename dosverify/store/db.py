@@ -123,7 +123,15 @@ def _unavailable(exc: Exception) -> bool:
     """A failure of the database's reachability, not of the request."""
     if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
         return True
-    return isinstance(exc, (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError))
+    if isinstance(exc, (sa_exc.InterfaceError, sa_exc.TimeoutError)):
+        return True
+    if not isinstance(exc, sa_exc.OperationalError):
+        return False
+    if exc.orig is not None and type(exc.orig).__module__.startswith("sqlite3"):
+        # SQLite's OperationalError is also a wrong query (`no such column`): only these are the file's
+        text = str(exc.orig).lower()
+        return any(w in text for w in ("unable to open", "locked", "disk", "i/o", "readonly", "busy"))
+    return True  # psycopg: a connection that failed or was lost
 
 
 class Store:
@@ -136,7 +144,8 @@ class Store:
         if migrate_to:
             with self._guard():
                 migrate(self.engine, migrate_to)
-                self.backfill_results()
+                if migrate_to == "head":
+                    self.backfill_results()
 
     def close(self) -> None:
         self.engine.dispose()
