@@ -69,7 +69,8 @@ def database_url(data: str | os.PathLike | None = None, url: str | None = None) 
 def make_engine(url: str) -> sa.Engine:
     """An engine with the store's settings: SQLite in WAL mode with full sync (a commit survives
     a crash of the process and of the machine), every transaction taking the write lock at once
-    (BEGIN IMMEDIATE: concurrent writers queue on the busy timeout instead of failing); other
+    (BEGIN IMMEDIATE: concurrent writers queue on the busy timeout instead of failing; reads
+    stay deferred, never waiting for a writer in WAL mode); other
     databases with connections checked before use (a restarted server is reconnected to)."""
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, pool_size=16)
@@ -86,7 +87,8 @@ def make_engine(url: str) -> sa.Engine:
 
         @sa.event.listens_for(engine, "begin")
         def _begin(conn) -> None:
-            conn.exec_driver_sql("BEGIN IMMEDIATE")
+            write = conn.get_execution_options().get("store_write", False)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True, pool_size=16, max_overflow=8, pool_timeout=10)
@@ -141,9 +143,10 @@ class Store:
     def __init__(self, url: str, *, migrate_to: str | None = "head") -> None:
         self.url = url
         self.engine = make_engine(url)
+        self.writer = self.engine.execution_options(store_write=True)
         if migrate_to:
             with self._guard():
-                migrate(self.engine, migrate_to)
+                migrate(self.writer, migrate_to)
                 if migrate_to == "head":
                     self.backfill_results()
 
@@ -160,8 +163,8 @@ class Store:
             raise
 
     @contextmanager
-    def _tx(self) -> Iterator[sa.Connection]:
-        with self._guard(), self.engine.begin() as conn:
+    def _tx(self, write: bool = False) -> Iterator[sa.Connection]:
+        with self._guard(), (self.writer if write else self.engine).begin() as conn:
             yield conn
 
     # ---- events --------------------------------------------------------------------------
@@ -171,7 +174,7 @@ class Store:
             raise ValueError("an event needs a name")
         row = {"id": new_id(), "name": name, "created": now()}
         try:
-            with self._tx() as conn:
+            with self._tx(write=True) as conn:
                 conn.execute(events.insert().values(**row))
         except sa_exc.IntegrityError as exc:
             raise EventExists(f"there is already an event named `{name}`") from exc
@@ -206,7 +209,7 @@ class Store:
         """Count ``alias`` (a name as written in some logs) as ``player`` in the event's standings."""
         if alias == player:
             raise ValueError("a name cannot be its own alias")
-        with self._tx() as conn:
+        with self._tx(write=True) as conn:
             known = self._aliases(conn, event_id)
             if known.get(player) == alias:
                 raise ValueError(f"`{player}` is already an alias of `{alias}`")
@@ -233,51 +236,50 @@ class Store:
         *,
         form: str | None = None,
         judged: Judged | None = None,
+        looked: bool = False,
     ) -> tuple[dict, bool]:
         """Keep ``data`` as an audit of the event: (the audit, True) when new, (the audit that
         has the same bytes, False) when the event has it already. ``judged`` is the judgement
-        made elsewhere (the service's worker pool); by default the log is judged here."""
+        made elsewhere (the service's worker pool; ``looked``: after :meth:`lookup` said the
+        bytes are new); by default the log is judged here."""
         digest = hashlib.sha256(data).hexdigest()
-        existing = self._audit_by_sha(event_id, digest)
-        if existing is not None:
+        if not looked and (existing := self.lookup(event_id, digest)) is not None:
             return existing, False
         judged = judged or judge(data, name or digest[:12], form)
-        audit_id = new_id()
+        row = {"id": new_id(), "event_id": event_id, "sha256": digest, "name": name or digest[:12], "form": form}
+        rep = {"audit_id": row["id"], "current": True, **_report_row(judged)}
         try:
-            with self._tx() as conn:
+            with self._tx(write=True) as conn:
                 if conn.execute(sa.select(events.c.id).where(events.c.id == event_id)).first() is None:
                     raise NotFound(f"no event `{event_id}`")
-                seq = conn.execute(
+                # the order of submission (two concurrent PostgreSQL transactions may share a
+                # number: the order is then by time)
+                row["seq"] = conn.execute(
                     sa.select(sa.func.coalesce(sa.func.max(audits.c.seq), 0) + 1).where(audits.c.event_id == event_id)
                 ).scalar_one()
-                conn.execute(
-                    audits.insert().values(
-                        id=audit_id,
-                        event_id=event_id,
-                        sha256=digest,
-                        name=name or digest[:12],
-                        log=data,
-                        form=form,
-                        submitted=now(),
-                        seq=seq,
-                    )
-                )
-                conn.execute(
-                    reports.insert().values(audit_id=audit_id, current=True, judged=now(), **_report_row(judged))
-                )
+                row["submitted"] = rep["judged"] = now()
+                conn.execute(audits.insert().values(log=data, **row))
+                conn.execute(reports.insert().values(**rep))
         except sa_exc.IntegrityError:
-            existing = self._audit_by_sha(event_id, digest)
+            existing = self.lookup(event_id, digest)
             if existing is None:  # pragma: no cover - an integrity error of another kind
                 raise
             return existing, False
-        return self.audit(audit_id), True
+        return _audit_dict(row, [rep], False), True
 
-    def _audit_by_sha(self, event_id: str, digest: str) -> dict | None:
+    def lookup(self, event_id: str, digest: str) -> dict | None:
+        """The event's audit of the bytes whose SHA-256 is ``digest``, or None; NotFound when
+        there is no such event. One read, before a log is judged."""
+        q = (
+            sa.select(*[audits.c[k] for k in _AUDIT_KEYS], *_report_cols())
+            .join(reports, sa.and_(reports.c.audit_id == audits.c.id, reports.c.current.is_(True)))
+            .where(audits.c.event_id == event_id, audits.c.sha256 == digest)
+        )
         with self._tx() as conn:
-            got = conn.execute(
-                sa.select(audits.c.id).where(audits.c.event_id == event_id, audits.c.sha256 == digest)
-            ).scalar()
-        return None if got is None else self.audit(got)
+            row = conn.execute(q).mappings().first()
+            if row is None and conn.execute(sa.select(events.c.id).where(events.c.id == event_id)).first() is None:
+                raise NotFound(f"no event `{event_id}`")
+        return None if row is None else _audit_dict(dict(row), [dict(row)], False)
 
     def audit(self, audit_id: str, *, history: bool = False) -> dict:
         """An audit with its current report (and, with ``history``, every report it has had)."""
@@ -309,7 +311,7 @@ class Store:
             sa.select(*[audits.c[k] for k in _AUDIT_KEYS], *rep_cols)
             .join(reports, sa.and_(reports.c.audit_id == audits.c.id, reports.c.current.is_(True)))
             .where(audits.c.event_id == event_id)
-            .order_by(audits.c.seq)
+            .order_by(audits.c.seq, audits.c.submitted)
         )
         with self._tx() as conn:
             rows = conn.execute(q).mappings().all()
@@ -342,7 +344,7 @@ class Store:
         judged = judged or judge(data, audit["name"], audit["form"])
         if judged.spec_version == audit["spec_version"] and judged.report == audit["report"]:
             return audit
-        with self._tx() as conn:
+        with self._tx(write=True) as conn:
             conn.execute(reports.update().where(reports.c.audit_id == audit_id).values(current=False))
             conn.execute(reports.insert().values(audit_id=audit_id, current=True, judged=now(), **_report_row(judged)))
         return self.audit(audit_id)
@@ -354,7 +356,7 @@ class Store:
             .join(audits, audits.c.id == reports.c.audit_id)
             .where(reports.c.result.is_(None), reports.c.verdict != "malformed")
         )
-        with self._tx() as conn:
+        with self._tx(write=True) as conn:
             rows = conn.execute(q).all()
             for rid, data, name, form in rows:
                 got = judge(bytes(data), name, form).result
@@ -387,7 +389,7 @@ class Store:
     def load(self, event: dict, items: list[tuple[dict, bytes]]) -> dict:
         """Put back what :meth:`dump` gave (ids, times and reports as they were), in one transaction."""
         try:
-            with self._tx() as conn:
+            with self._tx(write=True) as conn:
                 conn.execute(events.insert().values(id=event["id"], name=event["name"], created=event["created"]))
                 for alias, player in event.get("aliases", {}).items():
                     conn.execute(aliases.insert().values(event_id=event["id"], alias=alias, player=player))
@@ -401,6 +403,10 @@ class Store:
         except sa_exc.IntegrityError as exc:
             raise EventExists(f"the event `{event['name']}` (or one of its audits) is in this store already") from exc
         return self.event(event["id"])
+
+
+def _report_cols() -> list:
+    return [reports.c[k] for k in ("spec_version", "ruleset", "options", "verdict", "report", "result", "judged")]
 
 
 _AUDIT_KEYS = ("id", "event_id", "sha256", "name", "form", "submitted", "seq")

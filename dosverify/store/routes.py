@@ -12,6 +12,7 @@ event loop never waits on either.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import threading
@@ -256,11 +257,11 @@ async def add_game(
     limit = getattr(request.app.state, "max_log_bytes", None)
     if limit is not None and len(body) > limit:
         raise StoreProblem(413, f"the log is over the limit of {limit} bytes")
-    event = await _call(request, Store.event, event_id)
-    if event["id"] != event_id:  # found by name: the service addresses events by id only
-        raise StoreProblem(404, f"no event `{event_id}`")
+    existing = await _call(request, Store.lookup, event_id, hashlib.sha256(body).hexdigest())
+    if existing is not None:
+        return JSONResponse(existing, status_code=200)
     judged = await _judged(request, body, name or "-", form)
-    audit, new = await _call(request, Store.submit, event_id, body, name, form=form, judged=judged)
+    audit, new = await _call(request, Store.submit, event_id, body, name, form=form, judged=judged, looked=True)
     return JSONResponse(audit, status_code=201 if new else 200)
 
 

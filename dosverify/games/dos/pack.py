@@ -54,10 +54,13 @@ class DosPack(GamePack):
         the game ends with the first round that leaves a total at or above the target (later
         rounds are not scored, notation.md); the winner is the `winner` line, else the highest
         total at the end (none on a tie at the top, which the rules do not settle)."""
-        parsed = self.parse(source)
-        log = parsed.log
-        if parsed.malformed or log is None:
-            return None
+        ref = getattr(report, "_referee", None)  # check(whole=True) keeps the log it judged
+        log = getattr(ref, "log", None)
+        if log is None:
+            parsed = self.parse(source)
+            if parsed.malformed or parsed.log is None:
+                return None
+            log = parsed.log
         players = tuple(log.players)
         target = report.target or log.target or self.spec().ruleset(log.ruleset or "official").target
         won = dict.fromkeys(players, 0)
