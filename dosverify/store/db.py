@@ -250,18 +250,14 @@ class Store:
         rep = {"audit_id": row["id"], "current": True, **_report_row(judged)}
         try:
             with self._tx(write=True) as conn:
-                if conn.execute(sa.select(events.c.id).where(events.c.id == event_id)).first() is None:
-                    raise NotFound(f"no event `{event_id}`")
                 # the order of submission (two concurrent PostgreSQL transactions may share a
                 # number: the order is then by time)
-                row["seq"] = conn.execute(
-                    sa.select(sa.func.coalesce(sa.func.max(audits.c.seq), 0) + 1).where(audits.c.event_id == event_id)
-                ).scalar_one()
+                row["seq"] = conn.execute(_NEXT_SEQ, {"e": event_id}).scalar_one()
                 row["submitted"] = rep["judged"] = now()
-                conn.execute(audits.insert().values(log=data, **row))
-                conn.execute(reports.insert().values(**rep))
-        except sa_exc.IntegrityError:
-            existing = self.lookup(event_id, digest)
+                conn.execute(_INSERT_AUDIT, {**row, "log": data})
+                conn.execute(_INSERT_REPORT, rep)
+        except sa_exc.IntegrityError:  # the same bytes committed first elsewhere, or no such event
+            existing = self.lookup(event_id, digest)  # NotFound when there is no event
             if existing is None:  # pragma: no cover - an integrity error of another kind
                 raise
             return existing, False
@@ -269,17 +265,14 @@ class Store:
 
     def lookup(self, event_id: str, digest: str) -> dict | None:
         """The event's audit of the bytes whose SHA-256 is ``digest``, or None; NotFound when
-        there is no such event. One read, before a log is judged."""
-        q = (
-            sa.select(*[audits.c[k] for k in _AUDIT_KEYS], *_report_cols())
-            .join(reports, sa.and_(reports.c.audit_id == audits.c.id, reports.c.current.is_(True)))
-            .where(audits.c.event_id == event_id, audits.c.sha256 == digest)
-        )
+        there is no such event. One query, before a log is judged."""
         with self._tx() as conn:
-            row = conn.execute(q).mappings().first()
-            if row is None and conn.execute(sa.select(events.c.id).where(events.c.id == event_id)).first() is None:
-                raise NotFound(f"no event `{event_id}`")
-        return None if row is None else _audit_dict(dict(row), [dict(row)], False)
+            row = conn.execute(_LOOKUP, {"e": event_id, "h": digest}).mappings().first()
+        if row is None:
+            raise NotFound(f"no event `{event_id}`")
+        if row["id"] is None:
+            return None
+        return _audit_dict(dict(row), [dict(row)], False)
 
     def audit(self, audit_id: str, *, history: bool = False) -> dict:
         """An audit with its current report (and, with ``history``, every report it has had)."""
@@ -410,6 +403,17 @@ def _report_cols() -> list:
 
 
 _AUDIT_KEYS = ("id", "event_id", "sha256", "name", "form", "submitted", "seq")
+# the statements of a submission, built once (building one costs more than running it)
+_NEXT_SEQ = sa.select(sa.func.coalesce(sa.func.max(audits.c.seq), 0) + 1).where(audits.c.event_id == sa.bindparam("e"))
+_INSERT_AUDIT = audits.insert()
+_INSERT_REPORT = reports.insert()
+_LOOKUP = (
+    sa.select(events.c.id.label("event"), *[audits.c[k] for k in _AUDIT_KEYS], *_report_cols())
+    .select_from(events)
+    .outerjoin(audits, sa.and_(audits.c.event_id == events.c.id, audits.c.sha256 == sa.bindparam("h")))
+    .outerjoin(reports, sa.and_(reports.c.audit_id == audits.c.id, reports.c.current.is_(True)))
+    .where(events.c.id == sa.bindparam("e"))
+)
 _REPORT_KEYS = ("spec_version", "ruleset", "options", "verdict", "report", "result", "judged", "current")
 
 
