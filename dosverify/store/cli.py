@@ -97,7 +97,21 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
 
 
 def apply_serve_options(args) -> None:
-    """The `serve` options as the environment the service's store reads (dosverify.store.routes)."""
+    """The `serve` options as the environment the service's store reads (dosverify.store.routes).
+    A token file that cannot be read, or a database URL that is not one, is a one-line error
+    and exit 2 before anything starts."""
+    token = getattr(args, "token_file", None) or os.environ.get("DOSVERIFY_TOKEN_FILE")
+    try:
+        if token and not Path(token).read_text(encoding="utf-8").strip():
+            raise ValueError(f"the token file {token} is empty")
+        url = getattr(args, "database_url", None)
+        if url:
+            from .db import check_url
+
+            check_url(url)
+    except (OSError, ValueError) as exc:
+        print(f"dosverify serve: {exc}", file=sys.stderr)
+        raise SystemExit(2) from exc
     for flag, var in (
         ("data", "DOSVERIFY_DATA"),
         ("database_url", "DOSVERIFY_DATABASE_URL"),
@@ -114,7 +128,7 @@ def run_event(args) -> int:
 
     try:
         store = open_store(args.data, args.database_url)
-    except StoreUnavailable as exc:
+    except (StoreUnavailable, ValueError) as exc:
         return _fail(str(exc))
     try:
         return COMMANDS[args.event_command](store, args)

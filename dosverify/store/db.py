@@ -66,6 +66,14 @@ def database_url(data: str | os.PathLike | None = None, url: str | None = None) 
     return f"sqlite:///{(folder / DB_FILE).resolve()}"
 
 
+def check_url(url: str) -> None:
+    """ValueError, in one line, for a URL SQLAlchemy cannot use (a typo, a driver not installed)."""
+    try:
+        sa.engine.make_url(database_url(url=url)).get_dialect().import_dbapi()
+    except (sa_exc.ArgumentError, ImportError) as exc:
+        raise ValueError(f"`{url}` is not a database URL dosverify can use: {exc}") from exc
+
+
 def make_engine(url: str) -> sa.Engine:
     """An engine with the store's settings: SQLite in WAL mode with full sync (a commit survives
     a crash of the process and of the machine), every transaction taking the write lock at once
@@ -142,6 +150,7 @@ class Store:
 
     def __init__(self, url: str, *, migrate_to: str | None = "head") -> None:
         self.url = url
+        check_url(url)
         self.engine = make_engine(url)
         self.writer = self.engine.execution_options(store_write=True)
         if migrate_to:
