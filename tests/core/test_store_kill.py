@@ -90,7 +90,7 @@ def _serve(env_extra: dict, tmp_path):
 
 def _verify(base: str, event: str, acked: list[tuple[str, bytes]]) -> None:
     assert acked, "no submission was acknowledged before the kill"
-    with httpx.Client(base_url=base, timeout=30) as http:
+    with httpx.Client(base_url=base, timeout=120) as http:
         games = http.get(f"/v1/events/{event}/games").json()["games"]
         ids = [g["id"] for g in games]
         assert len(ids) == len(set(ids)) and len({g["sha256"] for g in games}) == len(games)
@@ -105,7 +105,7 @@ def _kill_run(env_extra: dict, tmp_path) -> None:
     proc, base = _serve(env_extra, tmp_path)
     try:
         event = httpx.post(
-            f"{base}/v1/events", json={"name": "killed"}, headers={"Authorization": f"Bearer {TOKEN}"}
+            f"{base}/v1/events", json={"name": "killed"}, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120
         ).json()["id"]
         clients = Clients(base, event, logs)
         clients.start()
@@ -140,7 +140,7 @@ def test_postgresql_stopped_under_load_is_503_never_500(pg_server, tmp_path):
     proc, base = _serve({"DOSVERIFY_DATABASE_URL": url}, tmp_path)
     try:
         event = httpx.post(
-            f"{base}/v1/events", json={"name": "bounced"}, headers={"Authorization": f"Bearer {TOKEN}"}
+            f"{base}/v1/events", json={"name": "bounced"}, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=120
         ).json()["id"]
         clients = Clients(base, event, logs)
         clients.start()
