@@ -164,12 +164,14 @@ def main() -> int:
             p = res[phase]
             print(
                 f"{name:<10} {phase:<6} {p['req_per_s']:>8.1f} req/s  p50 {p['p50_ms']:>7.1f} ms  "
-                f"p99 {p['p99_ms']:>7.1f} ms  {p['statuses']}"
+                f"p99 {p['p99_ms']:>7.1f} ms  {p['statuses']}",
+                flush=True,
             )
         print(
             f"{name:<10} store cost {100 * res['store_cost']:.1f}% of /v1/check's throughput (target <= 30%); "
             f"standings of {res['event_games']} games: {res['standings_http_s']:.3f} s over HTTP, "
-            f"{res['standings_in_process_s']:.3f} s in process"
+            f"{res['standings_in_process_s']:.3f} s in process",
+            flush=True,
         )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2) + "\n")
