@@ -110,7 +110,7 @@ def bench_backend(name: str, logs: list[bytes], args) -> dict:
     proc, base = start(env, args.workers, tmp)
     try:
         auth = {"Authorization": f"Bearer {TOKEN}"}
-        event = httpx.post(f"{base}/v1/events", json={"name": "bench"}, headers=auth).json()["id"]
+        event = httpx.post(f"{base}/v1/events", json={"name": "bench"}, headers=auth, timeout=120).json()["id"]
         text = {"content-type": "text/plain"}
         warm = make_logs(50, 50)
         asyncio.run(run_phase(base, "/v1/check", warm, args.concurrency, text))

@@ -7,7 +7,8 @@ and answers ``/v1/check`` while the database is away. Writes need the bearer tok
 ``serve --token-file FILE`` (DOSVERIFY_TOKEN_FILE); reads are public by id (ids are 128 random
 bits). A database that cannot be reached is 503 with Retry-After, never 500. Logs are judged in
 the service's worker pool (``app.state.pool``), the database is written from a thread, so the
-event loop never waits on either.
+event loop never waits on either. A service started with neither a data folder nor a database
+URL keeps no events: the routes answer 404 saying so (it writes no file where it was started).
 """
 
 from __future__ import annotations
@@ -115,6 +116,8 @@ class StoreBox:
         self._lock = threading.Lock()
 
     def get(self) -> Store:
+        if not (self.url or os.environ.get("DOSVERIFY_DATABASE_URL") or os.environ.get("DOSVERIFY_DATA")):
+            raise NotFound("this service keeps no events: start it with `serve --data DIR` or `--database-url URL`")
         with self._lock:
             if self._store is None:
                 self._store = Store(self.url or database_url())
@@ -211,7 +214,8 @@ def _form(request: Request) -> str:
 
 
 router = APIRouter(tags=["events"])
-errors: dict = {s: {"description": TITLES[s][1], "content": {PROBLEM: {}}} for s in (401, 404, 503)}
+errors: dict = {s: {"description": TITLES[s][1], "content": {PROBLEM: {}}} for s in (401, 404, 422, 503)}
+write_errors: dict = {**errors, **{s: {"description": TITLES[s][1], "content": {PROBLEM: {}}} for s in (413, 415)}}
 log_body = {
     "requestBody": {
         "required": True,
@@ -227,7 +231,11 @@ log_body = {
     "/v1/events",
     status_code=201,
     response_model=Event,
-    responses={**errors, 409: {"description": "An event of that name exists"}},
+    responses={
+        **errors,
+        400: {"description": "A body that is not JSON", "content": {PROBLEM: {}}},
+        409: {"description": "An event of that name exists", "content": {PROBLEM: {}}},
+    },
     summary="Create an event",
     operation_id="createEvent",
 )
@@ -241,7 +249,10 @@ async def create_event(request: Request, new: NewEvent) -> dict:
     "/v1/events/{event_id}/games",
     response_model=Audit,
     status_code=201,
-    responses={**errors, 200: {"model": Audit, "description": "The same bytes were submitted before: that audit"}},
+    responses={
+        **write_errors,
+        200: {"model": Audit, "description": "The same bytes were submitted before: that audit"},
+    },
     openapi_extra=log_body,
     summary="Audit a log into an event",
     operation_id="addGame",
@@ -294,14 +305,18 @@ async def list_games(request: Request, event_id: str) -> dict:
 @router.get(
     "/v1/events/{event_id}/standings",
     response_model=Standings,
-    responses={**errors, 422: {"description": "An unknown tie-break key"}},
+    responses=errors,
     summary="An event's standings",
     operation_id="getStandings",
 )
 async def get_standings(
     request: Request,
     event_id: str,
-    tie_break: str | None = Query(None, description="comma-separated: wins, points, rounds_won, games, illegal"),
+    tie_break: str | None = Query(
+        None,
+        description="the rank order, comma-separated: wins, points, rounds_won, games, illegal (default wins,points,illegal)",
+        pattern=r"^(wins|points|rounds_won|games|illegal)(,(wins|points|rounds_won|games|illegal))*$",
+    ),
     count_illegal: bool = Query(False, description="count illegal games in games, wins, rounds and points"),
 ) -> dict:
     try:

@@ -27,12 +27,12 @@ class BadOrder(ValueError):
 
 
 def parse_order(text: str | None) -> tuple[str, ...]:
-    """``"wins,points,illegal"`` -> the order; an unknown or repeated key is BadOrder."""
+    """``"wins,points,illegal"`` -> the order; an unknown key is BadOrder."""
     if not text:
         return DEFAULT_ORDER
-    order = tuple(k.strip() for k in text.split(",") if k.strip())
+    order = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))  # a key again adds nothing
     bad = [k for k in order if k not in KEYS]
-    if bad or len(set(order)) != len(order) or not order:
+    if bad or not order:
         raise BadOrder(f"tie-break keys are a comma-separated list of distinct {', '.join(KEYS)}; got `{text}`")
     return order
 
