@@ -533,7 +533,9 @@ def cmd_serve(args) -> int:
         print(f"dosverify serve: {exc}", file=sys.stderr)
         return 2
     from .service import serve
+    from .store.cli import apply_serve_options  # --data, --database-url, --token-file (dosverify/store/)
 
+    apply_serve_options(args)
     return serve(host=args.host, port=p, access_log=args.access_log, **given) or 0
 
 
@@ -775,6 +777,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="one line a request on standard output (uvicorn's access log; default on)",
     )
     sv.set_defaults(func=cmd_serve)
+    from .store.cli import add_event_parser, add_serve_options
+
+    add_serve_options(sv)
+    add_event_parser(sub)
 
     # commands with many options of their own parse them in their module, imported only when used
     for name, text in (

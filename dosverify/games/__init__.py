@@ -37,6 +37,21 @@ class Mutation:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class GameResult:
+    """What one game's log says about its outcome, for standings (dosverify.store).
+
+    ``players`` in seat order; ``winner`` the game's winner (None when the game did not end, or
+    ended without one); ``rounds_won`` and ``points`` per player (every player a key, 0 when none);
+    ``finished`` whether the game reached its end by the game's own rules."""
+
+    players: tuple[str, ...]
+    winner: str | None
+    rounds_won: dict[str, int]
+    points: dict[str, int]
+    finished: bool
+
+
 #: A mutation operator: a legal log and a seeded random source in, a mutant (or None: no place
 #: in this log to put the defect) out.
 Operator = Callable[[str, Any], "Mutation | None"]
@@ -99,6 +114,17 @@ class GamePack:
 
     def json_schema(self) -> dict:
         """The JSON Schema of the game's JSON form."""
+        raise NotImplementedError
+
+    def result(self, source: str | bytes | dict, report: Report) -> GameResult | None:
+        """The outcome of a game, read from its log, by this game's rules: who played, how many
+        rounds each won and points each scored, whether the game ended, and who won it (the
+        log's own `winner` line when it has one, else the player the game's rule makes the
+        winner at its end: in DOS the highest total at the target, in UNO Duo the lowest).
+        ``report`` is the referee's report of the same log (its target, its verdict); the points
+        are those the log claims (an illegal game's claims are still its claims; the standings
+        decide whether illegal games count). None when the log cannot be read (a malformed log
+        has no result). Must not raise on any log that ``check`` judged."""
         raise NotImplementedError
 
     # ---- generating ------------------------------------------------------------------------

@@ -113,5 +113,8 @@ def create_app(
     app.include_router(web.router(limits, params, app.title))
     app.include_router(spec.router)
     app.include_router(health.router)
+    from ..store.routes import install as install_store  # /v1/events, /v1/audits: the event store
+
+    install_store(app)
     install_openapi(app)
     return app

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import GamePack, Operator
+from .. import GamePack, GameResult, Operator
 
 
 class DosPack(GamePack):
@@ -90,6 +90,38 @@ class DosPack(GamePack):
         from .hide import hide
 
         return hide(log, view)
+
+    def result(self, source, report) -> GameResult | None:
+        """DOS's outcome: each round's `score` credits its player with a round won and its points;
+        the game ends with the first round that leaves a total at or above the target (later
+        rounds are not scored, notation.md); the winner is the `winner` line, else the highest
+        total at the end (none on a tie at the top, which the rules do not settle)."""
+        ref = getattr(report, "_referee", None)  # check(whole=True) keeps the log it judged
+        log = getattr(ref, "log", None)
+        if log is None:
+            parsed = self.parse(source)
+            if parsed.malformed or parsed.log is None:
+                return None
+            log = parsed.log
+        players = tuple(log.players)
+        target = report.target or log.target or self.spec().ruleset(log.ruleset or "official").target
+        won = dict.fromkeys(players, 0)
+        points = dict.fromkeys(players, 0)
+        finished = False
+        for rnd in log.rounds:
+            if finished:
+                break
+            if rnd.score is None or rnd.score.player not in won:
+                continue
+            won[rnd.score.player] += 1
+            points[rnd.score.player] += rnd.score.points
+            finished = max(points.values()) >= target
+        winner = log.winner.player if log.winner and log.winner.player in won else None
+        if winner is None and finished:
+            top = max(points.values())
+            leaders = [p for p in players if points[p] == top]
+            winner = leaders[0] if len(leaders) == 1 else None
+        return GameResult(players, winner, won, points, finished or winner is not None)
 
     def operators(self) -> dict[str, Operator]:
         from .mutate import OPERATORS

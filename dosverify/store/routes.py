@@ -1,0 +1,352 @@
+"""The service's event store: `/v1/events` and `/v1/audits` (an APIRouter).
+
+Plugged into the service with one line in ``create_app``: ``install(app)``. The store is the one
+``serve --data DIR`` / ``--database-url URL`` names (the environment: DOSVERIFY_DATA,
+DOSVERIFY_DATABASE_URL), opened at the first request that needs it, so that the service starts
+and answers ``/v1/check`` while the database is away. Writes need the bearer token of
+``serve --token-file FILE`` (DOSVERIFY_TOKEN_FILE); reads are public by id (ids are 128 random
+bits). A database that cannot be reached is 503 with Retry-After, never 500. Logs are judged in
+the service's worker pool (``app.state.pool``), the database is written from a thread, so the
+event loop never waits on either. A service started with neither a data folder nor a database
+URL keeps no events: the routes answer 404 saying so (it writes no file where it was started).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, Field
+
+from .db import EventExists, NotFound, Store, StoreUnavailable, database_url
+from .judge import judge
+from .standings import BadOrder, parse_order
+
+RETRY_AFTER = 5
+PROBLEM = "application/problem+json"
+TITLES = {
+    401: ("unauthorized", "Unauthorized"),
+    404: ("not-found", "Not found"),
+    409: ("event-exists", "Event exists"),
+    413: ("content-too-large", "Content too large"),
+    415: ("unsupported-media-type", "Unsupported media type"),
+    422: ("invalid-parameter", "Invalid parameter"),
+    503: ("store-unavailable", "Store unavailable"),
+}
+
+
+class StoreProblem(Exception):
+    def __init__(self, status: int, detail: str, *, error: str | None = None, headers: dict | None = None) -> None:
+        super().__init__(detail)
+        self.status, self.detail, self.headers = status, detail, headers
+        self.error = error or TITLES[status][0]
+
+
+# ---- the JSON shapes (the OpenAPI document's schemas) ------------------------------------------
+class NewEvent(BaseModel):
+    name: str = Field(min_length=1, max_length=200, description="the event's name, unique in the store")
+
+
+class Event(BaseModel):
+    id: str = Field(description="unguessable: the event's address")
+    name: str
+    created: str = Field(description="ISO 8601, UTC")
+    games: int = Field(description="how many audits the event has")
+    aliases: dict[str, str] = Field(default_factory=dict, description="a name as some logs write it -> the player")
+
+
+class GameResult(BaseModel):
+    game: str
+    players: list[str]
+    winner: str | None
+    rounds_won: dict[str, int]
+    points: dict[str, int]
+    finished: bool = Field(description="false: the game did not reach its end (`unfinished`)")
+
+
+class Audit(BaseModel):
+    id: str
+    event: str = Field(description="the event's id")
+    sha256: str = Field(description="of the bytes as submitted (GET /v1/audits/{id}/log gives them back)")
+    name: str
+    verdict: str = Field(description="legal, illegal or malformed")
+    report: dict[str, Any] = Field(description="the referee's report, as POST /v1/check answers it")
+    spec_version: str
+    ruleset: str | None
+    options: dict[str, str]
+    submitted: str
+    judged: str
+    result: GameResult | None = Field(description="the game's result; null for a malformed log")
+
+
+class Games(BaseModel):
+    event: str
+    games: list[Audit]
+
+
+class Standing(BaseModel):
+    player: str
+    games: int
+    wins: int
+    rounds_won: int
+    points: int
+    illegal: int
+
+
+class Standings(BaseModel):
+    event: str
+    standings: list[Standing] = Field(description="in rank order")
+
+
+# ---- the store behind the routes ---------------------------------------------------------------
+class StoreBox:
+    """The store, opened on first use (and again after a failed open: the database came back)."""
+
+    def __init__(self, url: str | None = None, token_file: str | None = None) -> None:
+        self.url = url
+        self.token = _read_token(token_file or os.environ.get("DOSVERIFY_TOKEN_FILE"))
+        self._store: Store | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Store:
+        if not (self.url or os.environ.get("DOSVERIFY_DATABASE_URL") or os.environ.get("DOSVERIFY_DATA")):
+            raise NotFound("this service keeps no events: start it with `serve --data DIR` or `--database-url URL`")
+        with self._lock:
+            if self._store is None:
+                self._store = Store(self.url or database_url())
+            return self._store
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+
+def _read_token(path: str | None) -> str | None:
+    if not path:
+        return None
+    token = Path(path).read_text(encoding="utf-8").strip()
+    if not token:
+        raise ValueError(f"the token file {path} is empty")
+    return token
+
+
+def install(app: FastAPI, *, url: str | None = None, token_file: str | None = None) -> None:
+    """Add the event routes, their error handler and the store to ``app``."""
+    box = StoreBox(url, token_file)
+    app.state.store = box
+    app.include_router(router)
+
+    @app.exception_handler(StoreProblem)
+    async def _problem(request: Request, exc: StoreProblem) -> JSONResponse:
+        return problem(exc.status, exc.error, exc.detail, request.url.path, exc.headers)
+
+
+def problem(status: int, error: str, detail: str, instance: str, headers: dict | None = None) -> JSONResponse:
+    title = TITLES.get(status, (error, error.replace("-", " ").capitalize()))[1]
+    body = {"type": f"/problems/{error}", "title": title, "status": status, "detail": detail, "instance": instance}
+    body |= {
+        "error": error,
+        "problems": [{"location": {"in": "header" if status == 401 else "body"}, "message": detail}],
+    }
+    return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM)
+
+
+async def _call(request: Request, fn, *args, **kw):
+    """``fn(store, ...)`` in a thread; the store's failures as the problems they are."""
+    box: StoreBox = request.app.state.store
+
+    def run():
+        return fn(box.get(), *args, **kw)
+
+    try:
+        return await run_in_threadpool(run)
+    except StoreUnavailable as exc:
+        raise StoreProblem(503, str(exc), headers={"Retry-After": str(RETRY_AFTER)}) from exc
+    except NotFound as exc:
+        raise StoreProblem(404, str(exc)) from exc
+    except EventExists as exc:
+        raise StoreProblem(409, str(exc)) from exc
+
+
+def _authorise(request: Request) -> None:
+    token = request.app.state.store.token
+    given = request.headers.get("authorization", "")
+    scheme, _, value = given.partition(" ")
+    headers = {"WWW-Authenticate": 'Bearer realm="dosverify"'}
+    if token is None:
+        raise StoreProblem(401, "this service takes no writes: it was started without --token-file", headers=headers)
+    if scheme.lower() != "bearer" or not value:
+        raise StoreProblem(401, "writes need `Authorization: Bearer TOKEN`", headers=headers)
+    if not secrets.compare_digest(value.strip().encode(), token.encode()):
+        raise StoreProblem(401, "the bearer token is not this service's", headers=headers)
+
+
+async def _judged(request: Request, body: bytes, name: str, form: str):
+    """The log judged in the service's worker pool (in a thread when the app has none)."""
+    pool_of = getattr(request.app.state, "pool", None)
+    if pool_of is None:
+        return await run_in_threadpool(judge, body, name, form)
+    from ..pool import CheckBusy, CheckTimeout, WorkerDied
+
+    try:
+        [out] = await pool_of().run([("call", (judge, (body, name, form)), len(body))])
+    except (CheckBusy, CheckTimeout, WorkerDied) as exc:
+        raise StoreProblem(503, str(exc), error="check-unavailable", headers={"Retry-After": str(RETRY_AFTER)}) from exc
+    return out
+
+
+def _form(request: Request) -> str:
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media == "text/plain":
+        return "text"
+    if media == "application/json" or (media.startswith("application/") and media.endswith("+json")):
+        return "json"
+    raise StoreProblem(
+        415, f"{media or 'no Content-Type'} is not accepted here (accepted: text/plain, application/json)"
+    )
+
+
+router = APIRouter(tags=["events"])
+errors: dict = {s: {"description": TITLES[s][1], "content": {PROBLEM: {}}} for s in (401, 404, 422, 503)}
+write_errors: dict = {**errors, **{s: {"description": TITLES[s][1], "content": {PROBLEM: {}}} for s in (413, 415)}}
+log_body = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "text/plain": {"schema": {"type": "string"}},
+            "application/json": {"schema": {"$ref": "#/components/schemas/Log"}},
+        },
+    }
+}
+
+
+@router.post(
+    "/v1/events",
+    status_code=201,
+    response_model=Event,
+    responses={
+        **errors,
+        400: {"description": "A body that is not JSON", "content": {PROBLEM: {}}},
+        409: {"description": "An event of that name exists", "content": {PROBLEM: {}}},
+    },
+    summary="Create an event",
+    operation_id="createEvent",
+)
+async def create_event(request: Request, new: NewEvent) -> dict:
+    _authorise(request)
+    ev = await _call(request, Store.create_event, new.name)
+    return {**ev, "games": 0, "aliases": {}}
+
+
+@router.post(
+    "/v1/events/{event_id}/games",
+    response_model=Audit,
+    status_code=201,
+    responses={
+        **write_errors,
+        200: {"model": Audit, "description": "The same bytes were submitted before: that audit"},
+    },
+    openapi_extra=log_body,
+    summary="Audit a log into an event",
+    operation_id="addGame",
+)
+async def add_game(
+    request: Request, event_id: str, name: str | None = Query(None, max_length=1024, description="table, round")
+) -> Response:
+    """Keep the log as sent and judge it: 201 with the new audit, or 200 with the audit the
+    event already has for the same bytes."""
+    _authorise(request)
+    form = _form(request)
+    body = await request.body()
+    limit = getattr(request.app.state, "max_log_bytes", None)
+    if limit is not None and len(body) > limit:
+        raise StoreProblem(413, f"the log is over the limit of {limit} bytes")
+    existing = await _call(request, Store.lookup, event_id, hashlib.sha256(body).hexdigest())
+    if existing is not None:
+        return JSONResponse(existing, status_code=200)
+    judged = await _judged(request, body, name or "-", form)
+    audit, new = await _call(request, Store.submit, event_id, body, name, form=form, judged=judged, looked=True)
+    return JSONResponse(audit, status_code=201 if new else 200)
+
+
+async def _event(request: Request, event_id: str) -> dict:
+    ev = await _call(request, Store.event, event_id)
+    if ev["id"] != event_id:
+        raise StoreProblem(404, f"no event `{event_id}`")
+    return ev
+
+
+@router.get(
+    "/v1/events/{event_id}", response_model=Event, responses=errors, summary="An event", operation_id="getEvent"
+)
+async def get_event(request: Request, event_id: str) -> dict:
+    return await _event(request, event_id)
+
+
+@router.get(
+    "/v1/events/{event_id}/games",
+    response_model=Games,
+    responses=errors,
+    summary="An event's audits",
+    operation_id="listGames",
+)
+async def list_games(request: Request, event_id: str) -> dict:
+    await _event(request, event_id)
+    return {"event": event_id, "games": await _call(request, Store.games, event_id)}
+
+
+@router.get(
+    "/v1/events/{event_id}/standings",
+    response_model=Standings,
+    responses=errors,
+    summary="An event's standings",
+    operation_id="getStandings",
+)
+async def get_standings(
+    request: Request,
+    event_id: str,
+    tie_break: str | None = Query(
+        None,
+        description="the rank order, comma-separated: wins, points, rounds_won, games, illegal (default wins,points,illegal)",
+        pattern=r"^(wins|points|rounds_won|games|illegal)(,(wins|points|rounds_won|games|illegal))*$",
+    ),
+    count_illegal: bool = Query(False, description="count illegal games in games, wins, rounds and points"),
+) -> dict:
+    try:
+        order = parse_order(tie_break)
+    except BadOrder as exc:
+        raise StoreProblem(422, str(exc)) from exc
+    await _event(request, event_id)
+    rows = await _call(request, Store.standings, event_id, order=order, count_illegal=count_illegal)
+    return {"event": event_id, "standings": rows}
+
+
+@router.get(
+    "/v1/audits/{audit_id}", response_model=Audit, responses=errors, summary="An audit", operation_id="getAudit"
+)
+async def get_audit(request: Request, audit_id: str) -> dict:
+    return await _call(request, Store.audit, audit_id)
+
+
+@router.get(
+    "/v1/audits/{audit_id}/log",
+    responses={
+        **errors,
+        200: {"content": {"text/plain": {}, "application/json": {}}, "description": "The exact bytes"},
+    },
+    response_class=Response,
+    summary="An audit's log, the bytes as submitted",
+    operation_id="getAuditLog",
+)
+async def get_audit_log(request: Request, audit_id: str) -> Response:
+    audit = await _call(request, Store.audit, audit_id)
+    data = await _call(request, Store.log_bytes, audit_id)
+    media = "application/json" if data.lstrip()[:1] in (b"{", b"[") else "text/plain; charset=utf-8"
+    return Response(data, media_type=media, headers={"ETag": f'"{audit["sha256"]}"'})

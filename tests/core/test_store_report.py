@@ -1,0 +1,95 @@
+"""`event report`: the hand-out HTML opened from a file in Chromium (Playwright driving Debian's
+chromium) with the network cut off: no request leaves it, and it shows the standings, every
+game's verdict, and for each illegal game its findings with the lines around them and the rule's
+text. Skipped without chromium or Playwright, except under CI (CI=true), where .ci/run installs
+both and a missing one is a failure."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from storekit import MALFORMED, game_logs, illegal_logs
+
+from dosverify.cli import main
+
+CHROMIUM = os.environ.get("DOSVERIFY_CHROMIUM", "/usr/bin/chromium")
+
+
+def _need(ok: bool, why: str) -> None:
+    if not ok:
+        if os.environ.get("CI"):
+            pytest.fail(f"{why} (CI installs it: see .ci/run)")
+        pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory) -> tuple[Path, list[dict], dict]:
+    """An event of legal, illegal and malformed logs, its report written by the CLI."""
+    tmp = tmp_path_factory.mktemp("report")
+    url = ["--database-url", f"sqlite:///{tmp / 'events.db'}"]
+    folder = tmp / "logs"
+    folder.mkdir()
+    for i, data in enumerate(game_logs(2, whole=True, start=50) + illegal_logs()[:3] + [MALFORMED]):
+        (folder / f"table{i}.log").write_bytes(data)
+    assert main(["event", "create", "Club <night>", *url]) == 0
+    assert main(["event", "add", "Club <night>", str(folder), *url]) == 2
+    out = tmp / "report.html"
+    assert main(["event", "report", "Club <night>", "-o", str(out), *url]) == 0
+    from dosverify.store.db import Store
+
+    store = Store(url[1])
+    ev = store.event("Club <night>")
+    return out, store.games(ev["id"]), {"standings": store.standings(ev["id"])}
+
+
+def test_the_report_is_one_file_that_asks_for_nothing(report):
+    html = report[0].read_text(encoding="utf-8")
+    assert "<script" not in html and "<link" not in html
+    assert "src=" not in html and "url(" not in html and "@import" not in html
+    assert "Club &lt;night&gt;" in html  # names are escaped, never markup
+
+
+def test_the_report_opens_offline_in_chromium_and_shows_every_finding(report):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - the test extra installs it
+        _need(False, "Playwright for Python is not installed")
+    _need(Path(CHROMIUM).exists(), f"no chromium at {CHROMIUM}")
+    path, games, data = report
+    requests: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+        )
+        try:
+            context = browser.new_context(offline=True)
+            page = context.new_page()
+            page.on("request", lambda r: requests.append(r.url))
+            page.goto(path.as_uri())
+            rows = page.locator("#standings tbody tr")
+            assert rows.count() == len(data["standings"])
+            assert rows.first.locator("th").inner_text() == data["standings"][0]["player"]
+            verdicts = page.locator("#games tbody tr .verdict").all_inner_texts()
+            assert verdicts == [g["verdict"] for g in games]
+            for g in games:
+                if g["verdict"] != "illegal":
+                    continue
+                card = page.locator(f"[id='audit-{g['id']}']")
+                assert card.is_visible()
+                findings = card.locator(".finding")
+                assert findings.count() == len(g["report"]["findings"])
+                for i, f in enumerate(g["report"]["findings"]):
+                    shown = findings.nth(i)
+                    assert f["message"] in shown.inner_text()
+                    assert f["rule"] in shown.locator(".rule-text").inner_text()
+                    if f.get("line"):
+                        here = shown.locator("pre.excerpt .here").inner_text()
+                        assert here.split(None, 1)[0] == str(f["line"])
+            page.locator("#games a").first.click()  # the game's link goes to its findings
+            assert page.url.endswith("#audit-" + next(g["id"] for g in games if g["verdict"] != "legal"))
+        finally:
+            browser.close()
+    assert [u for u in requests if not u.startswith("file://")] == [], json.dumps(requests)

@@ -1,0 +1,157 @@
+"""The service's event store (/v1/events, /v1/audits) against SQLite and PostgreSQL: writes need
+the bearer token, the same bytes answer 200 with the same audit, the JSON shapes scripts rely on,
+the exact bytes back, and 503 with Retry-After (never 500) while the database is away."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+import storekit
+from fastapi.testclient import TestClient
+from storekit import MALFORMED, game_logs, illegal_logs
+
+from dosverify.service import create_app
+
+pg_server, db_url = storekit.pg_server, storekit.db_url
+TOKEN = "s3cret-token"
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+TEXT = {"content-type": "text/plain; charset=utf-8"}
+
+
+@pytest.fixture
+def client(db_url, tmp_path, monkeypatch):
+    (tmp_path / "token").write_text(TOKEN + "\n")
+    monkeypatch.setenv("DOSVERIFY_TOKEN_FILE", str(tmp_path / "token"))
+    monkeypatch.setenv("DOSVERIFY_DATABASE_URL", db_url)
+    with TestClient(create_app(workers=1)) as c:
+        yield c
+
+
+def _event(client, name="club") -> str:
+    r = client.post("/v1/events", json={"name": name}, headers=AUTH)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def test_writes_need_the_token(client):
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {TOKEN}"}):
+        r = client.post("/v1/events", json={"name": "x"}, headers=headers)
+        assert r.status_code == 401 and r.headers["content-type"] == "application/problem+json"
+        assert r.json()["status"] == 401 and r.json()["type"] == "/problems/unauthorized"
+        assert r.headers["www-authenticate"].startswith("Bearer")
+    eid = _event(client)
+    r = client.post(f"/v1/events/{eid}/games", content=game_logs(1)[0], headers=TEXT)
+    assert r.status_code == 401
+    assert client.get(f"/v1/events/{eid}").status_code == 200  # reads are public
+
+
+def test_a_log_is_201_then_200_with_the_same_audit_and_its_exact_bytes(client):
+    eid = _event(client)
+    data = game_logs(1, start=2)[0].replace(b"\n", b"\r\n")
+    first = client.post(f"/v1/events/{eid}/games?name=table+1", content=data, headers={**AUTH, **TEXT})
+    again = client.post(f"/v1/events/{eid}/games?name=other", content=data, headers={**AUTH, **TEXT})
+    assert (first.status_code, again.status_code) == (201, 200)
+    audit = first.json()
+    assert list(audit)[:6] == ["id", "event", "sha256", "name", "verdict", "report"]
+    assert again.json()["id"] == audit["id"] and audit["event"] == eid and audit["name"] == "table 1"
+    assert audit["sha256"] == hashlib.sha256(data).hexdigest() and audit["verdict"] == "legal"
+    assert client.get(f"/v1/audits/{audit['id']}").json() == audit
+    log = client.get(f"/v1/audits/{audit['id']}/log")
+    assert log.status_code == 200 and log.content == data
+    assert client.get(f"/v1/events/{eid}").json()["games"] == 1
+
+
+def test_json_logs_illegal_and_malformed_ones_are_kept_and_listed(client):
+    eid = _event(client)
+    from dosverify import api
+
+    as_json, _ = api.convert(game_logs(1, start=4)[0].decode(), "json")
+    sent = [(as_json.encode(), "application/json"), (illegal_logs()[0], "text/plain"), (MALFORMED, "text/plain")]
+    for data, media in sent:
+        r = client.post(f"/v1/events/{eid}/games", content=data, headers={**AUTH, "content-type": media})
+        assert r.status_code == 201, r.text
+    games = client.get(f"/v1/events/{eid}/games").json()
+    assert games["event"] == eid
+    assert [g["verdict"] for g in games["games"]] == ["legal", "illegal", "malformed"]
+    assert [client.get(f"/v1/audits/{g['id']}/log").content for g in games["games"]] == [d for d, _ in sent]
+    r = client.post(f"/v1/events/{eid}/games", content=b"x", headers={**AUTH, "content-type": "image/png"})
+    assert r.status_code == 415 and r.headers["content-type"] == "application/problem+json"
+
+
+def test_standings_shape_and_order(client):
+    eid = _event(client)
+    for data in game_logs(3, whole=True, start=30):
+        assert client.post(f"/v1/events/{eid}/games", content=data, headers={**AUTH, **TEXT}).status_code == 201
+    doc = client.get(f"/v1/events/{eid}/standings").json()
+    assert list(doc) == ["event", "standings"] and doc["event"] == eid
+    rows = doc["standings"]
+    assert all(list(r) == ["player", "games", "wins", "rounds_won", "points", "illegal"] for r in rows)
+    assert sum(r["wins"] for r in rows) == 3
+    assert [(r["wins"], r["points"]) for r in rows] == sorted(((r["wins"], r["points"]) for r in rows), reverse=True)
+    by_points = client.get(f"/v1/events/{eid}/standings?tie_break=points").json()["standings"]
+    assert [r["points"] for r in by_points] == sorted((r["points"] for r in rows), reverse=True)
+    bad = client.get(f"/v1/events/{eid}/standings?tie_break=luck")
+    assert bad.status_code == 422 and bad.headers["content-type"] == "application/problem+json"
+
+
+def test_unknown_ids_are_404_problems_and_ids_are_unguessable(client):
+    eid = _event(client, "named")
+    assert len(eid) >= 22
+    for path in ("/v1/events/named", "/v1/events/nope/standings", "/v1/audits/nope", "/v1/audits/nope/log"):
+        r = client.get(path)
+        assert r.status_code == 404 and r.headers["content-type"] == "application/problem+json", path
+    r = client.post("/v1/events/nope/games", content=b"dos 1\n", headers={**AUTH, **TEXT})
+    assert r.status_code == 404
+    assert client.post("/v1/events", json={"name": "named"}, headers=AUTH).status_code == 409
+
+
+def test_the_openapi_document_has_the_event_routes(client):
+    doc = client.get("/openapi.json").json()
+    for path in (
+        "/v1/events",
+        "/v1/events/{event_id}",
+        "/v1/events/{event_id}/games",
+        "/v1/events/{event_id}/standings",
+        "/v1/audits/{audit_id}",
+        "/v1/audits/{audit_id}/log",
+    ):
+        assert path in doc["paths"], path
+    assert set(doc["components"]["schemas"]["Standing"]["properties"]) == {
+        "player",
+        "games",
+        "wins",
+        "rounds_won",
+        "points",
+        "illegal",
+    }
+
+
+def test_a_database_that_cannot_be_opened_is_503_with_retry_after(tmp_path, monkeypatch):
+    monkeypatch.setenv("DOSVERIFY_DATABASE_URL", f"sqlite:///{tmp_path}")  # a folder: never opens
+    (tmp_path / "token").write_text(TOKEN)
+    monkeypatch.setenv("DOSVERIFY_TOKEN_FILE", str(tmp_path / "token"))
+    with TestClient(create_app(workers=1)) as c:
+        for r in (c.get("/v1/events/x"), c.post("/v1/events", json={"name": "x"}, headers=AUTH)):
+            assert r.status_code == 503 and r.headers["retry-after"].isdigit()
+            assert r.headers["content-type"] == "application/problem+json"
+        assert c.get("/healthz").status_code == 200
+
+
+def test_postgres_stopped_then_started_is_503_then_served(pg_server, tmp_path, monkeypatch):
+    url = pg_server.new_database("away")
+    (tmp_path / "token").write_text(TOKEN)
+    monkeypatch.setenv("DOSVERIFY_TOKEN_FILE", str(tmp_path / "token"))
+    monkeypatch.setenv("DOSVERIFY_DATABASE_URL", url)
+    with TestClient(create_app(workers=1)) as c:
+        eid = _event(c, "kept")
+        pg_server.stop()
+        try:
+            r = c.post(f"/v1/events/{eid}/games", content=game_logs(1)[0], headers={**AUTH, **TEXT})
+            assert r.status_code == 503 and r.headers["retry-after"].isdigit(), r.text
+            assert c.get(f"/v1/events/{eid}").status_code == 503
+        finally:
+            pg_server.start()
+        r = c.post(f"/v1/events/{eid}/games", content=game_logs(1)[0], headers={**AUTH, **TEXT})
+        assert r.status_code == 201 and json.loads(r.text)["event"] == eid
