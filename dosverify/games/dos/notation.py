@@ -1128,13 +1128,14 @@ def _iter_items(text: str):
     while True:
         if resume and fast_path_on():
             resume, stop = False, []
-            rest, pending = chain(pending, lines), []
-            yield from _read_fast(rest, b, lark, out, stop, i, hand_over=True)
+            # the lines held back, then the text's own: one level of chaining, never a chain of
+            # chains (each resumption would add a level that every later line goes down)
+            held = iter(pending)
+            yield from _read_fast(chain(held, lines), b, lark, out, stop, i, hand_over=True)
             if not stop:
                 return
             i, raw = stop
-            pending.append(raw)
-            lines = rest
+            pending = [raw, *held]
         while len(pending) < _CHUNK:
             raw = next(lines, None)
             if raw is None:
