@@ -7,6 +7,7 @@ specification, never written at the call site, so ``spec/`` stays the law.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -196,8 +197,6 @@ class Kept:
     def add(self, f: Finding, rank: int, at: tuple[int, int] | None = None) -> None:
         """Take a finding made by the part of `rank`; `at` stands for its (line, column) in
         report order, for a finding reported after the others (or in the order given)."""
-        import heapq
-
         if f.severity == "error":
             self.made_errors += 1
         keep = self.keep
