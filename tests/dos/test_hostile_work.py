@@ -38,7 +38,7 @@ SHAPES = {  # n lines of each
     "turns without events": lambda n: HEADER + ROUND + b"turn ann\nturn bob\n" * (n // 2),
     "empty rounds": lambda n: HEADER + b"".join(b"round %d\n" % i for i in range(1, n + 1)),
 }
-FAST = ("junk lines", "empty turns", "turns without events", "empty rounds")  # cheap enough at 10^5
+FAST = ("junk lines",)  # cheap enough at 10^5 in CI; every shape with DOSVERIFY_HUGE=1
 
 
 def _json_rounds(n: int) -> bytes:
@@ -64,7 +64,7 @@ def _hops(monkeypatch) -> list[int]:
 def test_each_line_goes_through_one_iterator_level(monkeypatch, shape):
     """After every bad line the reader resumes on one chain, never a chain of the last one."""
     hops = _hops(monkeypatch)
-    sizes = (10**3, 10**4) + ((10**5,) if shape in FAST else ()) + ((10**6,) if HUGE else ())
+    sizes = (10**3, 10**4) + ((10**5,) if shape in FAST or HUGE else ()) + ((10**6,) if HUGE else ())
     for n in sizes:
         hops[0] = 0
         report = check(SHAPES[shape](n), keep=Keep(limit=50))
@@ -137,19 +137,22 @@ def _peak(source: bytes, **kw) -> int:
     return peak
 
 
-@pytest.mark.parametrize(
-    "make", [SHAPES["empty rounds"], SHAPES["junk lines"], SHAPES["empty turns"], _json_rounds], ids=str
-)
-def test_memory_follows_the_findings_kept_not_the_findings_made(make):
+@pytest.mark.parametrize("shape", ["empty rounds", "junk lines", "empty turns", "JSON empty rounds"])
+def test_memory_follows_the_findings_kept_not_the_findings_made(shape):
     """An empty round makes five findings (about 1 KB each), a junk line one: with 50 kept, the
     peak is the text's few copies and the game, whatever the count; without a cap it is every
     finding (which the test first shows, so that it can fail)."""
-    body = make(10**3)
-    assert _peak(body) > 100 * len(body)  # every finding held: a hundred bytes and more a byte of text
-    for n in (10**3, 10**4, 10**5) + ((10**6,) if HUGE else ()):
+    make = _json_rounds if shape.startswith("JSON") else SHAPES[shape]
+
+    def bound(body: bytes) -> int:
+        return 1_000_000 + 12 * len(body)
+
+    body = make(10**4)
+    assert _peak(body) > bound(body)  # every finding held: what the cap avoids (the test can fail)
+    for n in (10**3, 10**4) + ((10**5, 10**6) if HUGE else ()):
         body = make(n)
         peak = _peak(body, keep=Keep(limit=50))
-        assert peak <= 2_000_000 + 12 * len(body), (n, len(body), peak)
+        assert peak <= bound(body), (n, len(body), peak)
 
 
 def test_a_capped_report_counts_what_it_left_out():
