@@ -786,7 +786,7 @@ def _decode(source: str | bytes) -> tuple[str | None, Finding | None]:
 
 def _not_text(text: str) -> Finding | None:
     """A text whose lines end with a carriage return alone (as classic Mac OS wrote them): read
-    as one line, every finding would quote the whole log (READINGS.md, "Lines ended by CR alone")."""
+    as one line, every finding would quote the whole log (READINGS.md R62)."""
     cr = text.find("\r")
     if 0 <= cr < len(text.rstrip("\r")) and "\n" not in text:
         return finding(
