@@ -44,9 +44,9 @@ def hostile_seeds() -> dict[str, bytes]:
     head = b"dos 1\nplayers ann bob\n"
     rounds = [{"number": i, "setup": [], "turns": [], "shows": []} for i in range(1, 280)]
     return {
-        "bad-lines.log": head + b"x\n" * 5000,
+        "bad-lines.log": head + b"x\n" * 2000,
         "junk-lines.log": head + b"".join(b"X%d = not a line\n" % i for i in range(900)),
-        "empty-turns.log": head + b"round 1\ndealer ann\n" + b"turn\n" * 3000,
+        "empty-turns.log": head + b"round 1\ndealer ann\n" + b"turn\n" * 2000,
         "turns-without-events.log": head + b"round 1\ndealer ann\n" + b"turn ann\nturn bob\n" * 800,
         "empty-rounds.log": head + b"".join(b"round %d\n" % i for i in range(1, 1500)),
         "mixed-findings.log": head + b"round 1\nturn Ann\nplace B99\nmatch R1 with R2\nx\n" * 300,
