@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .findings import Finding
+from .findings import Finding, Keep, keep_as_given
 from .games import DEFAULT, REGISTRY, GamePack, UnknownGame, find_game, sniff_game
 from .jsondoc import sniff_json
 from .model import Parsed
@@ -73,6 +73,7 @@ def check(
     options: dict[str, str] | None = None,
     whole: bool = False,
     game: str | None = None,
+    keep: Keep | None = None,
 ) -> Report:
     """Check one log. A `ruleset` override that does not exist, or an `options` override
     (over the log's own `option` lines) that is unknown, raises SpecError (a misuse, not a
@@ -80,11 +81,15 @@ def check(
 
     `game` forces a game (UnknownGame when none has that name); else the log names its own.
     `whole` reads the log all first and keeps it, with the referee, on the report (the witness
-    needs both); otherwise a log is read and judged a round at a time."""
+    needs both); otherwise a log is read and judged a round at a time. `keep` (findings.Keep):
+    which findings the report keeps, and at most how many (the rest counted in `truncated`,
+    never held: memory for the game and the findings shown, not for the findings made)."""
     if game is None and (other := _unknown_game(source, name)) is not None:
+        if keep is not None:
+            keep_as_given(other, list(other.findings), keep)
         return other
     pack = game_of(source, game)
-    return pack.check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole)
+    return pack.check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
 
 
 def parse(source: str | bytes | dict, form: str | None = None, game: str | None = None) -> Parsed:

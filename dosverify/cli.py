@@ -27,6 +27,18 @@ def _pack_of(args):
     return find_game(getattr(args, "game", None))
 
 
+def default_max_log_bytes() -> int:
+    """The largest log read by default: the service's limit ($DOSVERIFY_MAX_LOG_BYTES, else 1 MiB),
+    so that what the command line takes the service takes too, and `/dev/zero` ends."""
+    from .settings import SPECS
+
+    env, _, default, _, _ = SPECS["max_log_bytes"]
+    try:
+        return max(0, int(os.environ.get(env, "") or default))
+    except ValueError:
+        return default
+
+
 def _select(tokens: list[str] | tuple[str, ...] | None) -> tuple[str, ...]:
     """`--select a,b --select c` as one tuple."""
     return tuple(t.strip() for arg in tokens or () for t in arg.split(",") if t.strip())
@@ -91,6 +103,10 @@ def cmd_check(args) -> int:
     if args.max_errors < 0:
         print("dosverify: --max-errors takes a count (0 for no limit)", file=sys.stderr)
         return 2
+    args.max_log_bytes = default_max_log_bytes() if args.max_log_bytes is None else args.max_log_bytes
+    if args.max_log_bytes < 0:
+        print("dosverify: --max-log-bytes takes a number of bytes (0 for no limit)", file=sys.stderr)
+        return 2
     if not 1 <= args.jobs <= 64:
         print("dosverify: -j takes a number of processes from 1 to 64", file=sys.stderr)
         return 2
@@ -105,7 +121,16 @@ def cmd_check(args) -> int:
     out = make(args.format, stream, colour=colour, quiet=args.quiet, limit=args.max_errors)
     tally = Tally()
     status = 0
-    policy = Policy(args.ruleset, args.select, args.ignore, args.warnings_as_errors, tuple(args.options.items()))
+    hidden = 0  # findings --select/--ignore left out, said on standard error
+    policy = Policy(
+        args.ruleset,
+        args.select,
+        args.ignore,
+        args.warnings_as_errors,
+        tuple(args.options.items()),
+        limit=args.max_errors,
+        max_bytes=args.max_log_bytes,
+    )
     cluster = None
     if args.dask:  # the same inputs and the same per-file work, on a Dask cluster
         from .cluster import Cluster, ClusterError, inputs
@@ -116,7 +141,8 @@ def cmd_check(args) -> int:
         except ClusterError as exc:
             print(f"dosverify: {exc}", file=sys.stderr)
             return 2
-    items = discover(files if cluster else args.files, _select(args.include), _select(args.exclude))
+    skipped: list[str] = []  # files found in folders that are not logs
+    items = discover(files if cluster else args.files, _select(args.include), _select(args.exclude), skipped)
     read = None
     if args.ruleset == "auto":  # infer the ruleset and options from every log given, then judge under them
         items = list(items)
@@ -146,10 +172,11 @@ def cmd_check(args) -> int:
                 tally.verdicts["unreadable"] += 1
                 status = 2
                 continue
-            if args.witness is not None:
-                _witness(item.path, args)
+            if args.witness is not None and not _witness(item.path, args):
+                status = 2
             out.report(value)
             tally.add(value)
+            hidden += value.hidden
             if args.exit_zero:
                 continue
             if value.verdict == "malformed":
@@ -168,8 +195,30 @@ def cmd_check(args) -> int:
         if args.output:
             stream.close()
     if args.statistics:
-        _statistics(tally, sys.stdout if args.format == "text" and not args.output else sys.stderr)
+        _statistics(tally, sys.stdout if args.format == "text" and not args.output else sys.stderr, len(skipped))
+    if skipped:
+        print(f"dosverify: {_skipped_line(skipped)}", file=sys.stderr)
+    if hidden:
+        print(f"dosverify: {_hidden_line(hidden, args)}", file=sys.stderr)
     return status
+
+
+def _skipped_line(skipped: list[str]) -> str:
+    """The files found in folders that were not checked: their first line names no game."""
+    from .games import REGISTRY
+    from .hints import plural
+
+    names = ", ".join(skipped[:3]) + (f" and {len(skipped) - 3} more" if len(skipped) > 3 else "")
+    known = ", ".join(f"`{g} 1`" for g in REGISTRY)
+    return f"skipped {plural(len(skipped), 'file')} found in folders, not logs (no first line {known}): {names}"
+
+
+def _hidden_line(n: int, args) -> str:
+    """What --select/--ignore left out: a log reported legal may have had findings."""
+    from .hints import plural
+
+    flags = " and ".join(f for f, on in (("--select", args.select), ("--ignore", args.ignore)) if on)
+    return f"{flags} left out {plural(n, 'finding')} (not shown, not counted in the verdicts)"
 
 
 def _auto(items, policy):
@@ -185,7 +234,7 @@ def _auto(items, policy):
         if item.empty or item.problem:
             continue
         try:
-            data = _read(item.path)
+            data = _read(item.path, policy.max_bytes)
         except OSError:
             continue  # reported as unreadable by the check itself
         if item.path == "-":
@@ -216,8 +265,9 @@ class _Stdout:
         sys.stdout.flush()
 
 
-def _statistics(tally, stream) -> None:
-    """Findings counted by rule and by kind, most frequent first, as a table."""
+def _statistics(tally, stream, skipped: int = 0) -> None:
+    """Findings counted by rule and by kind, most frequent first, as a table; then the files
+    found in folders that were skipped as not logs, if any."""
     from .report import plural
 
     for title, counts in (("rule", tally.by_rule), ("kind", tally.by_kind)):
@@ -227,30 +277,40 @@ def _statistics(tally, stream) -> None:
         for k, n in rows:
             stream.write(f"{n:>6}  {k}\n")
         stream.write(f"{'':>6}  {plural(sum(counts.values()), 'finding')} in all\n")
+    if skipped:
+        stream.write(f"\n{plural(skipped, 'file')} found in folders skipped: not logs\n")
 
 
-def _witness(path: str, args) -> None:
-    """`check --witness OUT`: the open log that proves a legal log with face-down cards."""
+def _witness(path: str, args) -> bool:
+    """`check --witness OUT`: the open log that proves a legal log with face-down cards; False
+    when OUT cannot be written (said on standard error)."""
     from .api import witness
 
     try:
-        data = _read(path)
+        data = _read(path, args.max_log_bytes)
     except OSError:
-        return  # reported as unreadable by the check itself
+        return True  # reported as unreadable by the check itself
     text, report = witness(data, name=path, ruleset=args.ruleset)
     if text is not None:
-        _write_out(args.witness, text)
-    else:
-        why = getattr(report, "_witness_refused", None) or f"the log is {report.verdict}"
-        print(f"dosverify: no witness for {path}: {why}", file=sys.stderr)
+        return _write_out(args.witness, text)
+    why = getattr(report, "_witness_refused", None) or f"the log is {report.verdict}"
+    print(f"dosverify: no witness for {path}: {why}", file=sys.stderr)
+    return True
 
 
-def _write_out(path: str, text: str) -> None:
+def _write_out(path: str, text: str, prog: str = "dosverify") -> bool:
+    """Write `text` to `path` (`-`: standard output); False after one line on standard error
+    saying why it cannot be written (a missing folder, no permission): the caller exits 2."""
     if path == "-":
         sys.stdout.write(text)
-    else:
+        return True
+    try:
         with open(path, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
+    except OSError as exc:
+        print(f"{prog}: cannot write {path}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def cmd_hide(args) -> int:
@@ -280,8 +340,7 @@ def cmd_hide(args) -> int:
         print(f"dosverify hide: {exc}", file=sys.stderr)
         return 2
     out = pack.dump_json(log) + "\n" if args.to == "json" else pack.write(log)
-    _write_out(args.output, out)
-    return 0
+    return 0 if _write_out(args.output, out) else 2
 
 
 def cmd_rules(args) -> int:
@@ -494,12 +553,7 @@ def cmd_convert(args) -> int:
             print(f"{where}: {f.severity}[{f.kind}]: {f.message} ({f.rule})", file=sys.stderr)
         print("dosverify: not converted: the log cannot be read without loss; fix the lines above", file=sys.stderr)
         return 2
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(out if out.endswith("\n") else out + "\n")
-    else:
-        sys.stdout.write(out if out.endswith("\n") else out + "\n")
-    return 0
+    return 0 if _write_out(args.output or "-", out if out.endswith("\n") else out + "\n") else 2
 
 
 def cmd_schema(args) -> int:
@@ -666,7 +720,16 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="show at most N findings per file, then how many more (default 50; 0 for no limit)",
+        help="show at most N findings per file, then how many more (default 50; 0 for no limit); "
+        "only those are kept, the rest counted",
+    )
+    c.add_argument(
+        "--max-log-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="read at most N bytes of a log: a larger one is unreadable, exit 2 "
+        "(default 1 MiB, the service's, or $DOSVERIFY_MAX_LOG_BYTES; 0 for no limit)",
     )
     c.add_argument("--include", action="append", metavar="GLOB", help="in folders, also check files matching GLOB")
     c.add_argument(
@@ -801,22 +864,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in (
-        "simulate",
-        "corpus",
-        "replay",
-        "fmt",
-        "profile",
-    ):  # their options are parsed in their own module
-        return _lazy(argv[0], argv[1:])
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        if argv and argv[0] in ("simulate", "corpus", "replay", "fmt", "profile"):
+            status = _lazy(argv[0], argv[1:])  # their options are parsed in their own module
+        else:
+            args = build_parser().parse_args(argv)
+            status = args.func(args)
+        sys.stdout.flush()  # here, where a reader that has gone is caught, not at exit
+        return status
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # `dosverify replay LOG | head`: the reader has gone, and that is fine
+        _quiet_stdout()
         return 0
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe, standard output goes nowhere: the interpreter's last flush at exit
+    would otherwise print a second BrokenPipeError."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - no file descriptor (a captured stream)
+        pass
 
 
 if __name__ == "__main__":

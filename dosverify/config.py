@@ -25,6 +25,7 @@ KEYS = {
     "select": list,
     "ignore": list,
     "max-errors": int,
+    "max-log-bytes": int,
     "warnings-as-errors": bool,
     "exit-zero": bool,
     "format": str,

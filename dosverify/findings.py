@@ -7,6 +7,7 @@ specification, never written at the call site, so ``spec/`` stays the law.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -124,3 +125,138 @@ def make_finding(
         help=help if help is not None else (rule.fix or None),
         related=related or [],
     )
+
+
+# ---- findings kept for output, the rest counted ----------------------------------------------
+
+NO_LINE = 1 << 60  # a finding without a line (a JSON log's) sorts after every line
+
+
+@dataclass(frozen=True)
+class Keep:
+    """What a report keeps of the findings made: those `select` names (all when empty) but
+    those `ignore` names, warnings raised to errors with `warnings_as_errors`, and of those the
+    first `limit` in report order (0: all). A token names a rule id, a section (`match`, for
+    `match.*`) or a finding kind (`check --select`, `--ignore`)."""
+
+    limit: int = 0
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    warnings_as_errors: bool = False
+
+    def admits(self, f: Finding) -> bool:
+        return (not self.select or _named(f, self.select)) and not (self.ignore and _named(f, self.ignore))
+
+
+def _named(f: Finding, tokens: tuple[str, ...]) -> bool:
+    return any(f.rule == t or f.kind == t or f.rule.startswith(t + ".") for t in tokens)
+
+
+@dataclass
+class Cut:
+    """What a cap left out of a report: counted by severity, rule and kind, not kept, so that a
+    report's counts and verdict stay right however few findings it holds."""
+
+    errors: int = 0
+    warnings: int = 0
+    rules: dict[str, int] = field(default_factory=dict)
+    kinds: dict[str, int] = field(default_factory=dict)
+
+    def add(self, f: Finding) -> None:
+        if f.severity == "error":
+            self.errors += 1
+        elif f.severity == "warning":
+            self.warnings += 1
+        self.rules[f.rule] = self.rules.get(f.rule, 0) + 1
+        self.kinds[f.kind] = self.kinds.get(f.kind, 0) + 1
+
+    @property
+    def count(self) -> int:
+        return sum(self.rules.values())
+
+
+class Kept:
+    """The findings of one check as they are made, by every part that makes them (the reader,
+    the referee): memory for the findings kept for output (`Keep.limit`), not for the findings
+    made. Report order is line, then column, then the part's rank (a reader's findings before
+    the referee's on the same spot), then the order made; when more than `limit` are admitted,
+    a heap keeps the first `limit` and the rest are counted in `cut`. Each part appends through
+    its own ``view(rank)``, a list-like sink."""
+
+    def __init__(self, keep: Keep | None = None) -> None:
+        self.keep = keep or Keep()
+        self._items: list = []  # (line, column, rank, seq, finding); negated keys in a heap when capped
+        self._seq = 0
+        self.made_errors = 0  # errors made, before select/ignore (what the checker itself goes by)
+        self.hidden = 0  # findings select/ignore left out
+        self.cut = Cut()
+
+    def view(self, rank: int) -> _View:
+        return _View(self, rank)
+
+    def add(self, f: Finding, rank: int, at: tuple[int, int] | None = None) -> None:
+        """Take a finding made by the part of `rank`; `at` stands for its (line, column) in
+        report order, for a finding reported after the others (or in the order given)."""
+        if f.severity == "error":
+            self.made_errors += 1
+        keep = self.keep
+        if (keep.select or keep.ignore) and not keep.admits(f):
+            self.hidden += 1
+            return
+        if keep.warnings_as_errors and f.severity == "warning":
+            f = dataclasses.replace(f, severity="error")
+        self._seq += 1
+        line, column = at or (f.line if f.line is not None else NO_LINE, f.column or 0)
+        if not keep.limit:
+            self._items.append((line, column, rank, self._seq, f))
+            return
+        heapq.heappush(self._items, (-line, -column, -rank, -self._seq, f))
+        if len(self._items) > keep.limit:
+            self.cut.add(heapq.heappop(self._items)[4])
+
+    def findings(self) -> list[Finding]:
+        """The findings kept, in report order."""
+        if not self.keep.limit:
+            return [item[4] for item in sorted(self._items, key=lambda item: item[:4])]
+        return [item[4] for item in sorted(self._items, key=lambda item: item[:4], reverse=True)]
+
+    @property
+    def errors(self) -> int:
+        """Errors admitted (kept or cut), after --warnings-as-errors: what makes a log illegal."""
+        return sum(1 for item in self._items if item[4].severity == "error") + self.cut.errors
+
+    def give(self, report) -> None:
+        """Put the findings kept, and what was counted of the rest, on `report`."""
+        report.findings[:] = self.findings()
+        report.truncated += self.cut.count
+        report.cut = self.cut if self.cut.count else None
+        report.hidden = self.hidden
+
+
+def keep_as_given(report, findings: list[Finding], keep: Keep | None) -> None:
+    """`report` holds `findings` in the order given (a log that is none, or not read to the
+    end: no line order to go by), as `keep` keeps them."""
+    kept = Kept(keep)
+    for f in findings:
+        kept.add(f, 0, (0, 0))
+    kept.give(report)
+
+
+class _View:
+    """One part's sink into a Kept: ``append`` and ``extend``, as a list of findings takes them."""
+
+    __slots__ = ("kept", "rank")
+
+    def __init__(self, kept: Kept, rank: int) -> None:
+        self.kept, self.rank = kept, rank
+
+    def append(self, f: Finding) -> None:
+        self.kept.add(f, self.rank)
+
+    def extend(self, fs) -> None:
+        for f in fs:
+            self.kept.add(f, self.rank)
+
+    def __iadd__(self, fs):
+        self.extend(fs)
+        return self

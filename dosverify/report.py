@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .findings import Finding
+from .findings import Cut, Finding
 from .hints import plural
 
 Verdict = Literal["legal", "illegal", "malformed"]
@@ -44,6 +44,10 @@ class Report:
     # referee and log of a whole reading (the witness needs them)
     text: str | None = field(default=None, repr=False, compare=False, metadata={"internal": True})
     referee: Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
+    # not part of the JSON either: the findings a cap left out (a Cut: `truncated` of them, counted
+    # by severity and rule), and how many `check --select`/`--ignore` left out
+    cut: Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
+    hidden: int = field(default=0, repr=False, compare=False, metadata={"internal": True})
 
     def to_dict(self) -> dict:
         """What ``dataclasses.asdict`` gives, built field by field (see ``Finding.to_dict``)."""
@@ -62,16 +66,21 @@ class Report:
 
     @property
     def errors(self) -> int:
-        return sum(1 for f in self.findings if f.severity == "error")
+        """Every error found, those a cap left out included."""
+        return sum(1 for f in self.findings if f.severity == "error") + (self.cut.errors if self.cut else 0)
 
     @property
     def warnings(self) -> int:
-        return sum(1 for f in self.findings if f.severity == "warning")
+        return sum(1 for f in self.findings if f.severity == "warning") + (self.cut.warnings if self.cut else 0)
 
     def cap(self, limit: int | None) -> int:
         """Keep the first `limit` findings (in line order; None or 0: all) and count the rest in `truncated`."""
         if limit and len(self.findings) > limit:
             self.truncated += len(self.findings) - limit
+            if self.cut is None:
+                self.cut = Cut()
+            for f in self.findings[limit:]:
+                self.cut.add(f)
             del self.findings[limit:]
         return self.truncated
 
@@ -100,6 +109,15 @@ _COLOURS = {
 }
 
 
+# control characters (but the tab) shown as their pictures, one character for one: a log's CR,
+# NUL or ESC never reaches the terminal raw (a CR would overwrite the line, an ESC recolour it)
+_PICTURES = {i: 0x2400 + i for i in range(32) if i != 9} | {127: 0x2421}
+
+
+def _shown(s: str) -> str:
+    return s.translate(_PICTURES)
+
+
 def _caret_width(src: str, col: int, found: str | None = None) -> int:
     """Underline what was found where it stands as written (`B3 + B5`), else the word at the column."""
     rest = src[col - 1 :]
@@ -116,12 +134,12 @@ def render_text(report: Report, text: str | None, *, colour: bool = False, limit
     def c(name: str, s: str) -> str:
         return f"{_COLOURS[name]}{s}{_COLOURS['reset']}" if colour else s
 
-    lines = text.splitlines() if text else []
+    lines = text.split("\n") if text else []  # the notation's lines: LF ends a line, nothing else does
     doc = _json_doc(text) if any(f.line is None and f.pointer for f in report.findings) else None
     out: list[str] = []
     shown = report.findings if not limit else report.findings[:limit]
     for f in shown:
-        out.append(f"{c(f.severity, f'{f.severity}[{f.kind}]')}{c('bold', f': {f.message}')}  ({f.rule})")
+        out.append(f"{c(f.severity, f'{f.severity}[{f.kind}]')}{c('bold', f': {_shown(f.message)}')}  ({f.rule})")
         where = report.file
         if f.line is not None:
             where += f":{f.line}:{f.column or 1}"
@@ -138,7 +156,7 @@ def render_text(report: Report, text: str | None, *, colour: bool = False, limit
         if f.player:
             ctx.append(f"player {f.player}")
         if f.line is not None and 1 <= f.line <= len(lines):
-            src = lines[f.line - 1].rstrip("\r")
+            src = _shown(lines[f.line - 1].rstrip("\r"))
             if len(src) > 200:  # keep very long lines readable around the column
                 start = max(0, (f.column or 1) - 60)
                 src_show, col = (
@@ -150,27 +168,28 @@ def render_text(report: Report, text: str | None, *, colour: bool = False, limit
             out.append(f"{pad} {c('blue', '|')}")
             out.append(f"{c('blue', str(f.line))} {c('blue', '|')} {src_show}")
             caret = " " * (col - 1) + "^" * _caret_width(src_show, col, f.found)
-            label = f.found and f"found {f.found}" or ""
+            label = f.found and f"found {_shown(f.found)}" or ""
             out.append(f"{pad} {c('blue', '|')} {c(f.severity, caret)} {c(f.severity, label)}".rstrip())
         elif f.pointer and doc is not None:
-            shown = _at_pointer(doc, f.pointer)
-            if shown is not None:
+            value = _at_pointer(doc, f.pointer)
+            if value is not None:
                 out.append(f"{pad} {c('blue', '|')}")
-                out.append(f"{pad} {c('blue', '|')} {shown}")
+                out.append(f"{pad} {c('blue', '|')} {value}")
         if f.expected:
-            out.append(f"{pad} {c('blue', '=')} expected: {f.expected}")
+            out.append(f"{pad} {c('blue', '=')} expected: {_shown(f.expected)}")
         if ctx:
             out.append(f"{pad} {c('blue', '=')} in: {', '.join(ctx)}")
         if f.help:
             out.append(f"{pad} {c('blue', '=')} {c('bold', 'help')}: {f.help}")
         for r in f.related:
             if r.line is not None:
-                rel = lines[r.line - 1].strip() if 1 <= r.line <= len(lines) else ""
+                rel = _shown(lines[r.line - 1].strip()) if 1 <= r.line <= len(lines) else ""
                 out.append(f"{pad} {c('blue', '=')} see line {r.line}: {rel}")
         out.append(f"{pad} {c('blue', '=')} rule: `dosverify explain {f.rule}`")
         out.append("")
-    if len(shown) < len(report.findings):
-        out.append(f"{more_line(len(report.findings) - len(shown))} (`--max-errors 0` shows all)\n")
+    more = len(report.findings) - len(shown) + report.truncated
+    if more:
+        out.append(f"{more_line(more)} (`--max-errors 0` shows all)\n")
     out.append(summary_line(report, colour=colour))
     return "\n".join(out)
 

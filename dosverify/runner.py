@@ -13,7 +13,8 @@ PROGRESS_FROM = 20  # files: fewer finish before a bar would help
 
 @dataclass(frozen=True)
 class Policy:
-    """What the command line chose: the ruleset override and what counts (see cli._apply_policy)."""
+    """What the command line chose: the ruleset override, what counts and how many findings
+    a report keeps (findings.Keep: the rest are counted as they are made, never held)."""
 
     ruleset: str | None = None
     select: tuple[str, ...] = ()
@@ -21,6 +22,13 @@ class Policy:
     warnings_as_errors: bool = False
     options: tuple[tuple[str, str], ...] = ()  # `--option KEY=VALUE`, over the log's own option lines
     auto: dict | None = None  # `--ruleset auto`: what the inference chose (each report's `auto`)
+    limit: int = 0  # `--max-errors`: findings kept per report (0: all)
+    max_bytes: int = 0  # `--max-log-bytes`: the largest log read (0: any size)
+
+    def keep(self):
+        from .findings import Keep
+
+        return Keep(self.limit, self.select, self.ignore, self.warnings_as_errors)
 
 
 def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy, source: str | None = None):
@@ -34,12 +42,12 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
         try:
             if problem:
                 raise OSError(problem)
-            data = _read(source or path)
+            data = _read(source or path, policy.max_bytes)
         except OSError as exc:
-            return "unreadable", (exc.strerror.lower() if exc.strerror else str(exc))
-    report = check(data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None)
+            why = exc.strerror or str(exc)
+            return "unreadable", why[:1].lower() + why[1:]
+    report = check(data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None, keep=policy.keep())
     report.auto = policy.auto
-    apply_policy(report, policy)
     return "report", report
 
 
@@ -47,19 +55,22 @@ def results(items, policy: Policy, jobs: int = 1, read: dict | None = None):
     """Yield (item, outcome) for each input in order; `-` (standard input) is read here, unless
     `read` holds its bytes already (by path, as `--ruleset auto` read them)."""
 
-    def _stdin(item) -> bytes | None:
-        return read.get(item.path) if read is not None else _read_stdin(item)
+    def args(item) -> tuple:
+        if read is not None and item.path in read:
+            return item.path, item.problem, read[item.path], policy
+        problem, data = _read_stdin(item, policy.max_bytes)
+        return item.path, problem or item.problem, data, policy
 
     if jobs <= 1:
         for item in items:
-            yield item, (None if item.empty else check_one(item.path, item.problem, _stdin(item), policy))
+            yield item, (None if item.empty else check_one(*args(item)))
         return
     from concurrent.futures import ProcessPoolExecutor
 
     window: deque = deque()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for item in items:
-            fut = None if item.empty else pool.submit(check_one, item.path, item.problem, _stdin(item), policy)
+            fut = None if item.empty else pool.submit(check_one, *args(item))
             window.append((item, fut))
             while len(window) > jobs * 4 or (window and window[0][1] is not None and window[0][1].done()):
                 it, f = window.popleft()
@@ -69,8 +80,17 @@ def results(items, policy: Policy, jobs: int = 1, read: dict | None = None):
             yield it, (f.result() if f is not None else None)
 
 
-def _read_stdin(item) -> bytes | None:
-    return sys.stdin.buffer.read() if item.path == "-" and not item.empty else None
+def _read_stdin(item, limit: int = 0) -> tuple[str | None, bytes | None]:
+    """(why it cannot be read, its bytes) for `-`, standard input, at most `limit` bytes; (None,
+    None) for any other input (read where it is checked)."""
+    if item.path != "-" or item.empty:
+        return None, None
+    from .cli import _read
+
+    try:
+        return None, _read("-", limit)
+    except OSError as exc:
+        return exc.strerror or str(exc), None
 
 
 def wants_progress(n: int) -> bool:
@@ -95,27 +115,3 @@ def progress(total: int):
         redirect_stdout=sys.stdout.isatty(),
         redirect_stderr=False,
     )
-
-
-def matches(f, tokens: tuple[str, ...]) -> bool:
-    return any(f.rule == t or f.kind == t or f.rule.startswith(t + ".") for t in tokens)
-
-
-def apply_policy(report, args) -> None:
-    """--select/--ignore keep some findings; --warnings-as-errors raises warnings to errors. A
-    malformed log stays malformed: it could not be refereed, whatever is selected."""
-    import dataclasses
-
-    from .report import verdict_of
-
-    fs = report.findings
-    if args.select:
-        fs = [f for f in fs if matches(f, args.select)]
-    if args.ignore:
-        fs = [f for f in fs if not matches(f, args.ignore)]
-    if args.warnings_as_errors:
-        fs = [dataclasses.replace(f, severity="error") if f.severity == "warning" else f for f in fs]
-    if fs is not report.findings:
-        report.findings = fs
-        if report.verdict != "malformed":
-            report.verdict = verdict_of(fs, False)

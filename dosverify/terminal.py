@@ -20,9 +20,18 @@ def colour_wanted(choice: str, stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def read_bytes(path: str) -> bytes:
+def read_bytes(path: str, limit: int = 0) -> bytes:
+    """The bytes of `path` (`-`: standard input), at most `limit` of them (0: any size; more is an
+    OSError saying so); a FIFO or a device named as a file is refused at once (inputs.read_file)."""
+    from .inputs import read_file, too_large
+
     if path == "-":
-        return sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read(limit + 1) if limit else sys.stdin.buffer.read()
+        if limit and len(data) > limit:
+            import errno
+
+            raise OSError(errno.EFBIG, too_large(limit))
+        return data
     if "://" in path:  # a URL that fsspec understands (s3://, gcs://, http://, ...), as with --dask
         try:
             import fsspec
@@ -30,11 +39,13 @@ def read_bytes(path: str) -> bytes:
             raise OSError("reading a URL needs fsspec (pip install 'dosverify[dask]')") from None
         try:
             with fsspec.open(path, "rb") as fh:
-                return fh.read()
+                data = fh.read(limit + 1 if limit else -1)
         except (ValueError, ImportError) as exc:  # an unknown protocol, a missing driver
             raise OSError(str(exc)) from None
-    with open(path, "rb") as fh:
-        return fh.read()
+        if limit and len(data) > limit:
+            raise OSError(too_large(limit))
+        return data
+    return read_file(path, limit)
 
 
 def read_or_say(path: str, prog: str = "dosverify") -> bytes | None:

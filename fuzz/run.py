@@ -9,7 +9,7 @@
     .venv/bin/python fuzz/run.py text -runs=1000000 -jobs=1       # the long run: a million inputs
 
 The seeds are every log under fixtures/ (the rule fixtures, the digest's examples and the
-conformance corpus), copied into fuzz/out/corpus-TARGET/, where libFuzzer also keeps the new
+conformance corpus) and the hostile shapes of issue 22 (hostile_seeds), copied into fuzz/out/corpus-TARGET/, where libFuzzer also keeps the new
 inputs it finds. A crash writes fuzz/out/TARGET-crash-* (the input); turn it into a regression input
 in fuzz/regressions/TARGET-NAME.bin, which tests/test_fuzz.py replays.
 """
@@ -47,6 +47,26 @@ def view_seeds() -> list[bytes]:
     return [bytes(rng.randrange(256) for _ in range(4 + 2 * (i % 4))) for i in range(VIEW_SEEDS)]
 
 
+def hostile_seeds() -> dict[str, bytes]:
+    """The shapes that once cost quadratic time or memory for every finding (issue 22), each
+    within MAX_LEN: many bad lines, many empty turns, many empty rounds (five findings each),
+    many findings of every kind, and a JSON log of many empty rounds."""
+    import json
+
+    head = b"dos 1\nplayers ann bob\n"
+    rounds = [{"number": i, "setup": [], "turns": [], "shows": []} for i in range(1, 280)]
+    return {
+        "bad-lines.log": head + b"x\n" * 2000,
+        "junk-lines.log": head + b"".join(b"X%d = not a line\n" % i for i in range(900)),
+        "empty-turns.log": head + b"round 1\ndealer ann\n" + b"turn\n" * 2000,
+        "turns-without-events.log": head + b"round 1\ndealer ann\n" + b"turn ann\nturn bob\n" * 800,
+        "empty-rounds.log": head + b"".join(b"round %d\n" % i for i in range(1, 1500)),
+        "mixed-findings.log": head + b"round 1\nturn Ann\nplace B99\nmatch R1 with R2\nx\n" * 300,
+        "cr-only.log": (head + b"round 1\ndealer ann\n").replace(b"\n", b"\r") * 50,
+        "json-empty-rounds.json": json.dumps({"dos": 1, "players": ["ann", "bob"], "rounds": rounds}).encode(),
+    }
+
+
 def corpus_dir(target: str) -> Path:
     d = OUT / f"corpus-{target}"
     d.mkdir(parents=True, exist_ok=True)
@@ -54,12 +74,14 @@ def corpus_dir(target: str) -> Path:
         for i, data in enumerate(view_seeds()):
             (d / f"seed-{i:04d}").write_bytes(data)
         return d
-    for i, p in enumerate(seeds()):
-        dst = d / f"seed-{i:04d}-{p.name}"
+    named = [(p.name, p.read_bytes) for p in seeds()]
+    named += [(f"hostile-{n}", lambda b=b: b) for n, b in hostile_seeds().items()]
+    for i, (name, read) in enumerate(named):
+        dst = d / f"seed-{i:04d}-{name}"
         if not dst.exists():
-            data = p.read_bytes()
+            data = read()[:MAX_LEN]
             if target == "service":  # the first byte picks the endpoint: text check / JSON check
-                data = (b"\x01" if p.suffix == ".json" else b"\x00") + data
+                data = (b"\x01" if name.endswith(".json") else b"\x00") + data
             dst.write_bytes(data)
     return d
 

@@ -59,6 +59,19 @@ def whole_check(data: bytes) -> None:
         assert (report.verdict == "illegal") == (report.errors > 0), report.verdict
     json.loads(report.to_json_line())
     render_text(report, report.text)
+    _capped_as_whole(data, report)
+
+
+def _capped_as_whole(data: bytes, whole) -> None:
+    """A check that keeps 3 findings (counting the rest as they are made) reports the whole
+    check's first 3, its verdict and its counts (issue 22: memory for the findings kept)."""
+    from dosverify.api import check
+    from dosverify.findings import Keep
+
+    capped = check(data, name="fuzz", keep=Keep(limit=3))
+    assert capped.findings == whole.findings[:3], (capped.findings, whole.findings[:3])
+    assert capped.truncated == max(0, len(whole.findings) - 3)
+    assert (capped.verdict, capped.errors, capped.warnings) == (whole.verdict, whole.errors, whole.warnings)
 
 
 # ---- the service's body handling, through the ASGI app in process --------------------------
@@ -225,7 +238,7 @@ def face_down_views(data: bytes) -> None:
     if report.verdict != "malformed":
         assert (report.verdict == "illegal") == (report.errors > 0), report.verdict
     json.loads(report.to_json_line())
-    render_text(report, report._text)
+    render_text(report, report.text)
     if not edited:
         errors = [(f.line, f.rule, f.message) for f in report.findings if f.severity == "error"]
         assert report.verdict == "legal", (what, errors[:3])

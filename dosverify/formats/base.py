@@ -24,6 +24,12 @@ class Tally:
         for f in report.findings:
             self.by_rule[f.rule] = self.by_rule.get(f.rule, 0) + 1
             self.by_kind[f.kind] = self.by_kind.get(f.kind, 0) + 1
+        cut = report.cut  # the findings past --max-errors: counted, not kept
+        if cut is not None:
+            for k, n in cut.rules.items():
+                self.by_rule[k] = self.by_rule.get(k, 0) + n
+            for k, n in cut.kinds.items():
+                self.by_kind[k] = self.by_kind.get(k, 0) + n
 
     @property
     def files(self) -> int:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from ..findings import Keep
     from ..model import Parsed
     from ..report import Report
     from ..spec import Spec
@@ -96,8 +97,10 @@ class GamePack:
         form: str | None = None,
         options: dict[str, str] | None = None,
         whole: bool = False,
+        keep: Keep | None = None,
     ) -> Report:
-        """Read and judge one log of this game (api.check's contract)."""
+        """Read and judge one log of this game (api.check's contract): the findings `keep`
+        admits, the first `keep.limit` of them held, the rest counted as they are made."""
         raise NotImplementedError
 
     def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
@@ -221,6 +224,20 @@ def find_game(name: str | None = None) -> GamePack:
 _WORD = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
 
 
+def _head_text(head: bytes) -> str:
+    """The first bytes of a log as text: UTF-8, or UTF-16 where they plainly are (a BOM, or every
+    other byte zero beside letters), so that a log saved as UTF-16 is still its game's, whose
+    reader says how to save it."""
+    for bom, codec in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if head.startswith(bom):
+            return head[2:].decode(codec, "replace")
+    if len(head) >= 4 and head[1] == head[3] == 0 and head[0] and head[2]:
+        return head.decode("utf-16-le", "replace")
+    if len(head) >= 4 and head[0] == head[2] == 0 and head[1] and head[3]:
+        return head.decode("utf-16-be", "replace")
+    return head.decode("utf-8", "replace")
+
+
 def sniff_game(source: str | bytes | dict | list) -> str | None:
     """The game a log names: the first word of its first line that is not blank or a comment
     (text), or the top-level key that is a registered game's name (JSON). None when it names
@@ -230,7 +247,7 @@ def sniff_game(source: str | bytes | dict | list) -> str | None:
     if isinstance(source, list):
         return None
     head = source[:4096]
-    text = head.decode("utf-8", "replace") if isinstance(head, (bytes, bytearray)) else head
+    text = _head_text(head) if isinstance(head, (bytes, bytearray)) else head
     text = text.lstrip("\ufeff")
     if text.lstrip()[:1] in ("{", "["):
         for key in REGISTRY:  # a top-level "game-name": version pair, wherever it stands

@@ -6,9 +6,9 @@ word); the text is read a round at a time, JSON through jsonstream where it can.
 
 from __future__ import annotations
 
-from ...findings import Finding, finding
+from ...findings import NO_LINE, Keep, Kept, finding, keep_as_given
 from ...jsondoc import sniff_json
-from ...report import Report, verdict_of
+from ...report import Report
 from ...spec import SpecError, load_spec
 
 
@@ -31,6 +31,7 @@ def check(
     form: str | None = None,
     options: dict[str, str] | None = None,
     whole: bool = False,
+    keep: Keep | None = None,
 ) -> Report:
     """Check one log. A `ruleset` override that does not exist, or an `options` override
     (over the log's own `option` lines) that is unknown, raises SpecError (a misuse, not a
@@ -38,12 +39,16 @@ def check(
 
     A log is read and judged a round at a time (memory for the game state, not the log;
     for JSON, see jsonstream); `whole` reads it all first and keeps it, with the referee, on
-    the report (the witness needs both)."""
+    the report (the witness needs both). `keep` says which findings the report keeps (the
+    command line's --select, --ignore, --warnings-as-errors) and how many (--max-errors, the
+    service's --max-findings): the rest are counted as they are made, never held."""
     spec = load_spec()
     if ruleset is not None and ruleset not in spec.rulesets:
         spec.ruleset(ruleset)  # raises SpecError with the known names
     if options:
         spec.ruleset("official", options)  # raises SpecError naming the unknown option or value
+    kept = Kept(keep)
+    reader = kept.view(0)  # the reader's findings; the referee's ranks 2 and 3; what the check adds, 4
     stream = None
     as_json = form == "json" or (form is None and sniff_json(source))
     if as_json and not whole and isinstance(source, (str, bytes, bytearray)):
@@ -53,7 +58,7 @@ def check(
         stream = JsonStream(source)
         log = stream.header()
         if stream.failed:  # not plainly a log: the whole reading says what is wrong
-            return _json_whole(source, name=name, ruleset=ruleset, options=options)
+            return _json_whole(source, name=name, ruleset=ruleset, options=options, keep=keep)
         malformed = stream.refused is not None  # in the whole reading's words
         parsed = Parsed(log, stream.refused if malformed else stream.findings, malformed, stream.text)
     elif whole or as_json:
@@ -62,70 +67,56 @@ def check(
         from ...model import Parsed
         from .notation import stream as read_stream
 
-        stream = read_stream(source)
+        stream = read_stream(source, kept)
         log = stream.header()
         parsed = Parsed(log, [], stream.malformed, stream.text)
         if log is None:
-            parsed.findings = stream.close()
-    findings: list[Finding] = list(parsed.findings)
+            parsed.findings = stream.close()  # none but a text that is no log's: the rest are in `kept`
     log = parsed.log
-    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=findings)
+    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version)
     report.text = parsed.text
     if parsed.text is not None:
         report.lines = parsed.text.count("\n") + (0 if parsed.text.endswith("\n") or not parsed.text else 1)
     if parsed.malformed or log is None:
-        return report  # the report holds `findings` itself: later appends land in it
+        if parsed.findings:  # a malformed log's findings are reported in the reader's own order
+            keep_as_given(report, list(parsed.findings), keep)
+        else:  # read into `kept` (a text stream's)
+            kept.give(report)
+        return report
+    reader.extend(parsed.findings)
     name_rs = ruleset or log.ruleset or "official"
     try:
         rs = spec.ruleset(name_rs, {**log.options, **(options or {})}, log.target)
     except SpecError as exc:
-        if name_rs not in spec.rulesets:  # only the log's own ruleset can be unknown here
-            where, ptr = "ruleset", "/ruleset"
-        else:
-            key = next(k for k, v in log.options.items() if k not in spec.options or v not in spec.options[k]["values"])
-            where, ptr = f"option:{key}", f"/options/{key}"
-        line, col = log._header_at.get(where, (None, None))
-        found = name_rs if where == "ruleset" else None
-        if line and parsed.text and where == "ruleset":  # point at the value, not the keyword
-            src = parsed.text.splitlines()[line - 1] if line <= parsed.text.count("\n") + 1 else ""
-            at = src.find(name_rs, (col or 1) - 1 + len("ruleset"))
-            col = at + 1 if at >= 0 else col
-        if stream is not None:  # the rest of the log's findings come first, as when it is read whole
-            findings.extend(stream.close())
-            if other := _json_refused(stream, report, source, name=name, ruleset=ruleset, options=options):
-                return other
-        findings.append(
-            finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr, found=found)
-        )
-        return report
+        return _bad_ruleset(exc, report, kept, stream, parsed, log, name_rs, source, name, ruleset, options, keep)
     from .referee import Referee
 
-    ref = Referee(log, rs)
+    ref = Referee(log, rs, sink=kept)
     if stream is None:
-        findings.extend(ref.run())
+        ref.run()
     else:
         ref.provs = None  # no witness: keep no round's provenance
-        judged = ref.run(stream.rounds())
-        findings.extend(stream.close())  # the parser's findings first, as when the log is read whole
-        if other := _json_refused(stream, report, source, name=name, ruleset=ruleset, options=options):
+        ref.run(stream.rounds())
+        reader.extend(stream.close())  # (a JSON stream's face-down findings: a text's are in `kept`)
+        if other := _json_refused(stream, report, source, name=name, ruleset=ruleset, options=options, keep=keep):
             return other
         if stream.malformed:  # pragma: no cover - a failure midway (never raise): as a log that cannot be read
-            report.findings[:] = findings
+            kept.give(report)
             return report
-        findings.extend(judged)
     # notation.rounds: a header alone is legal, but never in silence; after an unreadable line
     # (perhaps the `round` line itself) it would be a follow-on finding
-    if not ref.rounds_seen and not any(f.severity == "error" for f in findings):
-        findings.append(
+    if not ref.rounds_seen and not kept.made_errors:
+        kept.add(
             finding(
                 "notation.rounds",
                 "the log has no round: nothing was played, nothing refereed",
                 line=None if as_json else report.lines + 1,
                 pointer="/rounds" if as_json else None,
                 expected="`round 1` and the game's turns after the header",
-            )
+            ),
+            4,
         )
-    findings.sort(key=lambda f: (f.line if f.line is not None else 1 << 60, f.column or 0))
+    kept.give(report)
     report.ruleset = rs.name
     report.options = dict(rs.options)
     report.target = rs.target
@@ -135,7 +126,32 @@ def check(
     report.unverified = list(ref.unverified)
     if stream is None:
         report.referee = ref
-    report.verdict = verdict_of(findings, False)
+    report.verdict = "illegal" if kept.errors else "legal"
+    return report
+
+
+def _bad_ruleset(exc, report, kept, stream, parsed, log, name_rs, source, name, ruleset, options, keep) -> Report:
+    """The log's ruleset or option names none of the spec's: the log's other findings, then
+    one for that line, after them (as a malformed log's, not refereed)."""
+    spec = load_spec()
+    if name_rs not in spec.rulesets:  # only the log's own ruleset can be unknown here
+        where, ptr = "ruleset", "/ruleset"
+    else:
+        key = next(k for k, v in log.options.items() if k not in spec.options or v not in spec.options[k]["values"])
+        where, ptr = f"option:{key}", f"/options/{key}"
+    line, col = log._header_at.get(where, (None, None))
+    found = name_rs if where == "ruleset" else None
+    if line and parsed.text and where == "ruleset":  # point at the value, not the keyword
+        src = parsed.text.splitlines()[line - 1] if line <= parsed.text.count("\n") + 1 else ""
+        at = src.find(name_rs, (col or 1) - 1 + len("ruleset"))
+        col = at + 1 if at >= 0 else col
+    if stream is not None:  # the rest of the log's findings come first, as when it is read whole
+        kept.view(0).extend(stream.close())
+        if other := _json_refused(stream, report, source, name=name, ruleset=ruleset, options=options, keep=keep):
+            return other
+    last = finding("notation.ruleset", str(exc), line=line, column=col, pointer=None if line else ptr, found=found)
+    kept.add(last, 4, (NO_LINE + 1, 0))
+    kept.give(report)
     return report
 
 
@@ -146,7 +162,7 @@ def _json_refused(stream, report: Report, source, **kw) -> Report | None:
         return _json_whole(source, **kw)
     if getattr(stream, "refused", None) is None:
         return None
-    report.findings[:] = stream.refused
+    keep_as_given(report, stream.refused, kw.get("keep"))
     return report  # still as a malformed log's: no ruleset, no rounds
 
 

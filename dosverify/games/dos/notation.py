@@ -758,8 +758,9 @@ def tok_type(exc) -> str | None:
 
 def utf16_problem(data: bytes) -> str | None:
     """A log saved as UTF-16 (Windows editors do): named as such, with what to do."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (
-        len(data) >= 4 and (data[1] == data[3] == 0 or data[0] == data[2] == 0)
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or (  # a BOM, or text with every other byte zero
+        len(data) >= 4
+        and ((data[1] == data[3] == 0 and data[0] and data[2]) or (data[0] == data[2] == 0 and data[1] and data[3]))
     ):
         return "the log is UTF-16 text, not UTF-8: save it as UTF-8 (in most editors: Save As, encoding UTF-8)"
     return None
@@ -791,7 +792,24 @@ def _decode(source: str | bytes) -> tuple[str | None, Finding | None]:
         text = str(source)
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text, None
+    return text, _not_text(text)
+
+
+def _not_text(text: str) -> Finding | None:
+    """A text whose lines end with a carriage return alone (as classic Mac OS wrote them): read
+    as one line, every finding would quote the whole log (READINGS.md R73)."""
+    cr = text.find("\r")
+    if 0 <= cr < len(text.rstrip("\r")) and "\n" not in text:
+        return finding(
+            "notation.encoding",
+            "the log's lines end with a carriage return alone (CR, as classic Mac OS wrote them): save it "
+            "with LF (or CRLF) line ends",
+            line=1,
+            column=cr + 1,
+            found="CR",
+            expected="lines ending with LF or CRLF",
+        )
+    return None
 
 
 # ---- the fast path: well-formed lines without Lark's per-token loop --------------------------
@@ -1139,13 +1157,14 @@ def _iter_items(text: str):
     while True:
         if resume and fast_path_on():
             resume, stop = False, []
-            rest, pending = chain(pending, lines), []
-            yield from _read_fast(rest, b, lark, out, stop, i, hand_over=True)
+            # the lines held back, then the text's own: one level of chaining, never a chain of
+            # chains (each resumption would add a level that every later line goes down)
+            held = iter(pending)
+            yield from _read_fast(chain(held, lines), b, lark, out, stop, i, hand_over=True)
             if not stop:
                 return
             i, raw = stop
-            pending.append(raw)
-            lines = rest
+            pending = [raw, *held]
         while len(pending) < _CHUNK:
             raw = next(lines, None)
             if raw is None:
@@ -1445,13 +1464,14 @@ def parse(source: str | bytes) -> Parsed:
             gc.enable()
 
 
-def stream(source: str | bytes) -> TextStream:
-    """A text log to be read a round at a time (see TextStream)."""
+def stream(source: str | bytes, sink=None) -> TextStream:
+    """A text log to be read a round at a time (see TextStream); `sink`: a check's Kept."""
     text, bad = _decode(source)
-    st = TextStream(text)
-    if bad is not None:
+    st = TextStream(text, sink)
+    if bad is not None:  # the one finding of a text that cannot be read as lines: nothing more is read
         st.findings.append(bad)
         st.malformed = True
+        st._gen = iter(())
     return st
 
 
@@ -1461,12 +1481,16 @@ class TextStream:
     hands on each round once the next begins (or the text ends), and ``close()`` reads what
     is left and gives the parser's findings, sorted. Only the round being read is held, so
     a referee that judges each round as it comes needs memory for the game state, not the log.
-    Never raises: a failure is a finding (malformed)."""
+    Never raises: a failure is a finding (malformed).
 
-    def __init__(self, text: str | None) -> None:
+    Given a `sink` (a check's :class:`~dosverify.findings.Kept`), the findings go into it as they
+    are made, and ``close()`` gives only those of a text that is no log (a few, in their order)."""
+
+    def __init__(self, text: str | None, sink=None) -> None:
         self.text = text
-        self.findings: list[Finding] = []
-        self._hidden: list[Finding] = []  # `?` in a round with a deck: found as each round is handed on
+        self.findings: list[Finding] = [] if sink is None else sink.view(0)
+        # `?` in a round with a deck: found as each round is handed on
+        self._hidden: list[Finding] = [] if sink is None else sink.view(1)
         self.malformed = False
         self.log: Log | None = None
         self._sort = True
@@ -1499,7 +1523,9 @@ class TextStream:
         self.header()
         for _ in self._gen:
             pass
-        findings = self.findings + self._hidden
+        if not isinstance(self.findings, list):  # in the check's sink
+            return []
+        findings = self.findings + (self._hidden if isinstance(self._hidden, list) else [])
         if self._sort:
             findings.sort(key=lambda f: (f.line or 0, f.column or 0))
         return findings
@@ -1529,11 +1555,10 @@ class TextStream:
                     "a log starts with `dos 1`",
                     _short(text.split("\n", line)[line - 1].strip() if line <= n_lines else ""),
                 )
-                if first[0] == "bad":
-                    findings.extend(first[3])
+            # the findings so far are the first line's own (a few: read in their order, not sorted)
             self.findings = [
                 finding("notation.version", msg, line=line, column=col, found=found, expected="`dos 1`")
-            ] + findings
+            ] + (list(first[3]) if first is not None and first[0] == "bad" else [])
             self.malformed, self._sort = True, False
             yield None
             return

@@ -13,10 +13,10 @@ class DosPack(GamePack):
     versions = (1,)
     folder = "dos"
 
-    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False):
+    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
         from .check import check
 
-        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole)
+        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
 
     def parse(self, source, form=None):
         from .check import parse

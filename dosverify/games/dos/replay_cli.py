@@ -48,6 +48,22 @@ def _render(states: list[dict], i: int, findings: list[dict], c) -> str:
     return "\n".join(lines)
 
 
+def _missing(states: list[dict], args) -> str:
+    """What `--round`/`--turn` asked for that the log does not have, and what it has."""
+    rounds = sorted({st["round"] for st in states})
+    if args.round is not None and args.round not in rounds:
+        has = (
+            "no round"
+            if not rounds
+            else f"round {rounds[0]} only"
+            if len(rounds) == 1
+            else f"rounds {rounds[0]} to {rounds[-1]}"
+        )
+        return f"no round {args.round} (the log has {has})"
+    where = f" of round {args.round}" if args.round is not None else ""
+    return f"no turn {args.turn}{where}"
+
+
 def main_replay(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="dosverify replay",
@@ -83,6 +99,9 @@ def main_replay(argv: list[str]) -> int:
         if (args.round is None or st["round"] == args.round)
         and (args.turn is None or (st["turn"] == args.turn and not _label(states, i).endswith("scored")))
     ]
+    if (args.round is not None or args.turn is not None) and not keep:  # asked for what is not there
+        print(f"dosverify replay: {_missing(states, args)} in {args.file}", file=sys.stderr)
+        return 2
     if args.format == "json":
         for i in keep:
             sys.stdout.write(
@@ -102,8 +121,6 @@ def main_replay(argv: list[str]) -> int:
                 print(_finding(f, c))
         for i in keep:
             print(_render(states, i, findings, c) + "\n")
-        if (args.round is not None or args.turn is not None) and not keep:
-            print(f"dosverify: no such turn in {args.file} ({len(states)} states replayed)", file=sys.stderr)
         fields = {k: v for k, v in rep.items() if k in Report.__dataclass_fields__ and k != "findings"}
         report = Report(**fields, findings=[Finding(**{**f, "related": []}) for f in findings])
         print(summary_line(report, colour=colour))

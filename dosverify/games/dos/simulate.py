@@ -1105,8 +1105,12 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(out)
     else:
-        with open(args.output, "w", encoding="utf-8", newline="") as fh:  # CRLF styles keep their line ends
-            fh.write(out)
+        try:
+            with open(args.output, "w", encoding="utf-8", newline="") as fh:  # CRLF styles keep their line ends
+                fh.write(out)
+        except OSError as exc:  # a missing folder, no permission: one line, not a traceback
+            print(f"dosverify simulate: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -100,10 +100,13 @@ ONE_A_MATCH_LINE = frozenset(
 class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, ScoringMixin, FaceDownMixin, EngineMixin):
     """Replays one log; `run()` returns the findings. The parts of the rules live in the mixins."""
 
-    def __init__(self, log: Log, ruleset: Ruleset, visitor=None) -> None:
+    def __init__(self, log: Log, ruleset: Ruleset, visitor=None, sink=None) -> None:
         """`visitor`, if given, is called as `visitor(referee)` after every turn (and after the
-        score of a round): a way to watch the replayed state, like python-chess's visitors."""
+        score of a round): a way to watch the replayed state, like python-chess's visitors.
+        `sink`, if given (a check's :class:`~dosverify.findings.Kept`), takes the findings as
+        they are made, so that only those kept for output are held (`run()` then gives none)."""
         self.visitor = visitor
+        self._sink = sink
         self._places = None  # (turn, where each of its lines stands): see turn_index
         self.log = log
         self.rs = ruleset
@@ -117,7 +120,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         else:
             self._dcm_order = self._from_left
         self.table = Table(self.players)
-        self.findings: list[Finding] = []
+        self.findings: list[Finding] = [] if sink is None else sink.view(3)
         self.totals = {p: 0 for p in self.players}
         # the running totals over the scores as written and over the scores the replay gives (R65)
         self.totals_written = {p: 0 for p in self.players}
@@ -345,22 +348,26 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
         else:
             # the names resolved come first, as when every round is resolved before play (what
             # orders the findings of a JSON log, which have no line to be sorted by)
-            names: list[Finding] = []
+            main = self.findings
+            names = [] if self._sink is None else self._sink.view(2)  # a sink ranks them first
             it = iter(rounds)
             rnd = next(it, None)
             while rnd is not None:
                 nxt = next(it, None)  # the next round's line places a step missing from this round's last turn
-                mark = len(self.findings)
-                self.resolve_round(rnd)
-                names += self.findings[mark:]
-                del self.findings[mark:]
+                self.findings = names
+                try:
+                    self.resolve_round(rnd)
+                finally:
+                    self.findings = main
                 self.play_round(rnd, nxt)
                 rnd = nxt
-            mark = len(self.findings)
-            self.resolve_winner()
-            names += self.findings[mark:]
-            self.findings[mark:] = []
-            self.findings[:0] = names
+            self.findings = names
+            try:
+                self.resolve_winner()
+            finally:
+                self.findings = main
+            if isinstance(main, list):
+                main[:0] = names
         self.end_round(None)
         if log.winner is not None:
             w = log.winner
@@ -385,7 +392,7 @@ class Referee(SetupMixin, PlaysMixin, DrawsMixin, CallsMixin, StepsMixin, Scorin
                         expected=self.game_winner,
                         found=w.player,
                     )
-        return self.findings
+        return self.findings if self._sink is None else []
 
     def play_round(self, rnd: Round, next_round: Round | None = None) -> None:
         prev_no, prev_dealer, prev_winner = self.round_no, self.dealer, self.round_winner
