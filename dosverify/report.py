@@ -153,10 +153,10 @@ def render_text(report: Report, text: str | None, *, colour: bool = False, limit
             label = f.found and f"found {f.found}" or ""
             out.append(f"{pad} {c('blue', '|')} {c(f.severity, caret)} {c(f.severity, label)}".rstrip())
         elif f.pointer and doc is not None:
-            shown = _at_pointer(doc, f.pointer)
-            if shown is not None:
+            value = _at_pointer(doc, f.pointer)
+            if value is not None:
                 out.append(f"{pad} {c('blue', '|')}")
-                out.append(f"{pad} {c('blue', '|')} {shown}")
+                out.append(f"{pad} {c('blue', '|')} {value}")
         if f.expected:
             out.append(f"{pad} {c('blue', '=')} expected: {f.expected}")
         if ctx:
@@ -186,7 +186,9 @@ class _LazyRounds(list):
     def __len__(self) -> int:
         return len(self.starts)
 
-    def __getitem__(self, i: int):
+    # a list to _at_pointer's isinstance test, indexed only by an int there (never sliced): the
+    # narrower signature breaks list's, which no annotation can reconcile without slicing support
+    def __getitem__(self, i: int):  # type: ignore[override]
         return json.loads(self.text[self.starts[i] : self.ends[i]])
 
     def whole(self) -> list:
