@@ -16,8 +16,9 @@ upward (a pyproject.toml without the table is passed over). The command line win
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-KEYS = {
+KEYS: dict[str, type[Any]] = {
     "ruleset": str,
     "options": dict,
     "include": list,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 if TYPE_CHECKING:
     from .spec import Spec
@@ -58,6 +58,10 @@ _FIELDS = tuple(f.name for f in dataclasses.fields(Finding))
 MAX_TEXT = 200  # characters of a finding's message, expected and found: a long line is quoted in part
 
 
+@overload
+def bounded(text: str, limit: int = ...) -> str: ...
+@overload
+def bounded(text: None, limit: int = ...) -> None: ...
 def bounded(text: str | None, limit: int = MAX_TEXT) -> str | None:
     """The text, cut to `limit` characters with a visible ellipsis: a finding about a line of a
     megabyte must not quote the megabyte (in every report, rendered or JSON)."""

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 from array import array
-from json.decoder import WHITESPACE, scanstring
+
+# typeshed leaves out json.decoder's undocumented WHITESPACE and scanstring (both present in every Python 3)
+from json.decoder import WHITESPACE, scanstring  # type: ignore[attr-defined]
 
 __all__ = ["GiveWay", "index_document", "sniff_json"]
 

@@ -205,7 +205,9 @@ class _LazyRounds(list):
     def __len__(self) -> int:
         return len(self.starts)
 
-    def __getitem__(self, i: int):
+    # a list to _at_pointer's isinstance test, indexed only by an int there (never sliced): the
+    # narrower signature breaks list's, which no annotation can reconcile without slicing support
+    def __getitem__(self, i: int):  # type: ignore[override]
         return json.loads(self.text[self.starts[i] : self.ends[i]])
 
     def whole(self) -> list:

@@ -22,6 +22,7 @@ FORMATS = ("text", "json", "sarif", "junit", "github", "gitlab")
 
 
 def make(name: str, stream: TextIO, **kw) -> Output:
+    cls: type[Output]
     if name == "text":
         from .text import TextOutput as cls
     elif name == "json":

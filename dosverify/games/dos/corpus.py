@@ -475,7 +475,10 @@ def _counts_text(entries: list[Entry]) -> str:
     y = sum(e.category == "y" for e in entries)
     n = sum(e.category == "n" for e in entries)
     i = [e for e in entries if e.category == "i"]
-    runs = sum(len(e.expected["verdicts"]) + len(e.expected.get("options", ())) for e in i)
+    runs = 0
+    for e in i:
+        assert e.expected is not None  # every i_ entry carries its verdicts
+        runs += len(e.expected["verdicts"]) + len(e.expected.get("options", ()))
     return f"This corpus: {y} y_ logs, {n} n_ logs, {len(i)} i_ logs ({runs} ruleset and option runs)."
 
 
@@ -668,7 +671,7 @@ def cmd_checker(
 def url_checker(url: str, timeout: float) -> Callable[[Case], Outcome]:
     def run(case: Case) -> Outcome:
         target = url
-        params = {"name": case.file.name}
+        params: dict[str, str | list[str]] = {"name": case.file.name}
         if case.ruleset:
             params["ruleset"] = case.ruleset
         if case.options:
@@ -710,7 +713,7 @@ def api_checker() -> Callable[[Case], Outcome]:
 
 
 def _first_line(findings: list[dict]) -> int | None:
-    lines = [f.get("line") for f in findings if isinstance(f, dict) and f.get("line") is not None]
+    lines = [f["line"] for f in findings if isinstance(f, dict) and f.get("line") is not None]
     return min(lines) if lines else None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -62,7 +63,7 @@ def _pointer_from_loc(data: Any, loc: tuple) -> str:
     return json_pointer(parts)
 
 
-def _message(err: dict) -> str:
+def _message(err: Mapping[str, Any]) -> str:
     msg = err.get("msg", "invalid")
     t = err.get("type", "")
     if t in ("missing", "missing_keyword_argument", "missing_argument"):
@@ -98,13 +99,13 @@ def load_json(data: str | bytes | dict) -> Parsed:
     if isinstance(data, (bytes, bytearray)):
         from .notation import utf16_problem
 
-        if utf16_problem(bytes(data[:4])):
+        if problem := utf16_problem(bytes(data[:4])):
             return Parsed(
                 None,
                 [
                     finding(
                         "notation.encoding",
-                        utf16_problem(bytes(data[:4])),
+                        problem,
                         line=1,
                         column=1,
                         found="UTF-16",
@@ -117,6 +118,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
         try:
             data = bytes(data).decode("utf-8-sig")
         except UnicodeDecodeError as e:
+            assert isinstance(data, (bytes, bytearray))  # the decoding failed: still the bytes given
             return Parsed(
                 None,
                 [
@@ -187,6 +189,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
         log = log_adapter().validate_json(src, strict=True)
     except ValidationError as e:
         if obj is None:
+            assert text is not None  # obj let go only when the text given is what was validated
             obj = json.loads(text)
         return Parsed(None, schema_findings(e.errors(include_url=False), obj), True, text)
     except RecursionError:
@@ -199,7 +202,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
     return Parsed(log, findings, False, text)
 
 
-def schema_findings(errors: list[dict], obj: Any, prefix: str = "") -> list[Finding]:
+def schema_findings(errors: Sequence[Mapping[str, Any]], obj: Any, prefix: str = "") -> list[Finding]:
     """A notation.schema finding for each pydantic error over `obj` (the part of the document
     at the JSON pointer `prefix`, the whole of it by default)."""
     out = []

@@ -91,7 +91,7 @@ def replay(
             self.current_turn = turn
             super().play_turn(turn, rnd)
 
-    def visit(ref: Referee) -> None:
+    def visit(ref: Watched) -> None:
         snap = ref.snapshot()
         turn = ref.current_turn
         line, end_line = _turn_lines(turn) if turn is not None else (None, None)
