@@ -70,7 +70,7 @@ def not_a_log(path: str) -> bool:
     or a comment names no game there is (`dos 1` for DOS; a JSON object naming a game's key).
     An empty file, or one that cannot be read, is a log for this purpose (the check says what is
     wrong with it); so is a log saved as UTF-16 (games.sniff_game reads it)."""
-    from .games import REGISTRY, sniff_game
+    from .registry import REGISTRY, sniff_game
 
     try:
         head = read_file(path, HEAD_BYTES, partial=True)

@@ -85,7 +85,7 @@ def _read_stdin(item, limit: int = 0) -> tuple[str | None, bytes | None]:
     None) for any other input (read where it is checked)."""
     if item.path != "-" or item.empty:
         return None, None
-    from .cli import _read
+    from .terminal import read_bytes as _read
 
     try:
         return None, _read("-", limit)

@@ -18,10 +18,17 @@ class UnoDuoPack(GamePack):
     versions = (1,)
     folder = "uno-duo"
 
-    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False):
+    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
+        from ...findings import keep_as_given
         from .check import check
 
-        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole)
+        report = check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole)
+        report.game = self.name
+        if keep is not None:  # the whole report, then what `keep` keeps of it (in its own order)
+            verdict = report.verdict
+            keep_as_given(report, list(report.findings), keep)
+            report.verdict = verdict if verdict == "malformed" else ("illegal" if report.errors else "legal")
+        return report
 
     def parse(self, source, form=None):
         from .check import parse

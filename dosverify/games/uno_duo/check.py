@@ -10,9 +10,9 @@ from ...spec import SpecError
 
 
 def _spec():
-    from . import PACK
+    from .spec import spec
 
-    return PACK.spec()
+    return spec()
 
 
 def is_json(source) -> bool:
@@ -91,7 +91,7 @@ def check(
     report.ruleset, report.options, report.target = rs.name, dict(rs.options), rs.target
     report.rounds, report.turns = ref.rounds_seen, ref.turns_seen
     if whole:
-        report._referee = ref
+        report.referee = ref
     report.verdict = verdict_of(findings, False)
     return report
 

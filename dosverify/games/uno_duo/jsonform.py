@@ -151,9 +151,9 @@ class JLog(_M):
 
 
 def _reporter() -> Reporter:
-    from . import PACK
+    from .spec import reporter
 
-    return Reporter(PACK.spec())
+    return reporter()
 
 
 def _pointer(data, loc: tuple) -> str:

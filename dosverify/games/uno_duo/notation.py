@@ -79,9 +79,9 @@ _local = threading.local()
 
 
 def _reporter() -> Reporter:
-    from . import PACK
+    from .spec import reporter
 
-    return Reporter(PACK.spec())
+    return reporter()
 
 
 def _lark() -> Lark:
