@@ -23,8 +23,10 @@ LOGS = sorted(
 
 
 def _asdict(r: Report) -> dict:
-    d = dataclasses.asdict(dataclasses.replace(r, referee=None))
-    del d["text"], d["referee"]  # not part of the JSON
+    d = dataclasses.asdict(dataclasses.replace(r, referee=None, cut=None))
+    for f in dataclasses.fields(Report):  # the text, the referee and the counts a cap left: not JSON
+        if f.metadata.get("internal"):
+            del d[f.name]
     if r.game == "dos":
         del d["game"]
     if not r.face_down and not r.unverified:
