@@ -34,7 +34,9 @@ def test_simulate_command_writes_a_legal_uno_duo_log(tmp_path, capsys, seed):
 def test_simulate_command_takes_style_and_option(capsys):
     pack = find_game("uno-duo")
     style = pack.styles()[-1]
-    code, text = _run(capsys, ["simulate", "--game=uno-duo", "--seed", "5", "--style", style, "--option", "volley=must"])
+    code, text = _run(
+        capsys, ["simulate", "--game=uno-duo", "--seed", "5", "--style", style, "--option", "volley=must"]
+    )
     assert code == 0
     assert text == pack.simulate(seed=5, style=style, options={"volley": "must"})
 
@@ -94,7 +96,13 @@ def mixed(tmp_path):
     (tmp_path / "b-uno.log").write_text(uno)
     lines = uno.splitlines()
     i = next(k for k, ln in enumerate(lines) if ln.startswith("score "))
-    lines[i] = lines[i].rsplit(" ", 1)[0] + f" {int(lines[i].rsplit(' ', 1)[1]) + 1}"
+    _, who, points = lines[i].split()
+    lines[i] = f"score {who} {int(points) + 1}"  # one point too many: score.values, at this line
+    if lines[i + 1].startswith("totals "):  # the totals follow the claimed score (no second finding)
+        words = lines[i + 1].split()
+        at = words.index(who) + 1
+        words[at] = str(int(words[at]) + 1)
+        lines[i + 1] = " ".join(words)
     (tmp_path / "c-uno-bad.log").write_text("\n".join(lines) + "\n")
     return tmp_path, i + 1
 
@@ -108,9 +116,7 @@ def test_check_a_folder_of_both_games_judges_each_by_its_rules(mixed, capsys):
     assert reports["b-uno.log"]["game"] == "uno-duo" and reports["b-uno.log"]["verdict"] == "legal"
     bad = reports["c-uno-bad.log"]
     assert bad["game"] == "uno-duo" and bad["verdict"] == "illegal"
-    assert [(f["rule"], f["line"]) for f in bad["findings"] if f["severity"] == "error"] == [
-        ("score.values", bad_line)
-    ]
+    assert [(f["rule"], f["line"]) for f in bad["findings"] if f["severity"] == "error"] == [("score.values", bad_line)]
 
 
 def test_sarif_lists_each_games_rules_and_points_into_them(mixed, capsys):

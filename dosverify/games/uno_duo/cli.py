@@ -19,7 +19,9 @@ def main_simulate(argv: list[str] | None = None) -> int:
     from .simemit import STYLES
     from .simulate import simulate
 
-    p = argparse.ArgumentParser(prog="dosverify simulate --game uno-duo", description="Write a legal simulated UNO Duo log.")
+    p = argparse.ArgumentParser(
+        prog="dosverify simulate --game uno-duo", description="Write a legal simulated UNO Duo log."
+    )
     p.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
     p.add_argument("--whole-game", action="store_true", help="play rounds until a total reaches the target")
     p.add_argument("--ruleset", default="official", help="the ruleset (default official)")
