@@ -175,3 +175,33 @@ def test_service_checks_a_uno_duo_log(client):
     bad = text.replace("\nscore ", "\nscore x", 1)
     r = client.post("/v1/check", content=bad, headers={"content-type": "text/plain"})
     assert r.status_code == 200 and r.json()["verdict"] != "legal"
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_replay_command_shows_the_table_the_scores_come_from(tmp_path, capsys, seed):
+    """After a round's last turn one hand is empty and the other's value is the `score` line's."""
+    from dosverify.games.uno_duo.simcards import hand_value
+
+    text = find_game("uno-duo").simulate(seed=seed, whole_game=True)
+    (tmp_path / "g.log").write_text(text)
+    code, out = _run(capsys, ["replay", str(tmp_path / "g.log"), "--format", "json"])
+    assert code == 0
+    states = json.loads(out)["states"]
+    assert len(states) == sum(1 for ln in text.splitlines() if ln.startswith("turn "))
+    scores = [ln.split() for ln in text.splitlines() if ln.startswith("score ")]
+    last = [s for i, s in enumerate(states) if i + 1 == len(states) or states[i + 1]["round"] != s["round"]]
+    assert len(last) == len(scores)
+    for s, (_, who, points) in zip(last, scores, strict=True):
+        assert sorted(len(h) == 0 for h in s["hands"].values()) == [False, True]
+        assert hand_value(s["hands"][who]) == int(points)
+    code, out = _run(capsys, ["replay", str(tmp_path / "g.log")])
+    assert code == 0 and out.count("\n") == len(states) + 1 and " top " in out
+
+
+def test_replay_of_an_illegal_log_exits_1_with_the_report(mixed, capsys):
+    folder, bad_line = mixed
+    code, out = _run(capsys, ["replay", str(folder / "c-uno-bad.log"), "--format", "json"])
+    assert code == 1
+    found = [f["rule"] for s in json.loads(out)["states"] for f in s["findings"]]
+    assert "score.values" not in found  # the score line is after the last turn: the report has it
+    assert [f["line"] for f in json.loads(out)["report"]["findings"] if f["severity"] == "error"] == [bad_line]

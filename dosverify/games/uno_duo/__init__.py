@@ -58,9 +58,9 @@ class UnoDuoPack(GamePack):
         return ["canonical", *(s for s in STYLES if s != "canonical")]
 
     def commands(self):
-        from .cli import main_simulate
+        from .cli import main_replay, main_simulate
 
-        return {"simulate": main_simulate}
+        return {"simulate": main_simulate, "replay": main_replay}
 
     def result(self, source, report) -> GameResult | None:
         """UNO Duo's outcome: each round's `score P N` charges P (left holding cards) N points, and
