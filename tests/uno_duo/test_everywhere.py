@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -125,6 +126,9 @@ def test_sarif_lists_each_games_rules_and_points_into_them(mixed, capsys):
     folder, bad_line = mixed
     code, out = _run(capsys, ["check", str(folder), "--format", "sarif"])
     assert code == 1
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = Path(__file__).parents[1] / "schemas" / "sarif-2.1.0-rtm.5.json"
+    jsonschema.validate(json.loads(out), json.loads(schema.read_text()))
     run = json.loads(out)["runs"][0]
     rules = run["tool"]["driver"]["rules"]
     dos, uno = load_spec("dos"), load_spec("uno-duo")
