@@ -244,6 +244,9 @@ def bench_inprocess(games, parts: list[str], reps: int, seed: int, stat: str, un
         runners["json/all"] = check_runner(games, "json")
     if "uno" in parts:  # UNO Duo's full check beside DOS's, in the same rounds
         uno = uno_corpus(seed, uno_games)
+        log(
+            f"  uno: {len(uno)} whole UNO Duo games, {sum(len(g.text) for g in uno) / 1e6:.2f} MB, {sum(g.lines for g in uno):,} lines"
+        )
         runners["uno/all"] = check_runner(uno)
         runners.setdefault("check/all", check_runner(games))
     nbytes = sum(len(g.text) for g in games)
