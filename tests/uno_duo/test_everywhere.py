@@ -209,3 +209,13 @@ def test_replay_of_an_illegal_log_exits_1_with_the_report(mixed, capsys):
     found = [f["rule"] for s in json.loads(out)["states"] for f in s["findings"]]
     assert "score.values" not in found  # the score line is after the last turn: the report has it
     assert [f["line"] for f in json.loads(out)["report"]["findings"] if f["severity"] == "error"] == [bad_line]
+
+
+def test_service_checks_a_uno_duo_json_log(client):
+    from dosverify.games.uno_duo.simulate import simulate_json
+
+    body = simulate_json(seed=7, whole_game=True)
+    r = client.post("/v1/check", json=body)
+    assert r.status_code == 200
+    assert r.json()["verdict"] == "legal" and r.json()["game"] == "uno-duo"
+    assert r.json()["turns"] > 0
