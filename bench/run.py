@@ -1,7 +1,7 @@
 """dosverify benchmark: every figure measured beside its companion in the same run.
 
     .venv/bin/python bench/run.py [--quick] [--json OUT] [--compare OLD.json] [--seed N]
-                                  [--parts parse,check,json,chess,cli,http,memory,long[,million]]
+                                  [--parts parse,check,json,chess,cli,http,memory,long[,million][,uno]]
 
 Parts (each figure is also given as a ratio to its companion, since absolute times drift):
 
@@ -29,6 +29,9 @@ Parts (each figure is also given as a ratio to its companion, since absolute tim
            (``simulate --game --target 425000 --seed 1``: 324,517 turns, 1,028,066 events,
            74 MB; ``--quick``: target 85000), one ``check -q`` call: peak resident set size and
            time, and its time per MB beside part 8's JSON figure (1.0: time linear in the log).
+U. uno (only when named in ``--parts``) UNO Duo's full text check of whole simulated games
+           (12 with ``--quick``, 40 else): lines/s, turns/s and MB/s beside DOS's full check of
+           part 2's corpus, timed in the same interleaved rounds.
 
 In-process rates are the median of several passes over the whole corpus (a warm-up pass first);
 the best pass is kept in the JSON too. The DOS corpus comes from the project's own generator
@@ -60,8 +63,9 @@ from corpus import OUT, dos_corpus, pgn_corpus  # noqa: E402
 from serverproc import free_port, stop, wait_ready  # noqa: E402
 from table import print_table as table  # noqa: E402
 
-ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory", "long", "million")
-DEFAULT_PARTS = ALL_PARTS[:-1]  # `million` simulates a game of a few minutes first: asked for by name
+ALL_PARTS = ("parse", "check", "json", "chess", "cli", "http", "memory", "long", "million", "uno")
+# `million` simulates a game of a few minutes first, `uno` a UNO Duo corpus: asked for by name
+DEFAULT_PARTS = ALL_PARTS[:-2]
 
 SETTINGS = {
     "full": dict(
@@ -71,6 +75,7 @@ SETTINGS = {
         http_cap=90.0,
         http_conns=4,
         memory_games=10_000,
+        uno_games=40,
         long_target=140_000,
         million_target=425_000,
     ),
@@ -81,6 +86,7 @@ SETTINGS = {
         http_cap=30.0,
         http_conns=4,
         memory_games=2_000,
+        uno_games=12,
         long_target=28_000,
         million_target=85_000,
     ),
@@ -208,8 +214,22 @@ def pgn_plies(text: str) -> int:
     return plies
 
 
-def bench_inprocess(games, parts: list[str], reps: int, seed: int, stat: str) -> dict:
-    """Parts 1, 2, 3 and 6, timed in interleaved rounds."""
+def uno_corpus(seed: int, n: int) -> list:
+    """`n` whole simulated UNO Duo games (text), seeds from `seed` on, for the `uno` part."""
+    from types import SimpleNamespace
+
+    from dosverify.games import find_game
+
+    pack = find_game("uno-duo")
+    out = []
+    for k in range(n):
+        text = pack.simulate(seed=seed + k, whole_game=True).encode("utf-8")
+        out.append(SimpleNamespace(name=f"uno-{seed + k}.log", text=text, lines=text.count(b"\n"), size="whole"))
+    return out
+
+
+def bench_inprocess(games, parts: list[str], reps: int, seed: int, stat: str, uno_games: int = 0) -> dict:
+    """Parts 1, 2, 3, 6 and `uno`, timed in interleaved rounds."""
     sizes = {s: [g for g in games if g.size == s] for s in ("small", "medium", "large")}
     groups = {"all": games, **sizes}
     runners = {}
@@ -222,6 +242,13 @@ def bench_inprocess(games, parts: list[str], reps: int, seed: int, stat: str) ->
             runners[f"check/{gname}"] = check_runner(gs)
     if "json" in parts:
         runners["json/all"] = check_runner(games, "json")
+    if "uno" in parts:  # UNO Duo's full check beside DOS's, in the same rounds
+        uno = uno_corpus(seed, uno_games)
+        log(
+            f"  uno: {len(uno)} whole UNO Duo games, {sum(len(g.text) for g in uno) / 1e6:.2f} MB, {sum(g.lines for g in uno):,} lines"
+        )
+        runners["uno/all"] = check_runner(uno)
+        runners.setdefault("check/all", check_runner(games))
     nbytes = sum(len(g.text) for g in games)
     if "chess" in parts:
         pgn, n_pgn = pgn_corpus(nbytes, seed)
@@ -279,6 +306,9 @@ def bench_inprocess(games, parts: list[str], reps: int, seed: int, stat: str) ->
         res["check"]["by_size"] = {s: check_fig(f"check/{s}", gs) for s, gs in sizes.items()}
     if "json" in parts:
         res["json"] = check_fig("json/all", games, "json")
+    if "uno" in parts:
+        res["uno"] = check_fig("uno/all", uno)
+        res["uno"]["dos"] = res["check"] if "check" in res else check_fig("check/all", games)
     if "chess" in parts:
         import chess
 
@@ -885,6 +915,12 @@ def build_rows(res: dict) -> list[dict]:
         if L:
             per_mb = lambda r: r["seconds"] / (r["bytes"] / 1e6)  # noqa: E731
             _row(rows, part, "time per MB, check -q", per_mb(M), "s/MB", "time per MB, part 8 JSON", per_mb(L["json"]))
+    if U := res.get("uno"):
+        D = U["dos"]
+        part = "U UNO Duo full check (text)"
+        _row(rows, part, "lines/s", U["lines_s"], "lines/s", "DOS full check lines/s", D["lines_s"])
+        _row(rows, part, "turns/s", U["turns_s"], "turns/s", "DOS full check turns/s", D["turns_s"])
+        _row(rows, part, "MB/s", U["mb_s"], "MB/s", "DOS full check MB/s", D["mb_s"])
     return rows
 
 
@@ -1027,9 +1063,9 @@ def main(argv=None) -> int:
     )
     log(f"corpus: {len(games)} games, {nbytes / 1e6:.2f} MB, {corpus['lines']:,} lines ({mode}, seed {args.seed})")
     res: dict = {}
-    if set(parts) & {"parse", "check", "json", "chess"}:
-        log("1, 2, 3, 6: bare parse, full check, JSON path, python-chess (in-process) ...")
-        res.update(bench_inprocess(games, parts, st["reps"], args.seed, args.stat))
+    if set(parts) & {"parse", "check", "json", "chess", "uno"}:
+        log("1, 2, 3, 6, uno: bare parse, full check, JSON path, python-chess, UNO Duo (in-process) ...")
+        res.update(bench_inprocess(games, parts, st["reps"], args.seed, args.stat, st["uno_games"]))
     if "cli" in parts:
         log(f"4 CLI cold start ({st['cold_runs']} runs each) ...")
         res["cli"] = bench_cli(games, st["cold_runs"])

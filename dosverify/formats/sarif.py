@@ -47,19 +47,24 @@ class SarifOutput(Output):
     def __init__(self, stream, **kw) -> None:
         super().__init__(stream, **kw)
         self.spec = load_spec()
-        self.index = {rid: i for i, rid in enumerate(self.spec.rules)}
+        self.rules = [_rule(r) for r in self.spec.rules.values()]
+        # (game, rule id) -> its place in the rule table: DOS's rules first, as always; another
+        # game's are added the first time one of its reports comes (their ids may repeat DOS's)
+        self.index = {("dos", rid): i for i, rid in enumerate(self.spec.rules)}
+        self.games = {"dos"}
         self.results: list[dict] = []
         self.notes: list[dict] = []
 
     def report(self, report: Report) -> None:
         shown = self.shown(report)
+        self._add_game(report.game)
         for f in shown:
             loc: dict = {"artifactLocation": _uri(report.file)}
             if f.line is not None:
                 loc["region"] = {"startLine": f.line, "startColumn": f.column or 1}
             res = {
                 "ruleId": f.rule,
-                "ruleIndex": self.index[f.rule],
+                "ruleIndex": self.index[(report.game, f.rule)],
                 "level": "error" if f.severity == "error" else "warning",
                 "message": {"text": f.message + (f" (expected: {f.expected})" if f.expected else "")},
                 "locations": [{"physicalLocation": loc}],
@@ -83,6 +88,15 @@ class SarifOutput(Output):
                 }
             )
 
+    def _add_game(self, game: str) -> None:
+        """Put the rules of `game` into the table, once (its findings' rule ids are its spec's)."""
+        if game in self.games:
+            return
+        self.games.add(game)
+        for r in load_spec(game).rules.values():
+            self.index[(game, r.id)] = len(self.rules)
+            self.rules.append({**_rule(r), "properties": {**_rule(r)["properties"], "game": game}})
+
     def unreadable(self, path: str, message: str, spec_version: str) -> None:
         self.notes.append(
             {
@@ -105,7 +119,7 @@ class SarifOutput(Output):
                             "semanticVersion": __version__,
                             "informationUri": "https://pypi.org/project/dosverify/",
                             "properties": {"spec_version": self.spec.version},
-                            "rules": [_rule(r) for r in self.spec.rules.values()],
+                            "rules": self.rules,
                         }
                     },
                     "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import GamePack
+from .. import GamePack, GameResult
 
 
 class UnoDuoPack(GamePack):
@@ -59,6 +59,46 @@ class UnoDuoPack(GamePack):
         from .simemit import STYLES
 
         return ["canonical", *(s for s in STYLES if s != "canonical")]
+
+    def commands(self):
+        from .cli import main_replay, main_simulate
+
+        return {"simulate": main_simulate, "replay": main_replay}
+
+    def result(self, source, report) -> GameResult | None:
+        """UNO Duo's outcome: each round's `score P N` charges P (left holding cards) N points, and
+        the other player won the round; the game ends with the first round that leaves a total at
+        or above the target (that player loses); the winner is the `winner` line, else the lower
+        total at the end (none on a tie)."""
+        ref = getattr(report, "_referee", None)
+        log = getattr(ref, "log", None)
+        if log is None:
+            parsed = self.parse(source)
+            if parsed.malformed or parsed.log is None:
+                return None
+            log = parsed.log
+        players = tuple(log.players)
+        if len(players) != 2:
+            return None
+        target = report.target or log.target or self.spec().ruleset(log.ruleset or "official").target
+        won = dict.fromkeys(players, 0)
+        points = dict.fromkeys(players, 0)
+        finished = False
+        for rnd in log.rounds:
+            if finished:
+                break
+            if rnd.score is None or rnd.score.player not in points:
+                continue
+            other = players[1] if rnd.score.player == players[0] else players[0]
+            won[other] += 1
+            points[rnd.score.player] += rnd.score.points
+            finished = max(points.values()) >= target
+        winner = log.winner.player if log.winner and log.winner.player in won else None
+        if winner is None and finished:
+            low = min(points.values())
+            leaders = [p for p in players if points[p] == low]
+            winner = leaders[0] if len(leaders) == 1 else None
+        return GameResult(players, winner, won, points, finished or winner is not None)
 
     def operators(self):
         from .mutate import OPERATORS

@@ -56,6 +56,7 @@ def check(
         parsed = Parsed(None, [_bad(spec, "the log is nested too deeply to read")], True, None)
     findings: list[Finding] = list(parsed.findings)
     report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=findings)
+    report.game = "uno-duo"  # its rule ids are read in spec/uno-duo/
     report.text = parsed.text
     if parsed.text is not None:
         report.lines = parsed.text.count("\n") + (0 if parsed.text.endswith("\n") or not parsed.text else 1)
