@@ -204,6 +204,23 @@ async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     )
 
 
+def _allowed_methods(request: Request) -> str:
+    """The methods of every route whose path matches the request's (Starlette names only the first
+    route's, and a path served by two routes, GET and POST, would send half of them)."""
+    from starlette.routing import Match
+
+    methods: set[str] = set()
+    routes = list(request.app.router.routes)
+    while routes:
+        route = routes.pop()
+        inner = getattr(route, "original_router", None)  # an included router (FastAPI keeps it whole)
+        if inner is not None:
+            routes.extend(inner.routes)
+        elif route.matches(request.scope)[0] != Match.NONE:  # PARTIAL: the path matches, the method not
+            methods.update(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     status = exc.status_code
@@ -218,6 +235,8 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     elif status == 405:
         msg = f"{request.method} is not allowed on {request.url.path}"
         problems = [Problem(location=loc("path", name=request.url.path), message=str(exc.detail))]
+        if allowed := _allowed_methods(request):  # every route at the path, not only the first that matched
+            return error_response(status, code, msg, problems, headers={"Allow": allowed}, instance=request.url.path)
     else:
         msg = str(exc.detail)
         problems = [Problem(location=loc("body"), message=str(exc.detail))]
