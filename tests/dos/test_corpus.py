@@ -54,7 +54,7 @@ def test_committed_corpus_equals_a_fresh_build(fresh):
 def test_shape_and_size(fresh):
     logs = [n for n in fresh if n.endswith(".log")]
     # small enough to read, large enough to cover (main + the engine options' fixtures and i_engine_ entries: 393)
-    assert 150 <= len(fresh) <= 400
+    assert 150 <= len(fresh) <= 500  # grows with the rule fixtures
     assert sum(len(b) for b in fresh.values()) < 400_000
     assert max(len(fresh[n]) for n in logs) < 12_000
     for n in logs:
