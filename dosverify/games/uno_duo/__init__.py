@@ -18,10 +18,10 @@ class UnoDuoPack(GamePack):
     versions = (1,)
     folder = "uno-duo"
 
-    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False):
+    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
         from .check import check
 
-        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole)
+        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
 
     def parse(self, source, form=None):
         from .check import parse
