@@ -69,6 +69,7 @@ class Referee(SetupMixin, TurnsMixin, PlaysMixin, DrawsMixin, CallsMixin, Scorin
         self.players = list(log.players)
         self.findings: list[Finding] = []
         self.totals = {p: 0 for p in self.players}
+        self.scored_totals = dict(self.totals)  # the written scores' sums, no `totals` line followed (R26)
         self.rounds_seen = 0
         self.turns_seen = 0
         self.game_over = False
