@@ -108,8 +108,11 @@ Candidate = tuple[str, int, str, str, bool]  # mutant, line, rule, note, settle
 
 
 def settle(text: str) -> str:
-    """Rewrite `score` values and `totals` to what the replayed hands give (the defect's consequences)."""
-    for _ in range(3):
+    """Rewrite `score` values and `totals` to what the replayed hands give (the defect's consequences):
+    one line a pass, so as many passes as the log has `score` and `totals` lines (a whole game has many)."""
+    for _ in range(
+        2 + sum(1 for raw in text.split("\n") if raw.lstrip("\ufeff").split()[:1] in (["score"], ["totals"]))
+    ):
         rp = replay(text)
         fixes = [f for f in rp.findings if f.rule in ("score.values", "score.totals")]
         if not fixes:
