@@ -360,8 +360,8 @@ def _draw_short(text: str, rng: random.Random, name: str, roles: dict[str, str])
     rp = replay(text)
     cands = []
     for ln in rp.lines:
-        if ln.kind != "draw" or ln.role not in roles:
-            continue
+        if ln.kind != "draw" or ln.role not in roles or ln.known:
+            continue  # from a pile whose order is known the short cards are taken as made (READINGS R3)
         nxt = _next_event(rp, ln.no)
         after = rp.lines[nxt - 1] if nxt <= rp.nlines else None
         if after is not None and (after.kind == "reshuffle" or (after.kind == "draw" and after.role == ln.role)):
