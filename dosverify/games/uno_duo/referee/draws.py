@@ -116,6 +116,13 @@ class DrawsMixin:
         return list(ev.cards)
 
     # ---- draw lines ----------------------------------------------------------------------
+    def _own_draw(self, ev: Draw, q: str, n: int) -> bool:
+        """A one-card `draw` naming no one, by the player on turn before the turn's action: that
+        player's own draw (ordinary, or of a total), not the penalty `draw Q C C` of a catch that
+        did not stand (READINGS R27)."""
+        t = self.t
+        return n == 1 and ev.player is None and t is not None and q == t.player and not t.done
+
     def draw(self, ev: Draw, bad_catch: str | None) -> None:
         st, t = self.st, self.t
         q = ev.player or t.player
@@ -125,8 +132,8 @@ class DrawsMixin:
             return self._owed_draw(ev, q, n, o)
         if st.over:
             return self.after_end(ev)
-        if bad_catch == q and n <= 2:  # the penalty of a catch that did not stand: taken as written
-            return self._take_cards(q, ev)
+        if bad_catch == q and n <= 2 and not self._own_draw(ev, q, n):
+            return self._take_cards(q, ev)  # the penalty of a catch that did not stand: taken as written
         if q != t.player or t.done:
             why = "after the turn's action" if q == t.player else f"{q} is not on turn and owes nothing"
             self.report("draw.reason", f"a draw nobody owes: {why}", ev, player=q)
