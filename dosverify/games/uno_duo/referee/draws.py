@@ -117,11 +117,13 @@ class DrawsMixin:
 
     # ---- draw lines ----------------------------------------------------------------------
     def _own_draw(self, ev: Draw, q: str, n: int) -> bool:
-        """A one-card `draw` naming no one, by the player on turn before the turn's action: that
-        player's own draw (ordinary, or of a total), not the penalty `draw Q C C` of a catch that
+        """A `draw` naming no one, by the player on turn before the turn's action, of one card or
+        facing a total or WD4: that player's own draw, not the penalty `draw Q C C` of a catch that
         did not stand (READINGS R27)."""
         t = self.t
-        return n == 1 and ev.player is None and t is not None and q == t.player and not t.done
+        if t is None or ev.player is not None or q != t.player or t.done:
+            return False
+        return n == 1 or t.need in ("total", "wd4")  # "owed for nothing else" (contract, After a finding)
 
     def draw(self, ev: Draw, bad_catch: str | None) -> None:
         st, t = self.st, self.t
