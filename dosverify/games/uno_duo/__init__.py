@@ -19,16 +19,9 @@ class UnoDuoPack(GamePack):
     folder = "uno-duo"
 
     def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
-        from ...findings import keep_as_given
         from .check import check
 
-        report = check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole)
-        report.game = self.name
-        if keep is not None:  # the whole report, then what `keep` keeps of it (in its own order)
-            verdict = report.verdict
-            keep_as_given(report, list(report.findings), keep)
-            report.verdict = verdict if verdict == "malformed" else ("illegal" if report.errors else "legal")
-        return report
+        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
 
     def parse(self, source, form=None):
         from .check import parse

@@ -3,7 +3,7 @@ contract, as dosverify.api.check does it for DOS)."""
 
 from __future__ import annotations
 
-from ...findings import Finding
+from ...findings import Finding, Keep, Kept
 from ...model import Parsed
 from ...report import Report, verdict_of
 from ...spec import SpecError
@@ -33,7 +33,22 @@ def parse(source, form: str | None = None) -> Parsed:
     return parse_text(source)
 
 
-def check(
+def check(source, *, keep: Keep | None = None, **kw) -> Report:
+    """Check one UNO Duo log. An unknown `ruleset` or `options` override raises SpecError (a misuse,
+    not a verdict); everything wrong with the log itself is a finding. `keep` (findings.Keep): which
+    findings the report keeps, and at most how many (the rest counted; the verdict goes by all)."""
+    report = _check(source, **kw)
+    if keep is not None:
+        kept = Kept(keep)
+        for f in list(report.findings):
+            kept.add(f, 0)
+        kept.give(report)
+        if report.verdict != "malformed":
+            report.verdict = "illegal" if kept.errors else "legal"
+    return report
+
+
+def _check(
     source,
     *,
     name: str = "<input>",
@@ -42,8 +57,7 @@ def check(
     options: dict[str, str] | None = None,
     whole: bool = False,
 ) -> Report:
-    """Check one UNO Duo log. An unknown `ruleset` or `options` override raises SpecError (a misuse,
-    not a verdict); everything wrong with the log itself is a finding."""
+    """The whole check, every finding kept."""
     spec = _spec()
     if ruleset is not None:
         spec.ruleset(ruleset)

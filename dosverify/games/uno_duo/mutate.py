@@ -108,8 +108,11 @@ Candidate = tuple[str, int, str, str, bool]  # mutant, line, rule, note, settle
 
 
 def settle(text: str) -> str:
-    """Rewrite `score` values and `totals` to what the replayed hands give (the defect's consequences)."""
-    for _ in range(3):
+    """Rewrite `score` values and `totals` to what the replayed hands give (the defect's consequences):
+    one line a pass, so as many passes as the log has `score` and `totals` lines (a whole game has many)."""
+    for _ in range(
+        2 + sum(1 for raw in text.split("\n") if raw.lstrip("\ufeff").split()[:1] in (["score"], ["totals"]))
+    ):
         rp = replay(text)
         fixes = [f for f in rp.findings if f.rule in ("score.values", "score.totals")]
         if not fixes:
@@ -357,8 +360,8 @@ def _draw_short(text: str, rng: random.Random, name: str, roles: dict[str, str])
     rp = replay(text)
     cands = []
     for ln in rp.lines:
-        if ln.kind != "draw" or ln.role not in roles:
-            continue
+        if ln.kind != "draw" or ln.role not in roles or ln.known:
+            continue  # from a pile whose order is known the short cards are taken as made (READINGS R3)
         nxt = _next_event(rp, ln.no)
         after = rp.lines[nxt - 1] if nxt <= rp.nlines else None
         if after is not None and (after.kind == "reshuffle" or (after.kind == "draw" and after.role == ln.role)):

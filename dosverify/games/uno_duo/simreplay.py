@@ -136,6 +136,8 @@ class _Base:
         self.end_turn(ln.no)
         if not self.scored:
             self.find(ln.no, "score.round")
+        elif self.game_over:  # contract, End: the game ended after the last round
+            self.find(ln.no, "game.end")
         self.rnd = int(ln.words[1])
         self.round_over = False
         self.scored = False

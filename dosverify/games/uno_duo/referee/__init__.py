@@ -69,7 +69,9 @@ class Referee(SetupMixin, TurnsMixin, PlaysMixin, DrawsMixin, CallsMixin, Scorin
         self.players = list(log.players)
         self.findings: list[Finding] = []
         self.totals = {p: 0 for p in self.players}
+        self.scored_totals = dict(self.totals)  # the written scores' sums, no `totals` line followed (R26)
         self.rounds_seen = 0
+        self.next_turn = None  # the round's `turn` after the one being read (READINGS R8)
         self.turns_seen = 0
         self.game_over = False
         self.prev_drafter: str | None = None
@@ -143,7 +145,8 @@ class Referee(SetupMixin, TurnsMixin, PlaysMixin, DrawsMixin, CallsMixin, Scorin
     def run(self) -> list[Finding]:
         for rnd in self.log.rounds:
             self.round_line(rnd)
-            for turn in rnd.turns:
+            for i, turn in enumerate(rnd.turns):
+                self.next_turn = rnd.turns[i + 1] if i + 1 < len(rnd.turns) else None
                 self.turn_line(turn)
                 for ev in turn.events:
                     self.event(ev)

@@ -116,6 +116,15 @@ class DrawsMixin:
         return list(ev.cards)
 
     # ---- draw lines ----------------------------------------------------------------------
+    def _own_draw(self, ev: Draw, q: str, n: int) -> bool:
+        """A `draw` naming no one, by the player on turn before the turn's action, of one card or
+        facing a total or WD4: that player's own draw, not the penalty `draw Q C C` of a catch that
+        did not stand (READINGS R27)."""
+        t = self.t
+        if t is None or ev.player is not None or q != t.player or t.done:
+            return False
+        return n == 1 or t.need in ("total", "wd4")  # "owed for nothing else" (contract, After a finding)
+
     def draw(self, ev: Draw, bad_catch: str | None) -> None:
         st, t = self.st, self.t
         q = ev.player or t.player
@@ -125,8 +134,8 @@ class DrawsMixin:
             return self._owed_draw(ev, q, n, o)
         if st.over:
             return self.after_end(ev)
-        if bad_catch == q and n <= 2:  # the penalty of a catch that did not stand: taken as written
-            return self._take_cards(q, ev)
+        if bad_catch == q and n <= 2 and not self._own_draw(ev, q, n):
+            return self._take_cards(q, ev)  # the penalty of a catch that did not stand: taken as written
         if q != t.player or t.done:
             why = "after the turn's action" if q == t.player else f"{q} is not on turn and owes nothing"
             self.report("draw.reason", f"a draw nobody owes: {why}", ev, player=q)

@@ -54,6 +54,8 @@ class TurnsMixin:
         line is missing: `judged` False): who should be on turn, and what the turn faces."""
         st = self.st
         want = st.first if st.turns == 0 else self.other(st.last_turn)
+        if judged and st.turns > 0 and player != want and self._misnamed(turn, want):
+            player = want  # the `turn` line names the wrong player; its lines are the due one's (R8)
         st.turns += 1
         self.turns_seen += 1
         self.t = TurnState(player=player, index=st.turns, model=turn, damaged=turn._damaged)
@@ -76,6 +78,26 @@ class TurnsMixin:
                 t.need = "run" if self.opt.get("start-reverse") == "must" else "run-may"
         else:
             t.need = facing.kind
+
+    def _misnamed(self, turn, want: str) -> bool:
+        """A `turn` line naming the wrong player whose lines are the due player's (READINGS R8): its
+        first play's first card is held by `want` and not by the player written; without a play that
+        decides it, the next `turn` line names the written player again (the alternation goes on)."""
+        from ..cards import parse_card
+        from ..events import Play
+
+        play = next((ev for ev in turn.events if isinstance(ev, Play) and ev.cards), None)
+        if play is not None:
+            try:
+                c = parse_card(play.cards[0]).base
+            except Exception:  # an unreadable card decides nothing
+                c = None
+            if c is not None:
+                mine, theirs = self.hand(want)[c] > 0, self.hand(turn.player)[c] > 0
+                if mine != theirs:
+                    return mine
+        nxt = self.next_turn
+        return nxt is not None and nxt.player == turn.player
 
     def close_turn(self, at) -> None:
         """The turn on turn ends at `at` (a model, or None: the end of the log): its owed draws and
