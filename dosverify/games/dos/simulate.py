@@ -962,7 +962,11 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> argparse.Argument
         "--rounds", type=int, default=1, metavar="K", help="play K rounds (default 1; fewer if the target is reached)"
     )
     g.add_argument(
-        "--whole-game", dest="game", action="store_true", help="play a whole game, until a total reaches the target"
+        "--whole-game",
+        "--game",
+        dest="game",
+        action="store_true",
+        help="play a whole game, until a total reaches the target",
     )
     parser.add_argument(
         "--target",
