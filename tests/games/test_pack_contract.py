@@ -122,8 +122,22 @@ def test_text_and_json_say_the_same(pack, seed):
     assert Counter((f.rule, f.kind) for f in a.findings) == Counter((f.rule, f.kind) for f in b.findings)
 
 
-def _operator_cases() -> list[tuple[str, str]]:
-    return [(name, op) for name in PACKS for op in find_game(name).operators()]
+#: (game, operator) -> why it finds no place for its defect in this suite's games (strict: once it does,
+#: the test passes and must leave this table).
+NO_PLACE = {
+    ("uno-duo", "wd4_answer"): "deletes a Wild Draw 4's draw only where no drawn card is played later in the "
+    "round, which no game of this suite has",
+}
+
+
+def _operator_cases() -> list:
+    return [
+        pytest.param(name, op, marks=pytest.mark.xfail(reason=NO_PLACE[(name, op)], strict=True))
+        if (name, op) in NO_PLACE
+        else (name, op)
+        for name in PACKS
+        for op in find_game(name).operators()
+    ]
 
 
 #: (game, operator) -> the seeds of this suite's games whose mutant still gives follow-on findings,
