@@ -38,7 +38,7 @@ def test_example_1_means_what_the_contract_says() -> None:
     report = PACK.check(_text("example-1"), whole=True)
     assert report.verdict == "legal" and report.findings == []
     assert (report.rounds, report.turns, report.target) == (1, 8, 50)
-    ref = report._referee
+    ref = report.referee
     assert ref.totals == {"ann": 0, "bob": 86} and ref.game_over
     st = ref.st
     assert st.out == "ann" and sum(st.hands["ann"].values()) == 0
@@ -71,7 +71,7 @@ def test_example_2_reads_and_means_what_it_says() -> None:
     assert log.rounds[1].score is None and log.winner is None  # an unfinished game
     report = PACK.check(_text("example-2"), whole=True)
     assert report.verdict == "legal" and report.findings == []
-    ref = report._referee
+    ref = report.referee
     assert ref.totals == {"cyd": 0, "dee": 23} and not ref.game_over
     st = ref.st  # round 2: dee's run ended in a Reverse, cyd played his green run
     assert st.drafter == "cyd" and st.first == "cyd"  # a turned-up Skip: P1 first
@@ -127,7 +127,7 @@ def _reshuffle_fragment(reshuffle: str = "  reshuffle R7 G7 G3 G5") -> str:
 def test_the_reshuffle_fragment_means_what_it_says() -> None:
     report = PACK.check(_reshuffle_fragment(), whole=True)
     assert report.verdict == "legal" and report.findings == []
-    st = report._referee.st
+    st = report.referee.st
     assert st.pile.slots == ["G7", "G3", "G5"] and st.discards == ["G+2"]
     assert st.hands["bob"]["R7"] == 1 and st.hands["bob"]["B6"] >= 1
     bare = PACK.check(_reshuffle_fragment("  reshuffle"))
