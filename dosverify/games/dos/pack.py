@@ -96,7 +96,7 @@ class DosPack(GamePack):
         the game ends with the first round that leaves a total at or above the target (later
         rounds are not scored, notation.md); the winner is the `winner` line, else the highest
         total at the end (none on a tie at the top, which the rules do not settle)."""
-        ref = getattr(report, "_referee", None)  # check(whole=True) keeps the log it judged
+        ref = report.referee  # check(whole=True) keeps the log it judged
         log = getattr(ref, "log", None)
         if log is None:
             parsed = self.parse(source)

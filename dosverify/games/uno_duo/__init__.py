@@ -63,7 +63,7 @@ class UnoDuoPack(GamePack):
         the other player won the round; the game ends with the first round that leaves a total at
         or above the target (that player loses); the winner is the `winner` line, else the lower
         total at the end (none on a tie)."""
-        ref = getattr(report, "_referee", None)
+        ref = report.referee
         log = getattr(ref, "log", None)
         if log is None:
             parsed = self.parse(source)

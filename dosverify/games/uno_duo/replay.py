@@ -41,7 +41,7 @@ def replay(source, *, name: str = "<input>", ruleset: str | None = None) -> dict
     from .referee import Referee
 
     report = PACK.check(source, name=name, ruleset=ruleset, whole=True)
-    done = getattr(report, "_referee", None)
+    done = report.referee
     if done is None:
         return {"report": report.to_dict(), "states": []}
     ref = Referee(done.log, done.rs, PACK.spec())
