@@ -37,14 +37,15 @@ def table(ref) -> dict[str, Any]:
 def replay(source, *, name: str = "<input>", ruleset: str | None = None) -> dict[str, Any]:
     """The report of the log and the table after each turn (`states`: round, turn, player, table,
     the findings the turn made); a malformed log has its report and no states."""
-    from . import PACK
+    from .check import check
     from .referee import Referee
+    from .spec import spec
 
-    report = PACK.check(source, name=name, ruleset=ruleset, whole=True)
+    report = check(source, name=name, ruleset=ruleset, whole=True)
     done = report.referee
     if done is None:
         return {"report": report.to_dict(), "states": []}
-    ref = Referee(done.log, done.rs, PACK.spec())
+    ref = Referee(done.log, done.rs, spec())
     states: list[dict[str, Any]] = []
     for rnd in ref.log.rounds:
         ref.round_line(rnd)
