@@ -15,53 +15,14 @@ finding can point back at what the client sent.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Annotated, Literal
 
+from ...model import Constrained, Located, Tagged
 from .cards import CARD_RE
 
 PLAYER_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]{0,31}$"
-
-
-class Constrained:
-    """A constraint on a field (pattern, min_length, ge, ...) and its description.
-
-    Pydantic reads it through ``__get_pydantic_core_schema__`` when the JSON form is
-    validated; nothing here imports pydantic.
-    """
-
-    __slots__ = ("constraints", "description")
-
-    def __init__(self, description: str | None = None, **constraints) -> None:
-        self.constraints = constraints
-        self.description = description
-
-    def __get_pydantic_core_schema__(self, source, handler):
-        schema = handler(source)
-        schema.update(self.constraints)
-        return schema
-
-    def __get_pydantic_json_schema__(self, core_schema, handler):
-        js = handler(core_schema)
-        if self.description:
-            js["description"] = self.description
-        return js
-
-
-class Tagged:
-    """A union told apart by its `type` field (a discriminated union, for pydantic)."""
-
-    __slots__ = ("key",)
-
-    def __init__(self, key: str) -> None:
-        self.key = key
-
-    def __get_pydantic_core_schema__(self, source, handler):
-        from pydantic import Discriminator
-
-        return handler.generate_schema(Annotated[source, Discriminator(self.key)])
 
 
 class FaceDown:
@@ -158,27 +119,7 @@ Cards = list[CardCode]
 SomeCards = Annotated[list[CardCode], Constrained(min_length=1)]
 Points = Annotated[int, Constrained(ge=0)]
 
-_FORBID = {"extra": "forbid"}
-
-
-class Located:
-    """Base of every model: where it was written, outside the JSON form."""
-
-    __pydantic_config__ = _FORBID
-    _line: int | None = None
-    _column: int | None = None
-    _cols: dict = {}  # field name -> column (or list of columns, for card lists), where known
-    _pointer: str | None = None
-
-    def at(self, line: int | None, column: int | None = None, cols: dict | None = None):
-        self._line, self._column = line, column
-        if cols:
-            self._cols = cols
-        return self
-
-    def to_dict(self) -> dict:
-        """The fields, recursively (positions are not fields)."""
-        return dataclasses.asdict(self)
+_FORBID = {"extra": "forbid"}  # as Located: a key the model lacks is refused
 
 
 # ---- turn events -------------------------------------------------------------------------

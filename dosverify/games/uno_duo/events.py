@@ -7,35 +7,10 @@ Plain dataclasses, as DOS's events.py: checking a text log never builds validato
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-
-class Located:
-    """Base of every model: where it was written, outside the log's fields."""
-
-    _line: int | None = None
-    _column: int | None = None
-    _cols: ClassVar[dict] = {}  # field name -> column (a list of columns for card lists), where known
-    _pointer: str | None = None
-
-    def at(self, line: int | None, column: int | None = None, cols: dict | None = None):
-        self._line, self._column = line, column
-        if cols:
-            self._cols = cols
-        return self
-
-    def col(self, name: str, index: int | None = None) -> int | None:
-        """The column of a field (of one card of a list), else the line's."""
-        c = self._cols.get(name)
-        if isinstance(c, list):
-            c = c[index] if index is not None and 0 <= index < len(c) else None
-        return c or self._column
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
+from ...model import Located
 
 # ---- turn events -------------------------------------------------------------------------
 
