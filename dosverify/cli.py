@@ -293,7 +293,7 @@ def _witness(path: str, args) -> bool:
     text, report = witness(data, name=path, ruleset=args.ruleset)
     if text is not None:
         return _write_out(args.witness, text)
-    why = getattr(report, "_witness_refused", None) or f"the log is {report.verdict}"
+    why = report.witness_refused or f"the log is {report.verdict}"
     print(f"dosverify: no witness for {path}: {why}", file=sys.stderr)
     return True
 

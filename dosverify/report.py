@@ -48,6 +48,9 @@ class Report:
     # by severity and rule), and how many `check --select`/`--ignore` left out
     cut: Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
     hidden: int = field(default=0, repr=False, compare=False, metadata={"internal": True})
+    # not part of the JSON: why a legal log with face-down cards has no witness (the cards chosen
+    # break a rule the choice does not try to keep), said by `check --witness`
+    witness_refused: str | None = field(default=None, repr=False, compare=False, metadata={"internal": True})
 
     def to_dict(self) -> dict:
         """What ``dataclasses.asdict`` gives, built field by field (see ``Finding.to_dict``)."""

@@ -78,3 +78,13 @@ def test_every_optional_part():
     d["options"]["x"] = "y"
     d["findings"][0]["related"].clear()
     assert r.auto["options"]["a"] == ["b"] and "x" not in r.options and f.related  # a copy, as asdict's
+
+
+def test_the_internal_fields_stay_out_of_the_json():
+    """What the command line reads off a report (the text, the referee, a cap's cut, the count
+    --select left out, why no witness was written) is declared on it, and never printed."""
+    r = Report(file="x", verdict="legal", ruleset="official", spec_version="1", text="dos 1\n", hidden=3)
+    r.witness_refused = "the choice of face-down cards found breaks match.decline at line 9 (...)"
+    internal = {f.name for f in dataclasses.fields(Report) if f.metadata.get("internal")}
+    assert {"text", "referee", "cut", "hidden", "witness_refused"} <= internal
+    assert not internal & set(r.to_dict()) and "witness" not in r.to_json_line()

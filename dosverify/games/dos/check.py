@@ -194,7 +194,7 @@ def witness(
     errors = [f for f in opened.findings if f.severity == "error"]
     if errors:
         first = errors[0]
-        report._witness_refused = (
+        report.witness_refused = (
             f"the choice of face-down cards found breaks {first.rule} at line {first.line} ({first.message})"
         )
         return None, report
