@@ -49,7 +49,7 @@ def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
         assert f"{share}/{rel}" in names, rel
     rules = {p.name for p in (ROOT / "spec" / "dos" / "rules").glob("*.toml")}
     assert rules == {n.rsplit("/", 1)[1] for n in names if n.startswith(f"{share}/spec/dos/rules/")}
-    assert "dosverify/games/dos/referee/__init__.py" in names and "dosverify/cli.py" in names
+    assert "dosverify/games/dos/referee/__init__.py" in names and "dosverify/cli/__init__.py" in names
     # the web page and the vendored docs assets: `dosverify serve` works offline when installed
     static = {p.relative_to(ROOT).as_posix() for p in (ROOT / "dosverify" / "static").rglob("*") if p.is_file()}
     assert "dosverify/static/index.html" in static and "dosverify/static/vendor/redoc/LICENSE" in static

@@ -1,0 +1,175 @@
+"""`dosverify explain NAME`: one rule (its text, reasons, options, example, fixtures and
+sources), the rules of a finding kind, or an option (by key or variant point)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from typing import TYPE_CHECKING, Any
+
+from .common import pack_of
+
+if TYPE_CHECKING:
+    from ..spec import Rule, Spec
+
+
+def add_parser(sub: Any) -> None:
+    e = sub.add_parser(
+        "explain",
+        help="print one rule with its text, reasons and sources, the rules of a finding kind, "
+        "or an option (by key or variant point, e.g. dcm-order or V13)",
+    )
+    e.add_argument("rule", metavar="RULE|KIND|OPTION")
+    e.add_argument("--format", choices=["text", "json"], default="text")
+    e.add_argument("--game", help="the game whose rule (default: dos, or the game that has the rule)")
+    e.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = _spec_naming(args)
+    if args.rule in spec.kinds:  # a finding kind: the rules that report it
+        return _explain_kind(spec, args.rule, args.format)
+    key = _option_key(spec, args.rule)
+    if key is not None:  # an option (by its key or its variant point): its values, rulesets and sources
+        return _explain_option(spec, key, args.format)
+    rule = spec.rules.get(args.rule)
+    if rule is None:
+        import difflib
+
+        names = list(spec.rules) + list(spec.kinds) + list(spec.options)
+        near = difflib.get_close_matches(args.rule, names, n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them"
+        print(f"dosverify: no rule, finding kind or option `{args.rule}`{hint}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(rule.to_dict(), ensure_ascii=False, indent=2))
+        return 0
+    print("\n".join(_rule_page(spec, rule)))
+    return 0
+
+
+def _spec_naming(args: argparse.Namespace) -> Spec:
+    """The spec of `--game`, else DOS's, else (without `--game`) the first game that has the rule."""
+    from ..games import REGISTRY, find_game
+
+    spec = pack_of(args).spec()
+    if getattr(args, "game", None) is None and args.rule not in spec.rules and args.rule not in spec.options:
+        for other in REGISTRY:  # a rule of another game, named without --game
+            if args.rule in find_game(other).spec().rules:
+                return find_game(other).spec()
+    return spec
+
+
+def _explain_kind(spec: Spec, kind: str, fmt: str) -> int:
+    """A finding kind: what it means and the rules that report it (and the option of that name)."""
+    rules = [r for r in spec.rules.values() if r.kind == kind]
+    if fmt == "json":
+        also = {"option": {"option": kind, **spec.options[kind]}} if kind in spec.options else {}
+        print(
+            json.dumps(
+                {"kind": kind, "text": spec.kinds[kind], "rules": [r.to_dict() for r in rules], **also},
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+        return 0
+    print(f"{kind}: {spec.kinds[kind]}\n\nRules of this kind (`dosverify explain RULE` for one):")
+    for r in rules:
+        print(f"  {r.id:<20} {r.severity:<8} {r.title}")
+    if kind in spec.options:  # `dos-call` names a kind and an option: print both
+        print(f"\n`{kind}` is also an option:\n")
+        _explain_option(spec, kind, "text")
+    return 0
+
+
+def _wrap(s: str, ind: str = "  ") -> str:
+    return "\n".join(
+        textwrap.fill(p, 88, initial_indent=ind, subsequent_indent=ind) for p in s.split("\n") if p.strip()
+    )
+
+
+def _rule_page(spec: Spec, rule: Rule) -> list[str]:
+    """A rule as `explain` prints it, section by section."""
+    out = [
+        f"{rule.id}: {rule.title}",
+        f"  kind: {rule.kind}   severity: {rule.severity}   section: {rule.section}"
+        + (f"   variant point: {rule.variant}" if rule.variant else ""),
+        "",
+        "What it says:",
+        _wrap(rule.text),
+    ]
+    if rule.why:
+        out += ["", "Why:", _wrap(rule.why)]
+    opts = [
+        f"{k} ({v.get('variant')}): " + ", ".join(f"{val}" for val in v["values"]) + f" [default {v['default']}]"
+        for k, v in spec.options.items()
+        if rule.id in v.get("rules", ()) or (rule.variant and v.get("variant") == rule.variant)
+    ]
+    if opts:
+        out += ["", "Options:"] + [f"  {o}" for o in opts]
+    if rule.example:
+        out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
+    if rule.fix:
+        out += ["", "What to do:", _wrap(rule.fix)]
+    out += _fixtures_line(rule)
+    if rule.sources:
+        out += ["", "Sources:"]
+        for s in rule.sources:
+            out.append(f"  {s.ref} {s.file}: {s.part}")
+    out += ["", f"Specification {spec.version}."]
+    return out
+
+
+def _fixtures_line(rule: Rule) -> list[str]:
+    """In a source checkout: the logs that keep and break this rule."""
+    from ..resources import checkout
+
+    root = checkout()
+    fx = root / "fixtures" / "dos" / "rules" / rule.id if root else None
+    if fx is None or not fx.is_dir() or root is None:
+        return []
+    logs = sorted(
+        p.name for p in fx.iterdir() if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json")
+    )
+    return ["", f"Fixtures ({fx.relative_to(root)}/): " + ", ".join(logs)]
+
+
+def _option_key(spec: Spec, name: str) -> str | None:
+    """The option `name` names: its key (`dcm-order`) or its variant point (`V13`, any case), where
+    one option alone has it (the two of seed S3 are named by key)."""
+    if name in spec.options:
+        return name
+    keys = [k for k, v in spec.options.items() if str(v.get("variant", "")).lower() == name.lower()]
+    return keys[0] if len(keys) == 1 else None
+
+
+def _explain_option(spec: Spec, key: str, fmt: str) -> int:
+    """An option as `explain` prints a rule: what it decides, each value with the rulesets that
+    take it and where it comes from, the rules it changes, and how to set it."""
+    opt = spec.options[key]
+    taken = {val: [n for n in spec.rulesets if spec.ruleset(n).options.get(key) == val] for val in opt["values"]}
+    if fmt == "json":
+        print(json.dumps({"option": key, **opt, "rulesets": taken}, ensure_ascii=False, indent=2))
+        return 0
+    kind = "engine option (a choice DOS programs make; no rulebook names it)" if opt.get("engine") else "ruleset option"
+    out = [f"{key}: {opt['text']}", f"  variant point: {opt.get('variant', '-')}   {kind}", "", "Values:"]
+    for val, says in opt["values"].items():
+        mark = " (default)" if val == opt.get("default") else ""
+        names = f"  [rulesets: {', '.join(taken[val])}]" if taken[val] else ""
+        out.append(textwrap.fill(f"{val}{mark}: {says}{names}", 88, initial_indent="  ", subsequent_indent="      "))
+    rules = opt.get("rules", ())
+    if rules:
+        out += ["", "Rules it changes (`dosverify explain RULE`): " + ", ".join(rules)]
+    if opt.get("sources"):
+        out += ["", "Sources:"] + [f"  {s['value']}: {s['ref']} {s['file']}: {s['part']}" for s in opt["sources"]]
+    out += [
+        "",
+        f"Set it: `option {key} VALUE` in a log, `dosverify check --option {key}=VALUE`, "
+        f"or `?option={key}=VALUE` in the service.",
+        "",
+        f"Specification {spec.version}.",
+    ]
+    print("\n".join(out))
+    return 0

@@ -1,0 +1,91 @@
+"""The commands that belong to a game (simulate, corpus, replay, fmt, profile): the game's pack
+parses their many options and runs them (``pack.commands()``); the core only says which game
+(`--game NAME`, else the game the first log given names, else DOS)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+#: Each game command and its one line in `dosverify --help` (a flat table).
+GAME_COMMANDS = (
+    ("simulate", "write a complete legal game log from a seed (`dosverify simulate --help`)"),
+    ("corpus", "export the conformance corpus, or run an outside checker over it (`dosverify corpus --help`)"),
+    (
+        "replay",
+        "the table after each turn of a log, with the findings where they occur (`dosverify replay --help`)",
+    ),
+    ("fmt", "write text logs in canonical form; --check for CI (`dosverify fmt --help`)"),
+    ("profile", "infer the options that explain many logs of one program (`dosverify profile --help`)"),
+)
+NAMES = tuple(name for name, _ in GAME_COMMANDS)
+
+
+def add_parsers(sub: Any) -> None:
+    """A placeholder for each in the parser (for `dosverify --help`): `main` hands their
+    arguments to the game before argparse sees them."""
+    for name, text in GAME_COMMANDS:
+        lazy = sub.add_parser(name, help=text, add_help=False)
+        lazy.add_argument("rest", nargs=argparse.REMAINDER)
+        lazy.set_defaults(func=lambda args, name=name: run(name, args.rest))
+
+
+def run(name: str, argv: list[str]) -> int:
+    """A command that belongs to a game (simulate, replay, profile, fmt, corpus): the game's pack runs it."""
+    from ..games import UnknownGame, find_game
+
+    game, argv = take_game(name, argv)
+    try:
+        pack = find_game(game)
+    except UnknownGame as exc:
+        print(f"dosverify {name}: {exc}", file=sys.stderr)
+        return 2
+    command = pack.commands().get(name)
+    if command is None:
+        print(f"dosverify {name}: {pack.title} has no `{name}` command", file=sys.stderr)
+        return 2
+    return command(argv)
+
+
+def take_game(name: str, argv: list[str]) -> tuple[str | None, list[str]]:
+    """`--game NAME` (or `--game=NAME`) out of a game command's arguments; without it, the game
+    the first log named among them says. `simulate --game` with no game after it is the old
+    spelling of `--whole-game`: still taken, with a note."""
+    rest: list[str] = []
+    game = None
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a.startswith("--game="):
+            game = a.split("=", 1)[1]
+        elif a == "--game" and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            game, i = argv[i + 1], i + 1
+        elif a == "--game" and name == "simulate":
+            print(
+                "dosverify simulate: `--game` alone is now `--whole-game` (`--game NAME` picks the game)",
+                file=sys.stderr,
+            )
+            rest.append("--whole-game")
+        else:
+            rest.append(a)
+        i += 1
+    if game is None and name != "simulate":
+        game = _game_of_first_log(rest)
+    return game, rest
+
+
+def _game_of_first_log(argv: list[str]) -> str | None:
+    """The game the first existing file among the arguments names (None: not a known game's)."""
+    from ..games import REGISTRY, sniff_game
+
+    for a in argv:
+        if not a.startswith("-") and os.path.isfile(a):
+            try:
+                with open(a, "rb") as fh:
+                    named = sniff_game(fh.read(4096))
+            except OSError:
+                named = None
+            return named if named in REGISTRY else None
+    return None
