@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import heapq
 import itertools
@@ -44,10 +45,15 @@ import struct
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.reduction import ForkingPickler
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 SMALL_BYTES = 64 * 1024  # a log up to this size is "small": it never waits behind large ones
 GRACE_SECONDS = 2.0  # past budget + grace the worker is killed (a check stuck in C code)
@@ -141,7 +147,7 @@ def call_job(fn, args: tuple):
     return fn(*args)
 
 
-JOBS = {"check": check_job, "convert": convert_job, "call": call_job}
+JOBS: dict[str, Callable[..., Any]] = {"check": check_job, "convert": convert_job, "call": call_job}
 
 
 class _Budget(BaseException):
@@ -234,7 +240,12 @@ class _Channel:
         loop = self.loop = asyncio.get_running_loop()
         fut = loop.create_future()
         add, remove = (loop.add_writer, loop.remove_writer) if writing else (loop.add_reader, loop.remove_reader)
-        add(self.fd, lambda: fut.done() or fut.set_result(None))
+
+        def ready() -> None:
+            if not fut.done():
+                fut.set_result(None)
+
+        add(self.fd, ready)
         try:
             await fut
         finally:
@@ -287,8 +298,8 @@ class _Worker:
     def __init__(self, budget: float, nice: int = 0) -> None:
         self.budget, self.nice = budget, nice
         self._lock = threading.Lock()
-        self.proc = None
-        self.conn = None
+        self.proc: BaseProcess | None = None
+        self.conn: Connection | None = None
         self.channel: _Channel | None = None
         self.pid: int | None = None
 
@@ -340,7 +351,7 @@ class _Worker:
     async def call(self, jobs: list[tuple], threads: ThreadPoolExecutor) -> list[tuple[str, Any, Any]]:
         """Run the jobs one after the other in the worker: their results, in order."""
         loop = asyncio.get_running_loop()
-        if self.channel is None or not self.proc.is_alive():
+        if self.channel is None or self.proc is None or not self.proc.is_alive():  # set and cleared together
             await loop.run_in_executor(threads, self.ensure)
         channel = self.channel
 
@@ -439,7 +450,7 @@ class CheckPool:
         self._closed = False
 
     def pids(self) -> list[int]:
-        return [w.pid for w in self._all if w.pid is not None and w.proc is not None]
+        return [pid for w in self._all if (pid := w.pid) is not None and w.proc is not None]
 
     async def start(self) -> None:
         """Start every worker now (otherwise each starts with its first job)."""
@@ -518,7 +529,8 @@ class CheckPool:
             if flow.cancelled or not waiting:
                 heapq.heappop(queue)
                 continue
-            taken, size = [], 0
+            taken: list[_Item] = []
+            size = 0
             while waiting and len(taken) < most and (not taken or size + waiting[0].size <= CHUNK_BYTES):
                 item = waiting.popleft()
                 if not item.future.done():
@@ -546,7 +558,7 @@ class CheckPool:
                     it.sent = now
                 task = loop.create_task(worker.call([it.job for it in items], self._threads))
                 self._tasks.add(task)
-                task.add_done_callback(lambda f, w=worker, ln=lane, its=items: self._done(f, w, ln, its))
+                task.add_done_callback(functools.partial(self._done, worker=worker, lane=lane, items=items))
 
     def _expire(self, flow: _Flow) -> None:
         flow.expiry = None
@@ -563,6 +575,7 @@ class CheckPool:
         flow.running -= len(items)
         if not flow.running and not flow.cancelled and flow.waiting():
             flow.expiry = asyncio.get_running_loop().call_later(self.queue_timeout, self._expire, flow)
+        results: list[tuple[str, Any, Any]]
         if fut.cancelled():
             results = [("died", None, None)] * len(items)
         elif fut.exception() is not None:
