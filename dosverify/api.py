@@ -14,7 +14,7 @@ from .games import DEFAULT, REGISTRY, GamePack, UnknownGame, find_game, sniff_ga
 from .jsondoc import sniff_json
 from .model import Parsed
 from .report import Report
-from .spec import SpecError
+from .spec import Spec, SpecError
 
 __all__ = ["SpecError", "UnknownGame", "check", "convert", "game_of", "parse", "sniff_json", "witness"]
 
@@ -32,36 +32,52 @@ _HEADER = re.compile(r"\ufeff?[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+[0-9]+[ \t]*\Z")
 
 
 def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None:
-    """One clear finding for a text log whose first word names no game: the games there are."""
+    """One clear finding for a text log whose first word names no game: the games there are.
+    None when the source is JSON, names a game, or its first line is no game's header at all
+    (then the default reader says what is wrong)."""
     if isinstance(source, (dict, list)) or sniff_json(source):
         return None
     word = sniff_game(source)
     if word is None or word in REGISTRY:
         return None
     text = source.decode("utf-8", "replace") if isinstance(source, (bytes, bytearray)) else source
-    line = next((i for i, ln in enumerate(text.splitlines(), 1) if ln.split("#", 1)[0].strip()), 1)
-    raw = text.splitlines()[line - 1] if text.splitlines() else ""
+    line, raw = _header_line(text)
     if not _HEADER.match(raw.split("#", 1)[0]):
-        return None  # not a game's header line at all: the default reader says what is wrong
-    pack = find_game(DEFAULT)
-    known = ", ".join(f"`{g} 1`" for g in REGISTRY)
+        return None
+    spec = find_game(DEFAULT).spec()
+    report = Report(
+        file=name,
+        verdict="malformed",
+        ruleset=None,
+        spec_version=spec.version,
+        findings=[_unknown(spec, word, line, raw)],
+    )
+    report.lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    report.text = text
+    return report
+
+
+def _header_line(text: str) -> tuple[int, str]:
+    """The line that must be the header: the first with more than a comment (1 and "" if none)."""
+    lines = text.splitlines()
+    line = next((i for i, ln in enumerate(lines, 1) if ln.split("#", 1)[0].strip()), 1)
+    return line, lines[line - 1] if lines else ""
+
+
+def _unknown(spec: Spec, word: str, line: int, raw: str) -> Finding:
+    """`notation.version` at the header's first word, naming the games there are."""
     from .findings import Reporter
 
-    col = len(raw) - len(raw.lstrip(" \t\ufeff")) + 1
-    spec = pack.spec()
-    found = Reporter(spec)(
+    known = ", ".join(f"`{g} 1`" for g in REGISTRY)
+    return Reporter(spec)(
         "notation.version",
         f"unknown game `{word}`: a log starts with its game and version",
         line=line,
-        column=col,
+        column=len(raw) - len(raw.lstrip(" \t\ufeff")) + 1,
         found=word,
         expected=f"one of {known}",
         help=f"start the log with the line of its game: {known}",
     )
-    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=[found])
-    report.lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    report.text = text
-    return report
 
 
 def check(
@@ -84,11 +100,11 @@ def check(
     needs both); otherwise a log is read and judged a round at a time. `keep` (findings.Keep):
     which findings the report keeps, and at most how many (the rest counted in `truncated`,
     never held: memory for the game and the findings shown, not for the findings made)."""
-    if game is None and (other := _unknown_game(source, name)) is not None:
+    if game is None and (refused := _unknown_game(source, name)) is not None:
         if keep is not None:
-            keep_as_given(other, list(other.findings), keep)
-        return other
-    pack = game_of(source, game)
+            keep_as_given(refused, list(refused.findings), keep)
+        return refused
+    pack = game_of(source, game)  # the pack reads the log (a round at a time, or whole) and judges it
     return pack.check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
 
 
