@@ -1,0 +1,99 @@
+"""No function over 80 lines and no class over 300 anywhere in the package (issue 19, item 5):
+a long unit is one a reader cannot hold, and one nobody can name. The exceptions are named here,
+each with its reason; the units others are still splitting are a debt that may only shrink."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[2] / "dosverify"
+LIMITS = {"function": 80, "class": 300}
+
+#: Units long for good, each with its reason (a flat table, a Lark transformer's callbacks).
+EXEMPT = {
+    "games/dos/notation.py::_Builder": "a Lark transformer: one short callback per grammar sentence",
+    "games/dos/corpus.py::_i_entries": "a flat table of corpus cases: (name, fixture, verdict per ruleset)",
+}
+
+#: TEMPORARY: units of modules others are still refactoring (the DOS referee, notation, simulator
+#: and mutations; the service), with their length on 2026-12-01. The lead shrinks this at merge: a
+#: unit split below the limit (or gone) must leave the list, and none may grow past its count.
+STILL_OWED = {
+    "games/dos/check.py::check": 105,
+    "games/dos/jsonform.py::load_json": 110,
+    "games/dos/mutate.py::analyse": 223,
+    "games/dos/notation.py::_iter_items": 114,
+    "games/dos/notation.py::TextStream": 409,
+    "games/dos/notation.py::TextStream._fold": 354,
+    "games/dos/notation.py::_syntax_finding": 105,
+    "games/dos/referee/__init__.py::Referee": 600,
+    "games/dos/referee/__init__.py::Referee.play_turn": 81,
+    "games/dos/referee/draws.py::DrawsMixin": 623,
+    "games/dos/referee/draws.py::DrawsMixin.draw_from_pile": 107,
+    "games/dos/referee/draws.py::DrawsMixin.on_draw": 204,
+    "games/dos/referee/draws.py::DrawsMixin.on_reshuffle": 91,
+    "games/dos/referee/hidden.py::Provenance": 363,
+    "games/dos/referee/plays.py::PlaysMixin": 568,
+    "games/dos/referee/plays.py::PlaysMixin.on_match": 244,
+    "games/dos/referee/setup.py::SetupMixin": 308,
+    "games/dos/referee/setup.py::SetupMixin.setup": 174,
+    "games/dos/referee/setup.py::SetupMixin.setup_from_deck": 132,
+    "games/dos/referee/steps.py::StepsMixin": 303,
+    "games/dos/referee/steps.py::StepsMixin.close_turn": 134,
+    "games/dos/simulate.py::Sim": 678,
+    "service/routers/check.py::router": 145,
+}
+
+
+def _units(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, str, int]]:
+    """(qualified name, function or class, lines from its `def`/`class` to its last line), nested
+    units included (a method is `Class.method`, a closure `outer.inner`)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = prefix + node.name
+            kind = "class" if isinstance(node, ast.ClassDef) else "function"
+            yield name, kind, (node.end_lineno or node.lineno) - node.lineno + 1
+            yield from _units(node, name + ".")
+        else:
+            yield from _units(node, prefix)
+
+
+def _long_units() -> dict[str, tuple[str, int]]:
+    out = {}
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG).as_posix()
+        for name, kind, lines in _units(ast.parse(path.read_text(encoding="utf-8"))):
+            if lines > LIMITS[kind]:
+                out[f"{rel}::{name}"] = (kind, lines)
+    return out
+
+
+def test_the_measure_sees_a_long_unit():
+    body = "\n".join(f"    x{i} = {i}" for i in range(81))
+    units = dict((n, (k, lines)) for n, k, lines in _units(ast.parse(f"class C:\n  def f():\n{body}\n")))
+    assert units == {"C": ("class", 83), "C.f": ("function", 82)}
+
+
+def test_no_function_over_80_lines_and_no_class_over_300():
+    long = _long_units()
+    unnamed = {u: v for u, v in long.items() if u not in EXEMPT and u not in STILL_OWED}
+    assert not unnamed, "split these, or name them in EXEMPT with the reason:\n" + "\n".join(
+        f"  {u}: {kind} of {lines} lines" for u, (kind, lines) in sorted(unnamed.items())
+    )
+
+
+def test_the_debt_only_shrinks():
+    long = _long_units()
+    grown = {u: (long[u][1], n) for u, n in STILL_OWED.items() if u in long and long[u][1] > n}
+    assert not grown, "longer than STILL_OWED allows:\n" + "\n".join(
+        f"  {u}: {now} lines, owed {n}" for u, (now, n) in sorted(grown.items())
+    )
+    paid = sorted(u for u in STILL_OWED if u not in long)
+    assert not paid, "no longer over the limit (or gone): remove from STILL_OWED:\n  " + "\n  ".join(paid)
+
+
+def test_every_exemption_is_still_needed():
+    long = _long_units()
+    assert not [u for u in EXEMPT if u not in long], "exempt units that are short now (or gone): remove them"
