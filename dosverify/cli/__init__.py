@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             status = game_commands.run(argv[0], argv[1:])  # their options are parsed in their own module
         else:
             args = build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
-            status = args.func(args)
+            status = _run(args)
         sys.stdout.flush()  # here, where a reader that has gone is caught, not at exit
         return status
     except KeyboardInterrupt:
@@ -65,6 +65,18 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `dosverify replay LOG | head`: the reader has gone, and that is fine
         _quiet_stdout()
         return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command's handler; a misuse it finds is one line and exit 2, never a traceback."""
+    from .common import Misuse
+
+    try:
+        status: int = args.func(args)
+    except Misuse as exc:
+        print(f"dosverify {args.command}: {exc}", file=sys.stderr)
+        return 2
+    return status
 
 
 def _quiet_stdout() -> None:

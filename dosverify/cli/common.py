@@ -20,11 +20,19 @@ def specs() -> list[Spec]:
     return [find_game(g).spec() for g in REGISTRY]
 
 
+class Misuse(Exception):
+    """A misuse a command finds past its flags' parsing (a `--game` no pack has): one line on
+    standard error, exit 2 (``main`` says it)."""
+
+
 def pack_of(args: argparse.Namespace) -> GamePack:
     """The game a command about the specification means: `--game`, else DOS."""
-    from ..games import find_game
+    from ..games import UnknownGame, find_game
 
-    return find_game(getattr(args, "game", None))
+    try:
+        return find_game(getattr(args, "game", None))
+    except UnknownGame as exc:
+        raise Misuse(str(exc)) from None
 
 
 def default_max_log_bytes() -> int:

@@ -166,3 +166,10 @@ def test_a_directory_checks_every_log_under_it() -> None:
     assert r.returncode == 1  # one of them is illegal
     assert out.count("fixtures/dos/digest/") == 5 and ".expected.json" not in out
     assert out.strip().endswith("5 files: 4 legal, 1 illegal")
+
+
+def test_a_game_no_pack_has_is_one_line_and_exit_2() -> None:
+    for command in (["rules"], ["rulesets"], ["explain", "match.single"], ["schema"]):
+        r = run(*command, "--game", "chess")
+        assert r.returncode == 2 and b"Traceback" not in r.stderr, r.stderr
+        assert r.stderr.decode() == f"dosverify {command[0]}: unknown game `chess` (known: dos, uno-duo)\n"
