@@ -55,8 +55,20 @@ class UnoDuoPack(GamePack):
 
     def commands(self):
         from .cli import main_replay, main_simulate
+        from .fmt import main_fmt
+        from .profile import main_profile
 
-        return {"simulate": main_simulate, "replay": main_replay}
+        return {"simulate": main_simulate, "replay": main_replay, "profile": main_profile, "fmt": main_fmt}
+
+    def profile(self, logs, fixed=None) -> dict:
+        from .profile import profile
+
+        return profile(logs, fixed)
+
+    def auto_choice(self, profile: dict) -> dict:
+        from .profile import auto_choice
+
+        return auto_choice(profile)
 
     def result(self, source, report) -> GameResult | None:
         """UNO Duo's outcome: each round's `score P N` charges P (left holding cards) N points, and
