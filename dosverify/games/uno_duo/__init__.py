@@ -55,10 +55,17 @@ class UnoDuoPack(GamePack):
 
     def commands(self):
         from .cli import main_replay, main_simulate
+        from .corpus import main_corpus
         from .fmt import main_fmt
         from .profile import main_profile
 
-        return {"simulate": main_simulate, "replay": main_replay, "profile": main_profile, "fmt": main_fmt}
+        return {
+            "simulate": main_simulate,
+            "replay": main_replay,
+            "profile": main_profile,
+            "fmt": main_fmt,
+            "corpus": main_corpus,
+        }
 
     def profile(self, logs, fixed=None) -> dict:
         from .profile import profile
