@@ -112,6 +112,16 @@ class UnoDuoPack(GamePack):
             winner = leaders[0] if len(leaders) == 1 else None
         return GameResult(players, winner, won, points, finished or winner is not None)
 
+    def replay_model(self) -> Any:
+        from .pagereplay import UnoReplayResult
+
+        return UnoReplayResult
+
+    def replay(self, source, form, name, ruleset, options) -> dict:
+        from .pagereplay import replay
+
+        return replay(source, name=name, ruleset=ruleset, form=form, options=options)
+
     def operators(self):
         from .mutate import OPERATORS
 
