@@ -3,7 +3,8 @@
     .venv/bin/python fuzz/run.py TARGET [libFuzzer flags...]
     TARGET: text (the notation parser), json (the JSON form's loader), check (the whole check
             and its renderers), service (the HTTP service's body handling, ASGI in process),
-            views (table and seat views of generated games, edited: the face-down paths)
+            views (table and seat views of generated games, edited: the face-down paths),
+            uno (a UNO Duo log: its reader, its writer both ways and its check)
 
     .venv/bin/python fuzz/run.py check -max_total_time=60        # a minute
     .venv/bin/python fuzz/run.py text -runs=1000000 -jobs=1       # the long run: a million inputs
@@ -28,12 +29,40 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
 
-def seeds() -> list[Path]:
+def seeds(game: str = "dos") -> list[Path]:
     return sorted(
         p
-        for p in (ROOT / "fixtures" / "dos").rglob("*")
+        for p in (ROOT / "fixtures" / game).rglob("*")
         if p.is_file() and (p.suffix == ".log" or (p.suffix == ".json" and not p.name.endswith(".expected.json")))
     )
+
+
+UNO_SEEDS = 40  # the uno target's generated seeds: simulated games in every rendering, some options
+
+
+def uno_seeds() -> dict[str, bytes]:
+    """UNO Duo logs for the uno target, beside fixtures/uno-duo/: seeded simulated games, each in
+    one of the notation's renderings (deck or not, hands, single draws, CRLF, BOM, ...), some under
+    an option, a few in the JSON form."""
+    import json
+    import random
+
+    from dosverify.games.uno_duo.simcards import OPTIONS
+    from dosverify.games.uno_duo.simemit import STYLES
+    from dosverify.games.uno_duo.simulate import simulate, simulate_json
+
+    rng = random.Random(23)
+    styles = sorted(STYLES)
+    out = {}
+    for i in range(UNO_SEEDS):
+        key = rng.choice(sorted(OPTIONS))
+        opts = {key: rng.choice(OPTIONS[key])} if i % 2 else {}
+        if i % 8 == 7:
+            out[f"sim-{i}.json"] = json.dumps(simulate_json(seed=i, options=opts)).encode()
+            continue
+        text = simulate(seed=i, options=opts, style=styles[i % len(styles)])
+        out[f"sim-{i}.log"] = text.encode("utf-8")[:MAX_LEN]
+    return out
 
 
 VIEW_SEEDS = 96  # the views target's seeds: a game and a view each (targets.view_game), a few edits
@@ -74,8 +103,12 @@ def corpus_dir(target: str) -> Path:
         for i, data in enumerate(view_seeds()):
             (d / f"seed-{i:04d}").write_bytes(data)
         return d
-    named = [(p.name, p.read_bytes) for p in seeds()]
-    named += [(f"hostile-{n}", lambda b=b: b) for n, b in hostile_seeds().items()]
+    if target == "uno":
+        named = [(p.name, p.read_bytes) for p in seeds("uno-duo")]
+        named += [(n, lambda b=b: b) for n, b in uno_seeds().items()]
+    else:
+        named = [(p.name, p.read_bytes) for p in seeds()]
+        named += [(f"hostile-{n}", lambda b=b: b) for n, b in hostile_seeds().items()]
     for i, (name, read) in enumerate(named):
         dst = d / f"seed-{i:04d}-{name}"
         if not dst.exists():
@@ -89,7 +122,7 @@ def corpus_dir(target: str) -> Path:
 def main() -> None:
     import atheris
 
-    if len(sys.argv) < 2 or sys.argv[1] not in ("text", "json", "check", "service", "views"):
+    if len(sys.argv) < 2 or sys.argv[1] not in ("text", "json", "check", "service", "views", "uno"):
         sys.exit(__doc__)
     target = sys.argv[1]
     # dosverify and the fuzz targets are instrumented for coverage; Lark too with FUZZ_LARK=1 (slower)
@@ -103,6 +136,10 @@ def main() -> None:
         import dosverify.games.dos.notation
         import dosverify.games.dos.referee
         import dosverify.games.dos.simulate
+        import dosverify.games.uno_duo.check
+        import dosverify.games.uno_duo.jsonform
+        import dosverify.games.uno_duo.notation
+        import dosverify.games.uno_duo.referee
         import dosverify.report
 
         if target == "service":

@@ -250,10 +250,45 @@ def face_down_views(data: bytes) -> None:
             assert not errors, (what, "the witness is not a legal open log", errors[:3])
 
 
+def _uno_rules() -> set[str]:
+    from dosverify.games import find_game
+
+    return set(find_game("uno-duo").spec().rules)
+
+
+def uno_check(data: bytes) -> None:
+    """A UNO Duo log (text or JSON), as `dosverify check` judges one: the reader's findings name
+    UNO Duo rules, a malformed log has one, what was read writes back and reads again to the same
+    game (text and JSON alike), and the check and its reports hold as in `whole_check`."""
+    from dosverify.games import find_game
+    from dosverify.report import render_text
+
+    pack = find_game("uno-duo")
+    rules = _uno_rules()
+    parsed = pack.parse(data)
+    assert all(f.rule in rules for f in parsed.findings), [f.rule for f in parsed.findings]
+    if parsed.malformed:
+        assert parsed.findings, "malformed without a finding"
+    elif parsed.log is not None:
+        again = pack.parse(pack.write(parsed.log))
+        assert again.log is not None and not again.malformed, [f.message for f in again.findings]
+        assert pack.dump_json(again.log) == pack.dump_json(parsed.log), "text does not write back to the same game"
+        back = pack.parse(pack.dump_json(parsed.log), "json")
+        assert back.log is not None and pack.dump_json(back.log) == pack.dump_json(parsed.log), "JSON round trip"
+    report = pack.check(data, name="fuzz-uno")
+    assert report.verdict in VERDICTS
+    assert all(f.rule in rules for f in report.findings), [f.rule for f in report.findings]
+    if report.verdict != "malformed":
+        assert (report.verdict == "illegal") == (report.errors > 0), report.verdict
+    json.loads(report.to_json_line())
+    render_text(report, report.text)
+
+
 TARGETS = {
     "text": text_parser,
     "json": json_loader,
     "check": whole_check,
     "service": service_body,
     "views": face_down_views,
+    "uno": uno_check,
 }

@@ -52,8 +52,18 @@ async function loadRulesets() {
   }
 }
 
-function queryFor(name) {
+// The game a log names (its first word, or a JSON key), as the server picks it: the ruleset and
+// options chosen on the page are DOS's, so a UNO Duo log is judged by its own header alone.
+function gameOf(bytes) {
+  const head = new TextDecoder().decode(bytes.slice(0, 4096)).replace(/^\ufeff/, "");
+  if (/^\s*[{[]/.test(head)) return /"uno-duo"\s*:/.test(head) ? "uno-duo" : "dos";
+  const first = head.split("\n").map((ln) => ln.split("#")[0].trim()).find((ln) => ln);
+  return first && first.split(/\s+/)[0] === "uno-duo" ? "uno-duo" : "dos";
+}
+
+function queryFor(name, game) {
   const q = new URLSearchParams({name});
+  if (game === "uno-duo") return q;
   if ($("#ruleset").value) q.set("ruleset", $("#ruleset").value);
   for (const sel of document.querySelectorAll("[data-option]")) {
     if (sel.value) q.append("option", `${sel.dataset.option}=${sel.value}`);
@@ -72,7 +82,7 @@ function looksJson(bytes) {
 }
 
 async function replayOne(game) {
-  const r = await fetch("/v1/replay?" + queryFor(game.name), {
+  const r = await fetch("/v1/replay?" + queryFor(game.name, gameOf(game.bytes)), {
     method: "POST",
     headers: {"Content-Type": game.json ? "application/json" : "text/plain; charset=utf-8"},
     body: game.bytes,
@@ -398,10 +408,13 @@ function gotoFinding(k) {
 }
 
 function rule(id) {
-  if (!state.rules.has(id)) {
-    state.rules.set(id, fetch(`/v1/rules/${encodeURIComponent(id)}`).then((r) => r.ok ? r.json() : null));
+  const game = (state.current && state.current.result.game) || "dos";
+  const key = `${game} ${id}`;
+  if (!state.rules.has(key)) {
+    const q = game === "dos" ? "" : `?game=${encodeURIComponent(game)}`;
+    state.rules.set(key, fetch(`/v1/rules/${encodeURIComponent(id)}${q}`).then((r) => r.ok ? r.json() : null));
   }
-  return state.rules.get(id);
+  return state.rules.get(key);
 }
 
 async function toggleRule(btn, box, id) {
@@ -441,6 +454,11 @@ function showStep(j) {
   const range = g.view.rangeOf(s);
   if (range) for (let n = range[0]; n <= range[1]; n++) document.getElementById(`L${n}`)?.classList.add("turn");
   const findings = s.findings.map((k) => g.result.report.findings[k]);
+  const turnFindings = el("div", {class: "turn-findings"}, el("h4", {}, "This turn's findings"),
+    findings.length ? el("ul", {}, findings.map((f) => el("li", {class: f.severity},
+      `${f.line ? "line " + f.line : "at " + (f.pointer || "/")}: ${f.severity}[${f.kind}] ${f.message}`))) :
+      el("p", {class: "muted"}, "none"));
+  if (g.result.game === "uno-duo") { showUnoStep(g, s, j, states.length, turnFindings); return; }
   const dosText = {called: "called DOS", owed: "DOS not called", caught: "caught"};
   $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
     (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${states.length})`;
@@ -462,10 +480,45 @@ function showStep(j) {
           el("td", {class: seat.dos ? `dos-${seat.dos}` : null}, seat.dos ? dosText[seat.dos] : "–"),
           el("td", {class: "num"}, seat.total));
       })))),
-    el("div", {class: "turn-findings"}, el("h4", {}, "This turn's findings"),
-      findings.length ? el("ul", {}, findings.map((f) => el("li", {class: f.severity},
-        `${f.line ? "line " + f.line : "at " + (f.pointer || "/")}: ${f.severity}[${f.kind}] ${f.message}`))) :
-        el("p", {class: "muted"}, "none")));
+    turnFindings);
+}
+
+// A UNO Duo table: the top card and the colour in play, the piles, what the player to move
+// faces (a Draw 2 volley's total, a Wild Draw 4, a start run owed), both hands and the UNO state.
+const COLOUR_NAMES = {R: "red", G: "green", B: "blue", Y: "yellow"};
+
+function pendingText(p) {
+  if (!p) return "nothing";
+  if (p.kind === "total") return `${p.player} faces a Draw 2 volley of ${p.total} cards (stack a Draw 2 or draw them)`;
+  if (p.kind === "wd4") return `${p.player} faces a Wild Draw 4 (draw 4 or challenge)`;
+  return `${p.player} owes a start run${p.colour ? " of " + (COLOUR_NAMES[p.colour] || p.colour) : ""}`;
+}
+
+function showUnoStep(g, s, j, n, turnFindings) {
+  const unoText = {called: "called UNO", owed: "UNO not called", caught: "caught"};
+  $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
+    (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${n})`;
+  $("#table-view").replaceChildren(
+    el("div", {class: "center-row"}, el("h4", {id: "top-h"}, "Discard pile"),
+      el("div", {class: "cards", id: "top", "aria-labelledby": "top-h"}, s.top ? card(s.top) : "–"),
+      el("p", {}, "Colour in play: ", el("strong", {id: "colour"}, s.colour ? COLOUR_NAMES[s.colour] : "any"))),
+    el("p", {class: "piles"}, `Draw pile: `, el("strong", {id: "draw-pile"}, s.draw_pile),
+      ` cards; discard pile: `, el("strong", {id: "discard-pile"}, s.discard_pile), " cards"),
+    el("p", {class: "pending"}, "Pending: ", el("strong", {id: "pending"}, pendingText(s.pending))),
+    el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "The players after the turn"},
+      el("table", {class: "seats"},
+      el("caption", {}, "The players after the turn"),
+      el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "UNO", "Total"].map((h) =>
+        el("th", {scope: "col", class: h === "Cards" || h === "Total" ? "num" : null}, h)))),
+      el("tbody", {}, g.result.players.map((p) => {
+        const seat = s.seats[p];
+        return el("tr", {class: p === s.player ? "on-turn" : null, "data-player": p},
+          el("th", {scope: "row"}, p), el("td", {}, el("div", {class: "cards"}, seat.hand.map(card))),
+          el("td", {class: "num"}, seat.cards),
+          el("td", {class: seat.uno ? `dos-${seat.uno}` : null}, seat.uno ? unoText[seat.uno] : "–"),
+          el("td", {class: "num"}, seat.total));
+      })))),
+    turnFindings);
 }
 
 // ---- wiring -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ sys.path.insert(0, str(FUZZ))
 import targets  # noqa: E402
 
 REGRESSIONS = sorted((FUZZ / "regressions").glob("*.bin"))
-SHORT_RUN_SECONDS = {"text": 15, "json": 10, "check": 20, "service": 15, "views": 15}
+SHORT_RUN_SECONDS = {"text": 15, "json": 10, "check": 20, "service": 15, "views": 15, "uno": 15}
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.name for p in REGRESSIONS])

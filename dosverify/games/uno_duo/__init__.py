@@ -55,8 +55,27 @@ class UnoDuoPack(GamePack):
 
     def commands(self):
         from .cli import main_replay, main_simulate
+        from .corpus import main_corpus
+        from .fmt import main_fmt
+        from .profile import main_profile
 
-        return {"simulate": main_simulate, "replay": main_replay}
+        return {
+            "simulate": main_simulate,
+            "replay": main_replay,
+            "profile": main_profile,
+            "fmt": main_fmt,
+            "corpus": main_corpus,
+        }
+
+    def profile(self, logs, fixed=None) -> dict:
+        from .profile import profile
+
+        return profile(logs, fixed)
+
+    def auto_choice(self, profile: dict) -> dict:
+        from .profile import auto_choice
+
+        return auto_choice(profile)
 
     def result(self, source, report) -> GameResult | None:
         """UNO Duo's outcome: each round's `score P N` charges P (left holding cards) N points, and
@@ -92,6 +111,16 @@ class UnoDuoPack(GamePack):
             leaders = [p for p in players if points[p] == low]
             winner = leaders[0] if len(leaders) == 1 else None
         return GameResult(players, winner, won, points, finished or winner is not None)
+
+    def replay_model(self) -> Any:
+        from .pagereplay import UnoReplayResult
+
+        return UnoReplayResult
+
+    def replay(self, source, form, name, ruleset, options) -> dict:
+        from .pagereplay import replay
+
+        return replay(source, name=name, ruleset=ruleset, form=form, options=options)
 
     def operators(self):
         from .mutate import OPERATORS

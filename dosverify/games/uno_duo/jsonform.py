@@ -125,7 +125,9 @@ class JTotals(_M):
 
 
 class JRound(_M):
-    number: Annotated[int, Field(ge=1)]
+    # 0 reads, as `round 0` does in text: the referee's round.sequence judges it (the two forms say
+    # the same; found by the `uno` fuzz target)
+    number: Annotated[int, Field(ge=0)]
     setup: list[JSetup] = Field(default_factory=list)
     turns: list[JTurn] = Field(default_factory=list)
     score: JScore | None = None

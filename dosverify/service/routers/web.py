@@ -16,6 +16,7 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
+from ...api import game_of
 from ...games import find_game
 from ..dependencies import JobsDep, Limits, check_ruleset, parse_options
 from ..errors import ERROR_RESPONSES
@@ -112,11 +113,15 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
     ) -> JSONResponse:
         """The log's report (as `POST /v1/check` answers it) and the table after every turn: each
         player's hand, card count, DOS state and running total, the Center Row, the pile sizes,
-        and the indexes of the turn's findings. A log that cannot be read has no states."""
+        and the indexes of the turn's findings. A UNO Duo log (its game picked from the body, as
+        `/v1/check` does) has `"game": "uno-duo"`, the top card and colour, the pending volley
+        total or Wild Draw 4, and each player's UNO state instead. A log that cannot be read has
+        no states."""
         body = await request.body()
         form = form_of(request, ("text", "json"))
-        check_ruleset(ruleset)
-        options = parse_options(option)
-        return JSONResponse(await jobs.call(pack.replay, body, form, name, ruleset, options))
+        game = game_of(body)  # the game the log's header (or JSON key) names, as /v1/check picks it
+        check_ruleset(ruleset, game)
+        options = parse_options(option, game)
+        return JSONResponse(await jobs.call(game.replay, body, form, name, ruleset, options))
 
     return r
