@@ -77,15 +77,28 @@ def take_game(name: str, argv: list[str]) -> tuple[str | None, list[str]]:
 
 
 def _game_of_first_log(argv: list[str]) -> str | None:
-    """The game the first existing file among the arguments names (None: not a known game's)."""
+    """The game the first log among the arguments names: a file named directly, or else the first
+    file of a folder (in sorted order) that a known game's header opens (None: no known game's)."""
     from ..games import REGISTRY, sniff_game
 
+    def sniff(path: str) -> str | None:
+        try:
+            with open(path, "rb") as fh:
+                named = sniff_game(fh.read(4096))
+        except OSError:
+            return None
+        return named if named in REGISTRY else None
+
     for a in argv:
-        if not a.startswith("-") and os.path.isfile(a):
-            try:
-                with open(a, "rb") as fh:
-                    named = sniff_game(fh.read(4096))
-            except OSError:
-                named = None
-            return named if named in REGISTRY else None
+        if a.startswith("-"):
+            continue
+        if os.path.isfile(a):
+            return sniff(a)
+        if os.path.isdir(a):
+            for root, dirs, files in os.walk(a):
+                dirs.sort()
+                for f in sorted(files):
+                    if (named := sniff(os.path.join(root, f))) is not None:
+                        return named
+            return None
     return None

@@ -70,6 +70,11 @@ def test_profile_command_and_ruleset_auto(tmp_path, capsys):
     assert "--option deck=108" in prof["command"] and prof["command"].endswith(str(tmp_path))
     assert main(["profile", "--game", "uno-duo", str(tmp_path / "g0.log")]) == 0
     assert "deck (U1): 108" in capsys.readouterr().out
+    # without --game, a folder's game is its first log's (a notes file before it is passed over)
+    (tmp_path / "a-notes.txt").write_text("not a log\n")
+    assert main(["profile", str(tmp_path), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["inferred"]["deck"] == "108"
+    (tmp_path / "a-notes.txt").unlink()
     assert main(["check", str(tmp_path)]) == 1  # the program's logs under the official deck
     capsys.readouterr()
     assert main(["check", "--ruleset", "auto", str(tmp_path), "--format", "json"]) == 0
