@@ -16,6 +16,7 @@ its body is refused sees the client gone (``http.disconnect``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass
@@ -85,7 +86,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         self._refused = False
 
     # ---- connections -----------------------------------------------------------------
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.limits.max_connections:
             self._refuse(503, f"more than {self.limits.max_connections} connections are open")
