@@ -538,7 +538,9 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
         res["attacks"] = [
-            run_attack(base, logs, kind, args.attack_duration or args.duration, args.unloaded, args.seed + i)
+            run_attack(
+                base, logs, kind, args.attack_duration or args.duration, args.unloaded, args.seed + i, server.pid
+            )
             for i, kind in enumerate(attacks)
         ]
     finally:
@@ -557,12 +559,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if lost == 0 and bad == 0 and not failed else 1
 
 
-def run_attack(base: str, logs: dict, kind: str, duration: float, unloaded_n: int, seed: int) -> dict:
+def run_attack(base: str, logs: dict, kind: str, duration: float, unloaded_n: int, seed: int, server_pid: int) -> dict:
     """One hostile phase after a baseline of its own, with its verdict (printed as it ends)."""
     time.sleep(SETTLE)
     base_res = asyncio.run(unloaded(base, logs, unloaded_n))
+    cpu0, t0 = cpu_seconds(server_pid), time.perf_counter()
     got = asyncio.run(attack_phase(base, logs, kind, duration, seed))
-    lat = got.pop("probe_lat")
+    cpu1, dt = cpu_seconds(server_pid), time.perf_counter() - t0
+    got["cpu_pct"] = {role: round(100 * (cpu1[role] - cpu0.get(role, 0.0)) / dt) for role in cpu1}
+    samples = [(dt, server_timing(header)) for dt, header in got.pop("probe_lat")]
+    lat = sorted(dt for dt, _ in samples)
     p99 = ms(lat, 99)
     ratio = round(p99 / base_res["legal_p99_ms"], 2) if p99 is not None else None
     probe_ok = set(got["probe_status"]) == {"200"}
@@ -576,11 +582,13 @@ def run_attack(base: str, logs: dict, kind: str, duration: float, unloaded_n: in
         "probe_max_ms": ms(lat, 100),
         "ratio": ratio,
         "verdict": verdict,
+        "breakdown": breakdown(samples, p99),
+        "baseline_breakdown": base_res["breakdown"],
     }
     print(
         f"attack {kind}: probe p50 {out['probe_p50_ms']} ms, p99 {p99} ms = {ratio}x of {base_res['legal_p99_ms']} ms "
         f"({len(lat)} checks, {got['probe_status']}); attackers got {got['attacker_answers']}; "
-        f"{'PASS' if verdict else 'FAIL'}",
+        f"{'PASS' if verdict else 'FAIL'}; the tail's time (ms) {out['breakdown']['tail']}; CPU % {got['cpu_pct']}",
         flush=True,
     )
     return out
