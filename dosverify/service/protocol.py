@@ -285,10 +285,14 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
     def _run_counted(self, cycle: RequestResponseCycle, app: ASGI3Application, client: str) -> None:
         shares = self.shares
         shares.running[client] = shares.running.get(client, 0) + 1
-        before = set(self.tasks)
-        super()._start_asgi_task(cycle, app)
-        for task in self.tasks - before:
-            task.add_done_callback(lambda _: shares.release(client))
+
+        async def counted(scope: Any, receive: Any, send: Any) -> None:
+            try:
+                await app(scope, receive, send)
+            finally:  # answered, failed or cancelled: the slot is the address's again
+                shares.release(client)
+
+        super()._start_asgi_task(cycle, counted)
 
     def start_waiting(self) -> bool:
         """Start the check held for a slot of its address (False: it is gone)."""
