@@ -4,6 +4,8 @@ real user is) sends small legal checks one at a time.
 
 - slow_body: 64 uploads that announce 100 kB and send a byte every 0.5 s (reconnecting when cut,
   after the Retry-After when refused);
+- slow_body_flood: the same 64 uploads, but reconnecting the instant they are refused (no
+  Retry-After honoured: a request flood from the one address);
 - slowloris: 300 connections that send half a request head and a byte of header every second;
 - big_headers: 4 clients sending a request whose one header is 1 MiB, as fast as they can;
 - profile: 4 clients posting `/v1/profile` and `/v1/check/batch?ruleset=auto` with 40 logs.
@@ -21,7 +23,7 @@ import random
 import time
 from collections import Counter
 
-ATTACKS = ("slow_body", "slowloris", "big_headers", "profile")
+ATTACKS = ("slow_body", "slow_body_flood", "slowloris", "big_headers", "profile")
 DOCUMENTED = {200, 408, 413, 414, 431, 503}  # what an attacker may get back (200: a profile that ran)
 PROBE_ADDRESS = "127.0.0.2"  # another client than the attacker (Linux routes all of 127/8 to loopback)
 
@@ -70,7 +72,7 @@ async def _dribble(reader, writer, piece: bytes, every: float, t_end: float) -> 
     return "unanswered at the end"
 
 
-async def _slow_body(port: int, t_end: float, seen: Counter) -> None:
+async def _slow_body(port: int, t_end: float, seen: Counter, honour: bool = True) -> None:
     while time.perf_counter() < t_end:
         try:
             reader, writer = await _open(port)
@@ -82,8 +84,8 @@ async def _slow_body(port: int, t_end: float, seen: Counter) -> None:
         answer = await _dribble(reader, writer, b"x", 0.5, t_end)
         seen[str(answer)] += 1
         writer.close()
-        if answer == 503:  # over its share: it waits the Retry-After (reconnecting at once is a request flood,
-            await asyncio.sleep(1.0)  # another attack, the proxy's limit_req's: docs/deploy.md)
+        if answer == 503 and honour:  # over its share: it waits the Retry-After (slow_body_flood does not)
+            await asyncio.sleep(1.0)
 
 
 async def _slowloris(port: int, t_end: float, seen: Counter) -> None:
@@ -139,10 +141,12 @@ async def _profiles(base: str, logs: dict, t_end: float, seen: Counter, seed: in
                 seen[f"lost {type(exc).__name__}"] += 1
 
 
-async def _probe(base: str, logs: dict, t_end: float) -> tuple[list[float], Counter]:
+async def _probe(base: str, logs: dict, t_end: float) -> tuple[list[tuple[float, str | None]], Counter]:
+    """Small legal checks one at a time: (latency, Server-Timing header) of each, and their statuses."""
     import httpx
 
-    lat, status = [], Counter()
+    lat: list[tuple[float, str | None]] = []
+    status: Counter = Counter()
     transport = httpx.AsyncHTTPTransport(local_address=PROBE_ADDRESS)
     async with httpx.AsyncClient(base_url=base, timeout=120, transport=transport) as client:
         i = 0
@@ -150,12 +154,14 @@ async def _probe(base: str, logs: dict, t_end: float) -> tuple[list[float], Coun
             body = logs["legal"][i % len(logs["legal"])]
             i += 1
             t0 = time.perf_counter()
+            timing = None
             try:
                 r = await client.post("/v1/check", content=body, headers={"content-type": "text/plain"})
                 status[str(r.status_code)] += 1
+                timing = r.headers.get("server-timing")
             except httpx.HTTPError as exc:
                 status[f"lost {type(exc).__name__}"] += 1
-            lat.append(time.perf_counter() - t0)
+            lat.append((time.perf_counter() - t0, timing))
     return lat, status
 
 
@@ -165,8 +171,8 @@ async def attack_phase(base: str, logs: dict, kind: str, duration: float, seed: 
     t_start = time.perf_counter()
     t_end = t_start + duration
     seen: Counter = Counter()
-    if kind == "slow_body":
-        attackers = [_slow_body(port, t_end, seen) for _ in range(64)]
+    if kind in ("slow_body", "slow_body_flood"):
+        attackers = [_slow_body(port, t_end, seen, honour=kind == "slow_body") for _ in range(64)]
     elif kind == "slowloris":
         attackers = [_slowloris(port, t_end, seen) for _ in range(300)]
     elif kind == "big_headers":
@@ -187,5 +193,5 @@ async def attack_phase(base: str, logs: dict, kind: str, duration: float, seed: 
         "attacker_answers": dict(sorted(seen.items())),
         "undocumented": undocumented,
         "probe_status": dict(status),
-        "probe_lat": sorted(lat),
+        "probe_lat": lat,
     }

@@ -90,13 +90,6 @@ class WorkerDied(Exception):
 # ---- the jobs a worker runs --------------------------------------------------------------
 
 
-def cap_findings(report, max_findings: int | None) -> int:
-    """Keep the first ``max_findings`` findings (in line order); return how many were cut (the
-    report counts them in ``truncated``)."""
-    before = report.truncated
-    return report.cap(max_findings) - before
-
-
 def check_job(
     body: bytes,
     form: str | None,
@@ -115,19 +108,22 @@ def check_job(
     A capped report counts the findings left out in ``truncated``; a capped text report says
     how many more there are, as the CLI's ``--max-errors`` does. ``options`` (``KEY=VALUE`` pairs
     as a dict) override the log's own option lines, as `check --option` does; ``auto`` is what
-    `ruleset=auto` chose, carried in the report."""
-    from .api import check
+    `ruleset=auto` chose, carried in the report.
 
-    report = check(body, name=name, ruleset=ruleset, form=form, options=options or None)
+    The cap is the check's own (``Keep(limit=max_findings)``, as the CLI's ``--max-errors``): the
+    findings past it are counted as they are made, never held, so a worker's memory follows the
+    findings kept, not the findings a hostile log makes."""
+    from .api import check
+    from .findings import Keep
+
+    keep = Keep(limit=max_findings or 0)
+    report = check(body, name=name, ruleset=ruleset, form=form, options=options or None, keep=keep)
     report.auto = auto
-    text = report.text
     if render == "text":  # as `dosverify check --max-errors N` prints it: the summary counts every finding
         from .report import render_text
 
-        cut = max(0, len(report.findings) - max_findings) if max_findings else 0
-        return report.verdict, cut, (render_text(report, text, limit=max_findings) + "\n").encode()
-    cut = cap_findings(report, max_findings)
-    return report.verdict, cut, report.to_json_line().encode()
+        return report.verdict, report.truncated, (render_text(report, report.text, limit=max_findings) + "\n").encode()
+    return report.verdict, report.truncated, report.to_json_line().encode()
 
 
 def convert_job(body: bytes, form: str, target: str):

@@ -104,7 +104,7 @@ class ServiceError(Exception):
 
 
 def loc(in_: str, **kw: Any) -> Location:
-    return Location(**{"in": in_}, **kw)
+    return Location.model_validate({"in": in_, **kw})
 
 
 def problem_body(

@@ -21,11 +21,10 @@ class _HealthBase(BaseModel):
 
 # /healthz: the service's identity and every setting, its fields built from Settings (so the two
 # cannot drift); max_batch_bytes is the limit in force (at most max_log_bytes x max_batch_items)
-Health = create_model(
-    "Health",
-    __base__=_HealthBase,
-    **{f.name: (SPECS[f.name][1], Field(description=SPECS[f.name][4])) for f in dataclasses.fields(Settings)},
-)
+_HEALTH_FIELDS: dict[str, Any] = {
+    f.name: (SPECS[f.name][1], Field(description=SPECS[f.name][4])) for f in dataclasses.fields(Settings)
+}
+Health = create_model("Health", __base__=_HealthBase, **_HEALTH_FIELDS)
 
 
 class BatchResult(BaseModel):

@@ -3,9 +3,14 @@ raw bytes, a part over the per-log limit or beyond the item limit refused as soo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from starlette.requests import Request
 
 from .errors import Problem, ServiceError, loc
+
+if TYPE_CHECKING:
+    from python_multipart.multipart import MultipartCallbacks
 
 
 class Part:
@@ -53,7 +58,7 @@ def _too_many(count: int, max_items: int) -> ServiceError:
     )
 
 
-def _callbacks(parts: list[Part], max_log_bytes: int, max_items: int) -> dict:
+def _callbacks(parts: list[Part], max_log_bytes: int, max_items: int) -> MultipartCallbacks:
     from python_multipart.multipart import parse_options_header
 
     state: dict = {"hname": b"", "hval": b"", "headers": {}}

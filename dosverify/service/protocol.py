@@ -9,21 +9,32 @@ keep-alive timeout, the graceful-shutdown deadline); this adds what trusted fron
   ``min_body_rate`` bytes a second on average once ``body_timeout`` seconds have passed (slow
   uploads): past either, 408;
 - past ``max_connections`` open connections a new one is answered 503 and closed at once, so
-  the process keeps descriptors for the connections it serves.
+  the process keeps descriptors for the connections it serves;
+- a check (``limited_paths``) from a client address that has ``per_client`` of them running is
+  not started: its connection is no longer read, and the request starts when one of that
+  address's own checks ends, or is answered 503 after ``share_wait`` seconds. A client that
+  does not honour Retry-After and sends again at once (a request flood from one address) is so
+  held, at the cost of an idle connection, instead of costing the event loop a request and a
+  refusal on every round trip, ahead of the other clients' checks.
 
 Every refusal is one log line and closes the connection; a request the app is reading when
 its body is refused sees the client gone (``http.disconnect``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httptools
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGI3Application
 
 RATE_CHECK_SECONDS = 0.5  # how often a body's rate is looked at
 
@@ -37,6 +48,32 @@ class ConnectionLimits:
     body_timeout: float
     min_body_rate: int
     max_connections: int
+    per_client: int = 0  # checks one client address may have running (0: no share)
+    limited_paths: tuple[str, ...] = ()  # the paths whose requests count (the checks)
+    share_wait: float = 10.0  # seconds a check over its address's share waits for one of its slots
+
+
+@dataclass
+class ClientShares:
+    """The checks each client address has running in this process, and those waiting for one of
+    its slots (protocols, first come first served), shared by every connection."""
+
+    running: dict[str, int] = field(default_factory=dict)
+    waiting: dict[str, deque] = field(default_factory=dict)
+
+    def release(self, client: str) -> None:
+        left = self.running.get(client, 1) - 1
+        if left > 0:
+            self.running[client] = left
+        else:
+            self.running.pop(client, None)
+        queue = self.waiting.get(client)
+        while queue:
+            proto = queue.popleft()
+            if not queue:
+                del self.waiting[client]
+            if proto.start_waiting():
+                return
 
 
 class _Refuse(Exception):
@@ -70,10 +107,11 @@ _CODES = {408: "request-timeout", 414: "uri-too-long", 431: "header-fields-too-l
 
 class LimitedHttpToolsProtocol(HttpToolsProtocol):
     limits: ConnectionLimits  # set by configured()
+    shares: ClientShares
 
     @classmethod
     def configured(cls, limits: ConnectionLimits) -> type[LimitedHttpToolsProtocol]:
-        return type("LimitedHttpToolsProtocol", (cls,), {"limits": limits})
+        return type("LimitedHttpToolsProtocol", (cls,), {"limits": limits, "shares": ClientShares()})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -81,11 +119,12 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         self._head_bytes = self._header_count = self._header_bytes = self._body_bytes = 0
         self._head_timer: Any = None
         self._body_timer: Any = None
-        self._body_started = 0.0
+        self._body_started = self._rate_looked = 0.0
         self._refused = False
+        self._waiting: tuple | None = None  # (cycle, app, timer) of a check held for its address's share
 
     # ---- connections -----------------------------------------------------------------
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.limits.max_connections:
             self._refuse(503, f"more than {self.limits.max_connections} connections are open")
@@ -94,7 +133,14 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timers()
+        self._stop_waiting()
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        if self._waiting is not None:  # never started: nothing of it runs to wait for
+            self._refuse(503, "the service is shutting down", "shutting-down")
+            return
+        super().shutdown()
 
     def _cancel_timers(self) -> None:
         for timer in (self._head_timer, self._body_timer):
@@ -102,17 +148,18 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
                 timer.cancel()
         self._head_timer = self._body_timer = None
 
-    def _refuse(self, status: int, message: str) -> None:
+    def _refuse(self, status: int, message: str, code: str | None = None) -> None:
         """Answer `status` and close; a request the app is reading sees the client gone."""
         if self._refused:
             return
         self._refused = True
         self._cancel_timers()
+        self._stop_waiting()
         peer = f"{self.client[0]}:{self.client[1]} - " if self.client else ""
         self.logger.warning("%s%d %s: %s (connection closed)", peer, status, HTTPStatus(status).phrase, message)
         cycle = self.cycle
         if cycle is None or not cycle.response_started:
-            self.transport.write(refusal(status, message, _CODES.get(status, "bad-request")))
+            self.transport.write(refusal(status, message, code or _CODES.get(status, "bad-request")))
         if cycle is not None and not cycle.response_complete:
             cycle.disconnected = True
             cycle.message_event.set()
@@ -176,6 +223,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             self._head_timer.cancel()
             self._head_timer = None
         self._body_bytes, self._body_started = 0, time.monotonic()
+        self._rate_looked = self._body_started
         self._body_timer = self.loop.call_later(RATE_CHECK_SECONDS, self._check_rate)
         super().on_headers_complete()
 
@@ -206,7 +254,11 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             return
         if self.cycle is not None and self.cycle.response_complete:
             return  # answered (a 413, say) before the body ended: the connection closes after it
-        elapsed = time.monotonic() - self._body_started
+        now = time.monotonic()
+        if self.flow.read_paused:  # the server is not reading (a check held, a full buffer): the client's clock stops
+            self._body_started += now - self._rate_looked
+        self._rate_looked = now
+        elapsed = now - self._body_started
         if elapsed > self.limits.body_timeout and self._body_bytes < self.limits.min_body_rate * elapsed:
             self._refuse(
                 408,
@@ -215,3 +267,58 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             )
             return
         self._body_timer = self.loop.call_later(RATE_CHECK_SECONDS, self._check_rate)
+
+    # ---- one client address's share of the checks ----------------------------------------------
+    def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
+        limits, client = self.limits, self.client[0] if self.client else "-"
+        if not limits.per_client or not cycle.scope["path"].startswith(limits.limited_paths):
+            super()._start_asgi_task(cycle, app)
+            return
+        if self.shares.running.get(client, 0) >= limits.per_client:
+            self.flow.pause_reading()  # the head is read; the body waits in the client's socket
+            timer = self.loop.call_later(limits.share_wait, self._wait_ended)
+            self._waiting = (cycle, app, timer)
+            self.shares.waiting.setdefault(client, deque()).append(self)
+            return
+        self._run_counted(cycle, app, client)
+
+    def _run_counted(self, cycle: RequestResponseCycle, app: ASGI3Application, client: str) -> None:
+        shares = self.shares
+        shares.running[client] = shares.running.get(client, 0) + 1
+
+        async def counted(scope: Any, receive: Any, send: Any) -> None:
+            try:
+                await app(scope, receive, send)
+            finally:  # answered, failed or cancelled: the slot is the address's again
+                shares.release(client)
+
+        super()._start_asgi_task(cycle, counted)
+
+    def start_waiting(self) -> bool:
+        """Start the check held for a slot of its address (False: it is gone)."""
+        if self._waiting is None or self.transport.is_closing():
+            return False
+        cycle, app, timer = self._waiting
+        self._waiting = None
+        timer.cancel()
+        self.flow.resume_reading()
+        self._run_counted(cycle, app, self.client[0] if self.client else "-")
+        return True
+
+    def _stop_waiting(self) -> None:
+        if self._waiting is None:
+            return
+        self._waiting[2].cancel()
+        self._waiting = None
+        queue = self.shares.waiting.get(self.client[0] if self.client else "-")
+        if queue is not None and self in queue:
+            queue.remove(self)
+
+    def _wait_ended(self) -> None:
+        share = self.limits.per_client
+        self._refuse(
+            503,
+            f"{share} requests are in flight from this client address, the most one client may have, "
+            f"and none ended within {self.limits.share_wait:g} s",
+            "too-many-requests",
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..settings import Settings
+from .app import LIMITED_PATHS
 from .protocol import ConnectionLimits, LimitedHttpToolsProtocol
 
 
@@ -48,4 +49,7 @@ def connection_limits(cfg: Settings) -> ConnectionLimits:
         body_timeout=cfg.body_timeout,
         min_body_rate=cfg.min_body_rate,
         max_connections=cfg.max_connections,
+        per_client=cfg.max_in_flight_per_client if cfg.max_in_flight_per_client < cfg.max_in_flight else 0,
+        limited_paths=LIMITED_PATHS,
+        share_wait=cfg.check_timeout,
     )

@@ -168,7 +168,7 @@ class Store:
             yield
         except (sa_exc.OperationalError, sa_exc.InterfaceError, sa_exc.TimeoutError, sa_exc.DBAPIError) as exc:
             if _unavailable(exc):
-                raise StoreUnavailable(f"the database is not available: {exc.orig or exc}") from exc
+                raise StoreUnavailable(f"the database is not available: {getattr(exc, 'orig', None) or exc}") from exc
             raise
 
     @contextmanager

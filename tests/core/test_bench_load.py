@@ -52,3 +52,18 @@ def test_p99_interval_and_breakdown(load):
     b = load.breakdown(samples, 100.0)
     assert b["tail_n"] == 2 and b["tail"]["outside"] == 10.0 and b["tail"]["loop"] == 5.0
     assert b["all"]["latency"] == 10.0
+
+
+def test_an_attack_s_verdict_is_the_median_of_its_runs(load):
+    """One noisy run does not decide an attack's verdict; a probe refused, or an answer not
+    documented, in any run does."""
+
+    def run(ratio, probe=None, undocumented=None):
+        return {"ratio": ratio, "probe_status": probe or {"200": 9}, "undocumented": undocumented or {}}
+
+    v = load.attack_verdict("slow_body", [run(1.2), run(9.9), run(2.0)])
+    assert v["verdict"] and v["ratio_median"] == 2.0 and v["ratios"] == [1.2, 9.9, 2.0]
+    assert not load.attack_verdict("slow_body", [run(6.0), run(9.9), run(2.0)])["verdict"]
+    assert not load.attack_verdict("slow_body", [run(1.0), run(1.0, {"200": 8, "503": 1}), run(1.0)])["verdict"]
+    assert not load.attack_verdict("slow_body", [run(1.0), run(1.0, undocumented={"500": 1}), run(1.0)])["verdict"]
+    assert not load.attack_verdict("slow_body", [run(None)])["verdict"]

@@ -22,7 +22,9 @@ from liveserver import ROOT, server_env, start_server, stop_server  # noqa: E402
 from test_service import EXAMPLE  # noqa: E402
 
 from dosverify.api import check  # noqa: E402
-from dosverify.pool import cap_findings  # noqa: E402
+from dosverify.findings import Finding  # noqa: E402
+from dosverify.pool import check_job  # noqa: E402
+from dosverify.report import render_text  # noqa: E402
 from dosverify.settings import SettingError, Settings  # noqa: E402
 
 TEXT = {"content-type": "text/plain"}
@@ -113,12 +115,56 @@ def test_batch_bytes_limit_and_findings_cap(server):
         assert c.get("/healthz").json()["max_findings"] == 3
 
 
-def test_cap_findings_keeps_the_first_in_line_order():
-    report = check(junk(10))
-    lines = [f.line for f in report.findings]
-    assert cap_findings(report, 4) == len(lines) - 4
-    assert [f.line for f in report.findings] == lines[:4]
-    assert cap_findings(report, 100) == 0
+def test_the_findings_cap_keeps_the_first_in_line_order():
+    whole = check(junk(10), name="-")
+    verdict, cut, out = check_job(junk(10), None, "-", None, 4)
+    report = json.loads(out)
+    assert (verdict, cut, report["truncated"]) == ("illegal", len(whole.findings) - 4, len(whole.findings) - 4)
+    assert [f["line"] for f in report["findings"]] == [f.line for f in whole.findings[:4]]
+    _, cut, text = check_job(junk(10), None, "-", None, 4, "text")
+    assert cut == len(whole.findings) - 4 and f"{cut} more findings".encode() in text
+    assert check_job(junk(10), None, "-", None, 100)[1] == 0
+    # the same bytes as the whole report cut afterwards (what the service answered before) and the CLI's
+    whole.cap(4)
+    assert out == whole.to_json_line().encode()
+    assert text == (render_text(check(junk(10), name="-"), whole.text, limit=4) + "\n").encode()
+
+
+def _findings_alive(monkeypatch) -> list[int]:
+    """[alive now, most alive at once, made]: every Finding counted as it is made and as it is freed."""
+    import weakref
+
+    alive = [0, 0, 0]
+    real = Finding.__init__
+
+    def freed() -> None:
+        alive[0] -= 1
+
+    def init(self, *args, **kw) -> None:
+        real(self, *args, **kw)
+        alive[0] += 1
+        alive[1], alive[2] = max(alive[1], alive[0]), alive[2] + 1
+        weakref.finalize(self, freed)
+
+    monkeypatch.setattr(Finding, "__init__", init)
+    return alive
+
+
+@pytest.mark.parametrize("render", ["json", "text"])
+def test_a_workers_findings_follow_the_cap_not_the_log(monkeypatch, render):
+    """The worker's check keeps `max_findings` findings as it goes (findings.Keep) and counts the
+    rest: on a log of 10^5 findings (20,000 empty rounds, 229 KB) at most the cap and a few are
+    held at once, where the cap applied to the finished report held every one (shown first at
+    10^3, so that the test can fail)."""
+    rounds = lambda n: b"dos 1\nplayers ann bob\n" + b"".join(b"round %d\n" % i for i in range(1, n + 1))  # noqa: E731
+    check_job(rounds(2), None, "-", None, 200, render)  # warm: the spec, the grammar
+    alive = _findings_alive(monkeypatch)
+    check_job(rounds(200), None, "-", None, None, render)
+    assert alive[1] == alive[2] > 900  # uncapped: every finding made is held to the end
+    alive[:] = [0, 0, 0]
+    verdict, cut, _ = check_job(rounds(20_000), None, "-", None, 200, render)
+    assert verdict == "illegal" and alive[2] > 99_000 and cut == alive[2] - 200
+    assert alive[1] <= 200 + 10, alive
 
 
 # ---- fairness ------------------------------------------------------------------------------------

@@ -162,7 +162,7 @@ def profile_job(body: bytes, max_items: int, fixed: dict[str, str]) -> dict:
     return find_game().profile(profile_pairs(json_items(body, max_items, empty_ok=False)), fixed)
 
 
-def auto_job(pairs: list[tuple[str, bytes]], options: dict[str, str]) -> dict:
+def auto_job(pairs: list[tuple[str, str | bytes | dict]], options: dict[str, str]) -> dict:
     """What `batch?ruleset=auto` judges under (in a pool worker)."""
     pack = find_game()
     return pack.auto_choice(pack.profile(pairs, options))

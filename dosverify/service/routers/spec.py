@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import html
+from typing import Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
@@ -42,7 +43,7 @@ def _problem_page(code: str) -> str:
 
 
 router = APIRouter(tags=["specification"])
-_RULE_ERRORS = {
+_RULE_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "No rule has this id"},
     422: {"model": ErrorBody, "description": "An invalid parameter"},
 }
