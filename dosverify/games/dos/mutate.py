@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from ...spec import load_spec
 from .cards import composition, full_deck
-from .simulate import is_wild, match_options
+from .simulate.matches import is_wild, match_options
 
 # ---- replay of a legal log -----------------------------------------------------------------
 
