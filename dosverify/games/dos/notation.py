@@ -24,9 +24,10 @@ import threading
 from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
+from typing import cast
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ...findings import Finding, finding
 from ...model import Parsed
@@ -659,9 +660,9 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = 
             word = ""
         else:
             word = str(tok)
-    else:
-        pos = exc.pos_in_stream
-        expected_names = exc.allowed or set()
+    else:  # UnexpectedCharacters, the lexer's (the other kind the parser raises)
+        pos = exc.pos_in_stream or 0
+        expected_names = cast(UnexpectedCharacters, exc).allowed or set()
         word = _word_at(text, pos)
     expected = _readable(expected_names)
     ls = _line_start(text, pos)
@@ -672,7 +673,8 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = 
         indent = len(text[ls:pos]) - len(text[ls:pos].lstrip(" \t"))
         first = _word_at(text, ls + indent)
         col1 = indent + 1
-        if first not in KEYWORDS and TAG_RE.match(first):
+        free_tag = first not in KEYWORDS and TAG_RE.match(first) is not None
+        if free_tag:
             glued = next((k for k in sorted(KEYWORDS, key=len, reverse=True) if first.startswith(k)), None)
             if glued:
                 return finding(
@@ -686,8 +688,8 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = 
                     help="separate the words of a line with spaces",
                 )
             if word or "WORD" not in expected_names:
-                first = None
-        if first is not None and first not in KEYWORDS and TAG_RE.match(first):
+                free_tag = False
+        if free_tag:
             return finding(
                 "notation.line",
                 f"`{_short(first)}` is not a keyword of the notation (as a free tag, it "
@@ -831,7 +833,7 @@ _CARD_RE = re.compile(r"[RGBYW][0-9#][^ \t\r\n]*")
 _NAME_RE = re.compile(r"(?![RGBYW][0-9#])[A-Za-z][A-Za-z0-9_-]*")
 _INT_RE = re.compile(r"[0-9]+")
 _KW_TYPE = {k: k.upper() for k in KEYWORDS}
-_FAST_SHAPES = {  # keyword: [(shape of its words, callback name)], as the grammar's rules say
+_SHAPES = {  # keyword: [(shape of its words, callback name)], as the grammar's rules say
     "dos": [(r"I", "dos_line"), (r"N?", "dos_call")],
     "players": [(r"N*", "players_line")],
     "target": [(r"I", "target_line")],
@@ -853,7 +855,7 @@ _FAST_SHAPES = {  # keyword: [(shape of its words, callback name)], as the gramm
     "totals": [(r"(?:NI)+", "totals_line")],
     "winner": [(r"N", "winner_line")],
 }
-_FAST_SHAPES = {k: [(re.compile(r), cb) for r, cb in v] for k, v in _FAST_SHAPES.items()}
+_FAST_SHAPES = {k: [(re.compile(r), cb) for r, cb in v] for k, v in _SHAPES.items()}
 _LETTER_TYPE = {"C": "CARD", "H": "HIDDEN", "N": "NAME", "I": "INT"}
 
 
@@ -1068,9 +1070,9 @@ def _fast_line(b, raw: str, line: int) -> bool | None:
                     del w[0]
                     c = []
                     at = r.start(1) + 2
-                    for x in w:
+                    for word in w:
                         c.append(at)
-                        at += len(x) + 1
+                        at += len(word) + 1
                 item = _direct(line, m.start(1) + 1, kw, w, c)
                 if item is not None:
                     b.out.append(item)
@@ -1254,7 +1256,7 @@ def _start_expected(lark, b) -> tuple:
     try:
         lark.parse("%\n", start="start")
     except UnexpectedInput as e:
-        names = e.expected if isinstance(e, UnexpectedToken) else e.allowed
+        names = e.expected if isinstance(e, UnexpectedToken) else cast(UnexpectedCharacters, e).allowed
         return (names, _readable(names))
     finally:
         b.out, b.off = out, off
@@ -1592,7 +1594,8 @@ class _Fold:
         self.cursor = [1, 0]  # a line number and where it starts: items come in line order, so finding a line is linear
         self.header_at: dict = {"dos": (first[1], first[2])}
         self.players: list[str] | None = None
-        self.ruleset = self.target = None
+        self.ruleset: str | None = None
+        self.target: int | None = None
         self.players_bad = False
         self.options: dict = {}
         self.tags: dict = {}
@@ -1602,6 +1605,18 @@ class _Fold:
         self.state = "header"  # header | setup | turns | show | score | totals | end
         self.first_round_line: int | None = None
         self.header_read = False
+
+    @property
+    def round_now(self) -> Round:
+        """The round being read: every part of the log but the header has one."""
+        assert self.rnd is not None
+        return self.rnd
+
+    @property
+    def turn_now(self) -> Turn:
+        """The turn being read, in the `turns` part."""
+        assert self.turn is not None
+        return self.turn
 
     def line(self, kind: str, line: int, col: int, payload) -> None:
         """A line item other than a `round` (and a turn's event in a turn, which the loop appends)."""
@@ -1693,21 +1708,21 @@ class _Fold:
                 words = re.split(r"[ \t]#", self.line_text(line), maxsplit=1)[0].split()
                 if words and words[0] in ("place", "refill"):
                     # R54: what the line did is plain but for which card: the referee takes it as made
-                    turn._skips = [*turn._skips, (len(turn.events), words[0], len(words) - 1)]
+                    turn._skips = (*turn._skips, (len(turn.events), words[0], len(words) - 1))
 
     def event_line(self, kind: str, line: int, col: int, payload) -> None:
         """A turn's event outside a turn (in a turn it is appended before any method is asked)."""
-        state, rnd = self.state, self.rnd
+        state = self.state
         if state == "show":
             self.place(
                 line,
                 col,
-                f"a `{payload.type}` line after a `show` line of round {rnd.number}: a turn's lines come "
+                f"a `{payload.type}` line after a `show` line of round {self.round_now.number}: a turn's lines come "
                 "before the `show` lines",
                 found=payload.type,
             )
         elif state == "turns":
-            self.turn.events.append(payload)
+            self.turn_now.events.append(payload)
         elif state == "header":
             self.place(
                 line,
@@ -1717,35 +1732,38 @@ class _Fold:
             )
         elif state == "setup":
             self.place(
-                line, col, f"a `{payload.type}` line before the first `turn` of round {rnd.number}", found=payload.type
+                line,
+                col,
+                f"a `{payload.type}` line before the first `turn` of round {self.round_now.number}",
+                found=payload.type,
             )
         else:
             self.place(
                 line,
                 col,
-                f"a `{payload.type}` line after the `{state}` line of round {rnd.number}: "
+                f"a `{payload.type}` line after the `{state}` line of round {self.round_now.number}: "
                 f"a round's turns come before its `score`",
                 found=payload.type,
             )
 
     def show_line(self, kind: str, line: int, col: int, payload) -> None:
-        state, rnd = self.state, self.rnd
+        state = self.state
         if state in ("turns", "show"):
-            prior = next((sh for sh in rnd.shows if sh.player == payload.player), None)
+            prior = next((sh for sh in self.round_now.shows if sh.player == payload.player), None)
             if prior is not None:
                 self.findings.append(
                     finding(
                         "notation.repeated",
                         f"a second `show` line for {payload.player} in round "
-                        f"{rnd.number} (the first is at line {prior._line})",
+                        f"{self.round_now.number} (the first is at line {prior._line})",
                         line=line,
                         column=col,
                         found="show",
-                        round=rnd.number,
+                        round=self.round_now.number,
                     )
                 )
                 return
-            rnd.shows.append(payload)
+            self.round_now.shows.append(payload)
             self.state = "show"
         elif state == "header":
             self.place(line, col, "a `show` line before the first `round`", found="show")
@@ -1753,7 +1771,7 @@ class _Fold:
             self.place(
                 line,
                 col,
-                f"a `show` line before the first `turn` of round {rnd.number}: `show` stands between the "
+                f"a `show` line before the first `turn` of round {self.round_now.number}: `show` stands between the "
                 "turn that ended the round and its `score`",
                 found="show",
             )
@@ -1761,24 +1779,24 @@ class _Fold:
             self.place(
                 line,
                 col,
-                f"a `show` line after the `{state}` line of round {rnd.number}: `show` stands between "
+                f"a `show` line after the `{state}` line of round {self.round_now.number}: `show` stands between "
                 "the turn that ended the round and its `score`",
                 found="show",
             )
 
     def turn_line(self, kind: str, line: int, col: int, payload) -> None:
-        state, rnd = self.state, self.rnd
+        state = self.state
         if state == "show":
             self.place(
                 line,
                 col,
-                f"a `turn` after a `show` line of round {rnd.number}: `show` lines come after the turn "
+                f"a `turn` after a `show` line of round {self.round_now.number}: `show` lines come after the turn "
                 "that ended the round",
                 found="turn",
             )
         elif state in ("setup", "turns"):
             self.turn = payload
-            rnd.turns.append(payload)
+            self.round_now.turns.append(payload)
             self.state = "turns"
         elif state == "header":
             self.place(line, col, "a `turn` before the first `round`", found="turn")
@@ -1786,7 +1804,7 @@ class _Fold:
             self.place(
                 line,
                 col,
-                f"a `turn` after the `{state}` line of round {rnd.number}: "
+                f"a `turn` after the `{state}` line of round {self.round_now.number}: "
                 "the round has ended (start the next one with `round`)",
                 found="turn",
             )
@@ -1794,14 +1812,14 @@ class _Fold:
     def setup_line(self, kind: str, line: int, col: int, payload) -> None:
         kw = payload.type
         if self.state == "setup":
-            self.rnd.setup.append(payload)
+            self.round_now.setup.append(payload)
         elif self.state == "header":
             self.place(line, col, f"a `{kw}` line before the first `round`", found=kw)
         else:
             self.place(
                 line,
                 col,
-                f"a `{kw}` line after the first `turn` of round {self.rnd.number}: "
+                f"a `{kw}` line after the first `turn` of round {self.round_now.number}: "
                 "set-up lines come before the round's first turn",
                 found=kw,
             )
@@ -1832,7 +1850,7 @@ class _Fold:
     def score_line(self, kind: str, line: int, col: int, payload) -> None:
         state = self.state
         if state in ("setup", "turns", "show"):
-            self.rnd.score = payload
+            self.round_now.score = payload
             self.state = "score"
         elif state == "header":
             self.place(line, col, "a `score` line before the first `round`", found="score")
@@ -1840,21 +1858,21 @@ class _Fold:
             self.place(
                 line,
                 col,
-                f"a second `score` line in round {self.rnd.number}"
+                f"a second `score` line in round {self.round_now.number}"
                 if state == "score"
-                else f"a `score` line after the `totals` of round {self.rnd.number}",
+                else f"a `score` line after the `totals` of round {self.round_now.number}",
                 found="score",
             )
 
     def totals_line(self, kind: str, line: int, col: int, payload) -> None:
         state = self.state
         if state in ("setup", "turns", "show", "score"):
-            self.rnd.totals = payload
+            self.round_now.totals = payload
             self.state = "totals"
         elif state == "header":
             self.place(line, col, "a `totals` line before the first `round`", found="totals")
         else:
-            self.place(line, col, f"a second `totals` line in round {self.rnd.number}", found="totals")
+            self.place(line, col, f"a second `totals` line in round {self.round_now.number}", found="totals")
 
     def winner_line(self, kind: str, line: int, col: int, payload) -> None:
         self.winner = payload
