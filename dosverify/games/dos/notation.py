@@ -275,6 +275,8 @@ def _score_item(line, col, p, pcol, n, ncol) -> tuple:
     )
 
 
+# a flat table, over 300 lines with reason: one grammar callback per line rule of grammars/dos.lark
+# (Lark calls them by name) and the checks they share
 class _Builder(Transformer):
     """Called back by the LALR parser for every sentence; appends line items to ``out``.
 
@@ -1579,11 +1581,9 @@ class TextStream:
         self.malformed, self._sort = True, False
 
 
-class _Fold:
-    """Where each line of a log may stand (`notation.placement`, `notation.repeated`): a state
-    machine over the line items after `dos 1`, in the part of the log being read (`state`:
-    header, setup, turns, show, score, totals, end), with one method per kind of line saying
-    what it does in each part. `round_line` and `finish` yield what the stream hands on."""
+class _HeaderFold:
+    """The part of :class:`_Fold` that reads the header (`dos`, `players`, `ruleset`, `target`,
+    `option` and free tags, each once, before the first round) and the state the two share."""
 
     def __init__(self, stream: TextStream, first) -> None:
         self.stream = stream
@@ -1591,7 +1591,6 @@ class _Fold:
         self.findings = stream.findings
         self.first = first
         self.end_line = text.count("\n") + (0 if text.endswith("\n") or not text else 1) + 1
-        self.cursor = [1, 0]  # a line number and where it starts: items come in line order, so finding a line is linear
         self.header_at: dict = {"dos": (first[1], first[2])}
         self.players: list[str] | None = None
         self.ruleset: str | None = None
@@ -1599,10 +1598,113 @@ class _Fold:
         self.players_bad = False
         self.options: dict = {}
         self.tags: dict = {}
-        self.winner = None
         self.rnd: Round | None = None
-        self.turn: Turn | None = None
         self.state = "header"  # header | setup | turns | show | score | totals | end
+
+    def place(self, line: int, col: int, msg: str, found: str | None = None) -> None:
+        self.findings.append(
+            finding(
+                "notation.placement",
+                msg,
+                line=line,
+                column=col,
+                found=found,
+                round=self.rnd.number if self.rnd is not None else None,
+            )
+        )
+
+    def read_header(self) -> None:
+        """The header is read (a first `round`, or the end): the log's header, or malformed."""
+        stream = self.stream
+        if self.players is None:
+            stream.malformed = True
+            return
+        log = stream.log = Log(
+            dos=1,
+            players=self.players,
+            ruleset=self.ruleset,
+            options=self.options,
+            target=self.target,
+            tags=self.tags,
+            rounds=[],
+            winner=None,
+        )
+        log.at(self.first[1], self.first[2])
+        log._header_at = self.header_at
+        log._end_line = self.end_line
+
+    def header_line(self, kind: str, line: int, col: int, payload) -> None:
+        """`dos`, `players`, `ruleset`, `target`, `option` or a free tag: once each, before the first round."""
+        word = kind if kind != "tag" else payload[0]
+        if self.state != "header":
+            if kind == "tag":
+                msg = (
+                    f"`{payload[0]}` is not a keyword of the notation; as a free tag it belongs in the "
+                    "header, before the first `round`"
+                )
+            else:
+                msg = f"a header line (`{word}`) after the first `round`: header lines come before it"
+            self.place(line, col, msg, found=word)
+            return
+        key = f"{kind}:{payload[0]}" if kind in ("option", "tag") else kind
+        if key in self.header_at:
+            what = {"option": f"option `{payload[0]}`", "tag": f"tag `{payload[0]}`"}.get(kind, f"`{kind}` line")
+            pl, _pc = self.header_at[key]
+            self.findings.append(
+                finding(
+                    "notation.repeated",
+                    f"a second {what} (the first is at line {pl})",
+                    line=line,
+                    column=col,
+                    found=word,
+                )
+            )
+            return
+        self.header_at[key] = (line, col)
+        if kind == "players":
+            self.players_line(line, col, payload)
+        elif kind == "ruleset":
+            self.ruleset = payload[0]
+        elif kind == "target":
+            self.target = payload[0]
+        elif kind == "option":
+            self.options[payload[0]] = payload[1]
+        elif kind == "tag":
+            self.tags[payload[0]] = payload[1]
+        # "dos" again is caught as repeated above
+
+    def players_line(self, line: int, col: int, payload) -> None:
+        names, cols = payload
+        problem = None
+        if not 2 <= len(names) <= 4:
+            problem = f"a game has 2 to 4 players; this line names {len(names)}"
+        else:
+            seen: dict = {}
+            for nm, _nc in zip(names, cols, strict=False):
+                if nm.lower() in seen:
+                    problem = f"`{nm}` and `{seen[nm.lower()]}` are the same name, ignoring case"
+                    break
+                seen[nm.lower()] = nm
+        if problem:
+            self.players_bad = True
+            self.findings.append(
+                finding("notation.players", problem, line=line, column=col, expected="2 to 4 distinct player names")
+            )
+        else:
+            self.players = names
+
+
+class _Fold(_HeaderFold):
+    """Where each line of a log may stand (`notation.placement`, `notation.repeated`): a state
+    machine over the line items after `dos 1`, in the part of the log being read (`state`:
+    header, setup, turns, show, score, totals, end), with one method per kind of line saying
+    what it does in each part. `round_line` and `finish` yield what the stream hands on."""
+
+    def __init__(self, stream: TextStream, first) -> None:
+        super().__init__(stream, first)
+        self.cursor = [1, 0]  # a line number and where it starts: items come in line order, so finding a line is linear
+        self.winner = None
+        self.turn: Turn | None = None
         self.first_round_line: int | None = None
         self.header_read = False
 
@@ -1628,7 +1730,7 @@ class _Fold:
             what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind
             self.place(line, col, "nothing may follow the `winner` line", found=what)
         else:
-            _LINE_KINDS.get(kind, _Fold.header_line)(self, kind, line, col, payload)
+            _LINE_KINDS.get(kind, _HeaderFold.header_line)(self, kind, line, col, payload)
 
     def finish(self) -> Iterator[Round | None]:
         """The text has ended: the header if no round came, the last round; then what the header lacked,
@@ -1663,38 +1765,6 @@ class _Fold:
         self.cursor[:] = [ln, at]
         j = text.find("\n", at)
         return text[at:] if j < 0 else text[at:j]
-
-    def place(self, line: int, col: int, msg: str, found: str | None = None) -> None:
-        self.findings.append(
-            finding(
-                "notation.placement",
-                msg,
-                line=line,
-                column=col,
-                found=found,
-                round=self.rnd.number if self.rnd is not None else None,
-            )
-        )
-
-    def read_header(self) -> None:
-        """The header is read (a first `round`, or the end): the log's header, or malformed."""
-        stream = self.stream
-        if self.players is None:
-            stream.malformed = True
-            return
-        log = stream.log = Log(
-            dos=1,
-            players=self.players,
-            ruleset=self.ruleset,
-            options=self.options,
-            target=self.target,
-            tags=self.tags,
-            rounds=[],
-            winner=None,
-        )
-        log.at(self.first[1], self.first[2])
-        log._header_at = self.header_at
-        log._end_line = self.end_line
 
     def bad_line(self, line: int, payload: list) -> None:
         """A line that could not be read: its findings; a turn it stood in is damaged."""
@@ -1877,66 +1947,6 @@ class _Fold:
     def winner_line(self, kind: str, line: int, col: int, payload) -> None:
         self.winner = payload
         self.state = "end"
-
-    def header_line(self, kind: str, line: int, col: int, payload) -> None:
-        """`dos`, `players`, `ruleset`, `target`, `option` or a free tag: once each, before the first round."""
-        word = kind if kind != "tag" else payload[0]
-        if self.state != "header":
-            if kind == "tag":
-                msg = (
-                    f"`{payload[0]}` is not a keyword of the notation; as a free tag it belongs in the "
-                    "header, before the first `round`"
-                )
-            else:
-                msg = f"a header line (`{word}`) after the first `round`: header lines come before it"
-            self.place(line, col, msg, found=word)
-            return
-        key = f"{kind}:{payload[0]}" if kind in ("option", "tag") else kind
-        if key in self.header_at:
-            what = {"option": f"option `{payload[0]}`", "tag": f"tag `{payload[0]}`"}.get(kind, f"`{kind}` line")
-            pl, _pc = self.header_at[key]
-            self.findings.append(
-                finding(
-                    "notation.repeated",
-                    f"a second {what} (the first is at line {pl})",
-                    line=line,
-                    column=col,
-                    found=word,
-                )
-            )
-            return
-        self.header_at[key] = (line, col)
-        if kind == "players":
-            self.players_line(line, col, payload)
-        elif kind == "ruleset":
-            self.ruleset = payload[0]
-        elif kind == "target":
-            self.target = payload[0]
-        elif kind == "option":
-            self.options[payload[0]] = payload[1]
-        elif kind == "tag":
-            self.tags[payload[0]] = payload[1]
-        # "dos" again is caught as repeated above
-
-    def players_line(self, line: int, col: int, payload) -> None:
-        names, cols = payload
-        problem = None
-        if not 2 <= len(names) <= 4:
-            problem = f"a game has 2 to 4 players; this line names {len(names)}"
-        else:
-            seen: dict = {}
-            for nm, _nc in zip(names, cols, strict=False):
-                if nm.lower() in seen:
-                    problem = f"`{nm}` and `{seen[nm.lower()]}` are the same name, ignoring case"
-                    break
-                seen[nm.lower()] = nm
-        if problem:
-            self.players_bad = True
-            self.findings.append(
-                finding("notation.players", problem, line=line, column=col, expected="2 to 4 distinct player names")
-            )
-        else:
-            self.players = names
 
 
 #: What each kind of line item does (:class:`_Fold`); the header lines' kinds go to `header_line`.
