@@ -202,7 +202,9 @@ class Turn(Located):
     events: list[TurnEvent] = field(default_factory=list)
 
     _damaged = False  # a line of this turn was not readable (a syntax finding) and was skipped
-    _skips = ()  # (events before it, keyword, card words): a place or refill line skipped for its card (R54)
+    # (events before it, keyword, card words): a place or refill line skipped for its card (R54); typed in a
+    # comment, so that the dataclass does not take it for a field
+    _skips = ()  # type: tuple[tuple[int, str, int], ...]
 
 
 # ---- a round's set-up and end ------------------------------------------------------------
@@ -303,8 +305,9 @@ class Log(Located):
 
     # where header lines were written (text form): "dos", "players", "ruleset", "target",
     # "option:KEY", "tag:NAME" -> (line, column); and the last line + 1 (for "missing" findings)
-    _header_at = {}  # (not annotated: not a field)
-    _end_line = None
+    # not annotated (typed in comments): not fields
+    _header_at = {}  # type: dict[str, tuple[int, int]]
+    _end_line = None  # type: int | None
 
 
 def attach_pointers(log: Log) -> Log:

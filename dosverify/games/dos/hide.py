@@ -59,7 +59,7 @@ def _deal(log: Log, rnd, deck: list[str]) -> tuple[dict, list[str], list[str]]:
     seats = list(log.players)
     start = (seats.index(dealer) + 1) % len(seats) if dealer in seats else 0
     order = list(reversed(deck))
-    hands = {p: [] for p in seats}
+    hands: dict[str, list[str]] = {p: [] for p in seats}
     for _ in range(7):
         for k in range(len(seats)):
             if order:

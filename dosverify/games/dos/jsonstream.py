@@ -32,7 +32,6 @@ import json
 import re
 from array import array
 from functools import lru_cache
-from json.decoder import WHITESPACE
 
 from pydantic import TypeAdapter
 
@@ -42,7 +41,9 @@ from .events import Log, Round, attach_round_pointers
 
 __all__ = ["JsonStream", "index_document"]
 
-_ws = WHITESPACE.match  # JSON's whitespace, as json.loads skips it
+_ws = re.compile(
+    r"[ \t\n\r]*", re.VERBOSE | re.MULTILINE | re.DOTALL
+).match  # json.decoder.WHITESPACE: JSON's whitespace, as json.loads skips it
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -157,6 +158,8 @@ class JsonStream:
         from .jsonform import log_adapter, schema_findings
 
         text = self.text
+        if text is None:  # pragma: no cover - not text: the stream failed before a header was asked for
+            return None
         try:
             spans = index_document(text, self._starts, self._ends, self._floaty)[0]
         except json.JSONDecodeError as e:  # inside a value: where json.loads stops too
@@ -165,12 +168,18 @@ class JsonStream:
             ]
             return None
         except GiveWay:
-            e = _syntax_error(text, self._starts, self._ends)
-            if e is None:
+            syntax = _syntax_error(text, self._starts, self._ends)
+            if syntax is None:
                 self.failed = True  # valid JSON, but not plainly a log's object: read whole
             else:
                 self.refused = [
-                    finding("notation.schema", f"this is not JSON: {e.msg}", line=e.lineno, column=e.colno, pointer="")
+                    finding(
+                        "notation.schema",
+                        f"this is not JSON: {syntax.msg}",
+                        line=syntax.lineno,
+                        column=syntax.colno,
+                        pointer="",
+                    )
                 ]
             return None
         except RecursionError:
@@ -240,6 +249,7 @@ class JsonStream:
         from .jsonform import _has_lone_surrogate, _integral_floats, schema_findings
         from .notation import face_down_round
 
+        assert self.text is not None  # rounds are read only after a header was
         raw = self.text[self._starts[ri] : self._ends[ri]]
         src = json.dumps(_integral_floats(json.loads(raw))) if ri in self._floaty or _has_lone_surrogate(raw) else raw
         try:

@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ...spec import load_spec
+from .. import Mutation
 from .cards import composition, full_deck
-from .simulate import is_wild, match_options
+from .simulate.matches import is_wild, match_options
 
 # ---- replay of a legal log -----------------------------------------------------------------
 
@@ -89,8 +90,8 @@ def _nlines(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
 
-@lru_cache(maxsize=64)
-def analyse(text: str) -> Analysis:
+def _read_lines(text: str) -> list[Line]:
+    """The text's lines, each with its words (comments dropped) and keyword."""
     raw_lines = text.split("\n")
     if text.endswith("\n"):
         raw_lines = raw_lines[:-1]
@@ -103,229 +104,276 @@ def analyse(text: str) -> Analysis:
             body = body.split(" #", 1)[0].strip()
         words = body.split()
         lines.append(Line(i, raw, words, words[0] if words else ""))
-    players: list[str] = []
-    ruleset = "official"
-    turns: list[TurnInfo] = []
-
-    hands: dict = {}
-    cr: list = []
-    pile: list = []
-    pile_known = False
-    discard: list = []
-    status: dict = {}
-    rnd = 0
-    dealer = None
-    deck: list = []
-    setup_hands: dict = {}
-    center: list = []
-    dealt = False
-    T: dict | None = None  # the current turn's state
-
-    def deal():
-        nonlocal cr, pile, pile_known, discard, hands, dealt, status
-        hands = {p: [] for p in players}
-        if deck:
-            order = [players[(players.index(dealer) + k) % len(players)] for k in range(1, len(players) + 1)]
-            pl = list(deck)
-            for _ in range(7):
-                for p in order:
-                    hands[p].append(pl.pop(0))
-            cr = [pl.pop(0), pl.pop(0)]
-            pile, pile_known = pl, True
-        else:
-            for p in players:
-                hands[p] = list(setup_hands.get(p, []))
-            cr = list(center)
-            rest = Counter(composition())
-            for h in hands.values():
-                rest.subtract(h)
-            rest.subtract(cr)
-            pile = [c for c in full_deck() if rest[c] > 0 and not rest.subtract([c])]
-            pile_known = False
-        discard = []
-        status = {p: None for p in players}
-        dealt = True
-
-    def changed(p):
-        status[p] = "owed" if len(hands[p]) == 2 else None
-
-    def take(card):
-        b = base_of(card)
-        if pile_known and pile and pile[0] == b:
-            pile.pop(0)
-        elif b in pile:
-            pile.remove(b)
-
-    def end_phase():
-        if T and not T["discarded"]:
-            discard.extend(T["covered"] + T["used"])
-            T["discarded"] = True
-            T["phase"] = "end"
-
-    def close_turn(at: int):
-        nonlocal T
-        if T is None:
-            return
-        end_phase()
-        info = turns[T["index"]]
-        info.after = at
-        info.ended_round = not hands[info.player]
-        T = None
-
-    for ln in lines:
-        k = ln.kind
-        if not k:
-            continue
-        # snapshot before the line
-        ln.round = rnd
-        ln.turn = T["index"] if T else -1
-        if dealt:
-            ln.hands = {p: list(h) for p, h in hands.items()}
-            ln.cr, ln.pile, ln.pile_known, ln.discard = list(cr), list(pile), pile_known, list(discard)
-            ln.status = dict(status)
-        w = ln.words
-        if k == "players":
-            players = w[1:]
-        elif k == "ruleset":
-            ruleset = w[1]
-        elif k == "round":
-            close_turn(ln.no)
-            rnd = int(w[1])
-            ln.round = rnd
-            deck, setup_hands, center, dealt = [], {}, [], False
-        elif k == "dealer":
-            dealer = w[1]
-        elif k == "deck":
-            deck.extend(w[1:])
-        elif k == "hand":
-            setup_hands[w[1]] = w[2:]
-        elif k == "center":
-            center = w[1:]
-        elif k == "turn":
-            close_turn(ln.no)
-            if not dealt:
-                deal()
-                ln.hands = {p: list(h) for p, h in hands.items()}
-                ln.cr, ln.pile, ln.pile_known, ln.discard = list(cr), list(pile), pile_known, list(discard)
-                ln.status = dict(status)
-            idx = len(turns)
-            turns.append(TurnInfo(idx, rnd, w[1], ln.no))
-            T = dict(
-                index=idx,
-                p=w[1],
-                phase="match",
-                matches=0,
-                drew=False,
-                covered=[],
-                used=[],
-                discarded=False,
-                pending=0,
-                penalty_seen=False,
-                dcm_seen=False,
-                now=None,
-            )
-            ln.turn = idx
-        elif k in ("score", "totals", "winner"):
-            close_turn(ln.no)
-        elif T is not None:
-            turns[T["index"]].lines.append(ln.no)
-            p = T["p"]
-            if k == "match":
-                tgt = w[1]
-                cards = [c for c in w[3:] if c != "+"]
-                cr.remove(base_of(tgt))
-                T["covered"].append(base_of(tgt))
-                for c in cards:
-                    hands[p].remove(base_of(c))
-                    T["used"].append(base_of(c))
-                T["matches"] += 1
-                ct = decl_colour(tgt)
-                ln.colour = all(decl_colour(c) == ct for c in cards)
-                ln.role = "match-double" if len(cards) == 2 else "match-single"
-                ln.player = p
-                changed(p)
-            elif k == "draw":
-                q = w[1] if len(w) > 1 and w[1] in players else None
-                cards = w[2:] if q else w[1:]
-                q = q or p
-                ln.player = q
-                if T["now"] and T["now"][0] == q:
-                    ln.role = "penalty-now"
-                    left = T["now"][1] - len(cards)
-                    T["now"] = (q, left) if left > 0 else None
-                elif q == p and T["phase"] == "match" and T["matches"] == 0 and not T["drew"]:
-                    ln.role = "nomatch-draw"
-                    T["drew"] = True
-                else:
-                    end_phase()
-                    if q == p and T["pending"] > 0:
-                        ln.role = "penalty-step"
-                        T["pending"] -= len(cards)
-                        T["penalty_seen"] = True
-                    else:
-                        ln.role = "dcm"
-                        T["dcm_seen"] = True
-                for c in cards:
-                    take(c)
-                    hands[q].append(base_of(c))
-                changed(q)
-            elif k == "refill":
-                end_phase()
-                ln.role = "refill"
-                for c in w[1:]:
-                    take(c)
-                    cr.append(base_of(c))
-            elif k == "place":
-                if T["matches"] == 0 and T["phase"] == "match":
-                    ln.role = "nomatch-place"
-                    T["phase"] = "placed"
-                else:
-                    end_phase()
-                    ln.role = "bonus"
-                ln.player = p
-                hands[p].remove(base_of(w[1]))
-                cr.append(base_of(w[1]))
-                changed(p)
-            elif k == "pass":
-                ln.role = "pass"
-            elif k == "dos":
-                q = w[1] if len(w) > 1 else p
-                ln.player = q
-                status[q] = "called"
-            elif k == "catch":
-                q = w[1]
-                ln.player = q
-                status[q] = "caught"
-                if q == p and not T["penalty_seen"] and not T["dcm_seen"]:
-                    T["pending"] += 2
-                    ln.role = "catch-step"
-                else:
-                    T["now"] = (q, 2)
-                    ln.role = "catch-now"
-            elif k == "reshuffle":
-                if T["phase"] == "match" and T["matches"] > 0:
-                    end_phase()
-                ln.role = "reshuffle"
-                if len(w) > 1:
-                    pile, pile_known = [base_of(c) for c in w[1:]], True
-                else:
-                    pile, pile_known = list(discard), False
-                discard = []
-    close_turn(_nlines(text) + 1)
-    return Analysis(text, lines, turns, players, ruleset, _nlines(text))
+    return lines
 
 
-# ---- mutations -----------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def analyse(text: str) -> Analysis:
+    """A legal log replayed line by line: each line with the table as it stood before it and the role
+    it plays in its turn, and the turns with their lines; what the operators choose their edits from."""
+    replay = _Replay(_read_lines(text))
+    for ln in replay.lines:
+        if ln.kind:
+            replay.line(ln)
+    replay.close_turn(_nlines(text) + 1)
+    return Analysis(text, replay.lines, replay.turns, replay.players, replay.ruleset, _nlines(text))
 
 
 @dataclass
-class Mutation:
-    operator: str
-    text: str
-    kind: str
-    rule: str
-    line: int
-    note: str = ""
+class _TurnState:
+    """The turn being replayed: how far it has gone, and what it still owes."""
+
+    index: int
+    p: str
+    phase: str = "match"  # match, placed (no match, a card placed), end (the end-of-turn steps)
+    matches: int = 0
+    drew: bool = False
+    covered: list[str] = field(default_factory=list)
+    used: list[str] = field(default_factory=list)
+    discarded: bool = False
+    pending: int = 0  # penalty cards owed at the penalty step
+    penalty_seen: bool = False
+    dcm_seen: bool = False
+    now: tuple[str, int] | None = None  # (player, cards) of a penalty being drawn at once
+
+
+class _Replay:
+    """The table through a log (the cards of each hand, the Center Row, the piles, the DOS calls), one
+    method per kind of line; :func:`analyse` snapshots it before each line."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        self.lines = lines
+        self.players: list[str] = []
+        self.ruleset = "official"
+        self.turns: list[TurnInfo] = []
+        self.hands: dict[str, list[str]] = {}
+        self.cr: list[str] = []
+        self.pile: list[str] = []
+        self.pile_known = False
+        self.discard: list[str] = []
+        self.status: dict[str, str | None] = {}
+        self.rnd = 0
+        self.dealer: str | None = None
+        self.deck: list[str] = []
+        self.setup_hands: dict[str, list[str]] = {}
+        self.center: list[str] = []
+        self.dealt = False
+        self.turn: _TurnState | None = None
+
+    def line(self, ln: Line) -> None:
+        k = ln.kind
+        ln.round = self.rnd
+        ln.turn = self.turn.index if self.turn else -1
+        if self.dealt:
+            self.snapshot(ln)
+        w = ln.words
+        if k == "players":
+            self.players = w[1:]
+        elif k == "ruleset":
+            self.ruleset = w[1]
+        elif k == "round":
+            self.close_turn(ln.no)
+            self.rnd = int(w[1])
+            ln.round = self.rnd
+            self.deck, self.setup_hands, self.center, self.dealt = [], {}, [], False
+        elif k == "dealer":
+            self.dealer = w[1]
+        elif k == "deck":
+            self.deck.extend(w[1:])
+        elif k == "hand":
+            self.setup_hands[w[1]] = w[2:]
+        elif k == "center":
+            self.center = w[1:]
+        elif k == "turn":
+            self.turn_line(ln)
+        elif k in ("score", "totals", "winner"):
+            self.close_turn(ln.no)
+        elif self.turn is not None:
+            self.turns[self.turn.index].lines.append(ln.no)
+            handler = _EVENTS.get(k)
+            if handler is not None:
+                handler(self, ln, self.turn)
+
+    def snapshot(self, ln: Line) -> None:
+        """The table as it stands before line `ln`."""
+        ln.hands = {p: list(h) for p, h in self.hands.items()}
+        ln.cr, ln.pile, ln.pile_known, ln.discard = list(self.cr), list(self.pile), self.pile_known, list(self.discard)
+        ln.status = dict(self.status)
+
+    def deal(self) -> None:
+        """The round's first turn: the deal from the deck (V9), or the `hand` and `center` lines."""
+        players = self.players
+        self.hands = {p: [] for p in players}
+        if self.deck:
+            assert self.dealer is not None  # a legal log names the dealer before the deck is dealt
+            seat = players.index(self.dealer)
+            order = [players[(seat + k) % len(players)] for k in range(1, len(players) + 1)]
+            pl = list(self.deck)
+            for _ in range(7):
+                for p in order:
+                    self.hands[p].append(pl.pop(0))
+            self.cr = [pl.pop(0), pl.pop(0)]
+            self.pile, self.pile_known = pl, True
+        else:
+            for p in players:
+                self.hands[p] = list(self.setup_hands.get(p, []))
+            self.cr = list(self.center)
+            rest = Counter(composition())
+            for h in self.hands.values():
+                rest.subtract(h)
+            rest.subtract(self.cr)
+            self.pile = [c for c in full_deck() if rest[c] > 0 and not rest.subtract([c])]
+            self.pile_known = False
+        self.discard = []
+        self.status = {p: None for p in players}
+        self.dealt = True
+
+    def changed(self, p: str) -> None:
+        self.status[p] = "owed" if len(self.hands[p]) == 2 else None
+
+    def take(self, card: str) -> None:
+        b = base_of(card)
+        if self.pile_known and self.pile and self.pile[0] == b:
+            self.pile.pop(0)
+        elif b in self.pile:
+            self.pile.remove(b)
+
+    def end_phase(self) -> None:
+        """The end-of-turn steps begin: this turn's matched cards go to the discard pile."""
+        t = self.turn
+        if t and not t.discarded:
+            self.discard.extend(t.covered + t.used)
+            t.discarded = True
+            t.phase = "end"
+
+    def close_turn(self, at: int) -> None:
+        if self.turn is None:
+            return
+        self.end_phase()
+        info = self.turns[self.turn.index]
+        info.after = at
+        info.ended_round = not self.hands[info.player]
+        self.turn = None
+
+    def turn_line(self, ln: Line) -> None:
+        self.close_turn(ln.no)
+        if not self.dealt:
+            self.deal()
+            self.snapshot(ln)
+        idx = len(self.turns)
+        self.turns.append(TurnInfo(idx, self.rnd, ln.words[1], ln.no))
+        self.turn = _TurnState(idx, ln.words[1])
+        ln.turn = idx
+
+    # -- a turn's events, each given the turn's state
+    def match_line(self, ln: Line, t: _TurnState) -> None:
+        w, p = ln.words, t.p
+        tgt = w[1]
+        cards = [c for c in w[3:] if c != "+"]
+        self.cr.remove(base_of(tgt))
+        t.covered.append(base_of(tgt))
+        for c in cards:
+            self.hands[p].remove(base_of(c))
+            t.used.append(base_of(c))
+        t.matches += 1
+        ct = decl_colour(tgt)
+        ln.colour = all(decl_colour(c) == ct for c in cards)
+        ln.role = "match-double" if len(cards) == 2 else "match-single"
+        ln.player = p
+        self.changed(p)
+
+    def draw_line(self, ln: Line, t: _TurnState) -> None:
+        """Why the cards are drawn: a penalty at once, no match, the penalty step, or a Double Color Match."""
+        w, p = ln.words, t.p
+        q = w[1] if len(w) > 1 and w[1] in self.players else None
+        cards = w[2:] if q else w[1:]
+        q = q or p
+        ln.player = q
+        if t.now and t.now[0] == q:
+            ln.role = "penalty-now"
+            left = t.now[1] - len(cards)
+            t.now = (q, left) if left > 0 else None
+        elif q == p and t.phase == "match" and t.matches == 0 and not t.drew:
+            ln.role = "nomatch-draw"
+            t.drew = True
+        else:
+            self.end_phase()
+            if q == p and t.pending > 0:
+                ln.role = "penalty-step"
+                t.pending -= len(cards)
+                t.penalty_seen = True
+            else:
+                ln.role = "dcm"
+                t.dcm_seen = True
+        for c in cards:
+            self.take(c)
+            self.hands[q].append(base_of(c))
+        self.changed(q)
+
+    def refill_line(self, ln: Line, t: _TurnState) -> None:
+        self.end_phase()
+        ln.role = "refill"
+        for c in ln.words[1:]:
+            self.take(c)
+            self.cr.append(base_of(c))
+
+    def place_line(self, ln: Line, t: _TurnState) -> None:
+        if t.matches == 0 and t.phase == "match":
+            ln.role = "nomatch-place"
+            t.phase = "placed"
+        else:
+            self.end_phase()
+            ln.role = "bonus"
+        ln.player = t.p
+        self.hands[t.p].remove(base_of(ln.words[1]))
+        self.cr.append(base_of(ln.words[1]))
+        self.changed(t.p)
+
+    def pass_line(self, ln: Line, t: _TurnState) -> None:
+        ln.role = "pass"
+
+    def dos_line(self, ln: Line, t: _TurnState) -> None:
+        q = ln.words[1] if len(ln.words) > 1 else t.p
+        ln.player = q
+        self.status[q] = "called"
+
+    def catch_line(self, ln: Line, t: _TurnState) -> None:
+        """A catch: the penalty owed at the step (the player on turn, before it), or drawn at once."""
+        q = ln.words[1]
+        ln.player = q
+        self.status[q] = "caught"
+        if q == t.p and not t.penalty_seen and not t.dcm_seen:
+            t.pending += 2
+            ln.role = "catch-step"
+        else:
+            t.now = (q, 2)
+            ln.role = "catch-now"
+
+    def reshuffle_line(self, ln: Line, t: _TurnState) -> None:
+        if t.phase == "match" and t.matches > 0:
+            self.end_phase()
+        ln.role = "reshuffle"
+        if len(ln.words) > 1:
+            self.pile, self.pile_known = [base_of(c) for c in ln.words[1:]], True
+        else:
+            self.pile, self.pile_known = list(self.discard), False
+        self.discard = []
+
+
+#: A turn's event lines, by keyword (a flat table of the replay's methods).
+_EVENTS = {
+    "match": _Replay.match_line,
+    "draw": _Replay.draw_line,
+    "refill": _Replay.refill_line,
+    "place": _Replay.place_line,
+    "pass": _Replay.pass_line,
+    "dos": _Replay.dos_line,
+    "catch": _Replay.catch_line,
+    "reshuffle": _Replay.reshuffle_line,
+}
+
+
+# ---- mutations -----------------------------------------------------------------------------
 
 
 def _lines(text: str) -> list[str]:
@@ -517,8 +565,9 @@ def op_not_held(text: str, rng: random.Random) -> Mutation | None:
 # ---- bonuses
 
 
-def _last_event(a: Analysis, t: TurnInfo) -> Line | None:
-    return a.line(t.lines[-1]) if t.lines else None
+def _last_event(a: Analysis, t: TurnInfo) -> Line:
+    """The last event line of a turn that has one (callers ask `t.lines` first)."""
+    return a.line(t.lines[-1])
 
 
 def _bonus_counts(a: Analysis, t: TurnInfo) -> tuple[int, int, int]:
@@ -823,7 +872,7 @@ def op_bogus_catch(text: str, rng: random.Random) -> Mutation | None:
 def op_drop_penalty(text: str, rng: random.Random) -> Mutation | None:
     """A caught player never draws the 2 penalty cards."""
     a = analyse(text)
-    cands = []
+    cands: list[tuple[str, Line | None, list[int], TurnInfo | None]] = []
     for ln in a.lines:
         if ln.role == "catch-now":
             nxt = a.line(ln.no + 1) if ln.no < a.nlines else None
@@ -838,9 +887,10 @@ def op_drop_penalty(text: str, rng: random.Random) -> Mutation | None:
         return None
     how, ln, block, t = pick
     new = delete_lines(text, block)
-    if how == "now":
+    if ln is not None:  # how == "now"
         line = ln.no + 1 if ln.no + 1 <= _nlines(new) else _nlines(new) + 1
     else:
+        assert t is not None  # a penalty step belongs to its turn
         line = _after(a, t, len(block))
     return Mutation("drop_penalty", new, "dos-call", "dos.penalty", line, f"penalty dropped ({how})")
 
@@ -983,7 +1033,7 @@ def op_card_typo(text: str, rng: random.Random) -> Mutation | None:
     a = analyse(text)
     cands = []
     for ln in a.lines:
-        if not ln.role.startswith("match-"):
+        if not ln.role.startswith("match-") or ln.player is None:  # (a match line names its player)
             continue
         tgt, cards = ln.words[1], [c for c in ln.words[3:] if c != "+"]
         if not (_plain(tgt) and all(_plain(c) for c in cards)):
@@ -1224,7 +1274,7 @@ def card_code_sites(text: str) -> list[tuple[int, int]]:
     """Every (line number, word index) of a card code on a setup or event line."""
     from .cards import is_card
 
-    sites = []
+    sites: list[tuple[int, int]] = []
     for no, raw in enumerate(_lines(text), 1):
         words, _ = _code_words(raw)
         if words and words[0] in _CARD_LINES:

@@ -21,11 +21,13 @@ import json
 import os
 import re
 import threading
+from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
+from typing import cast
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from ...findings import Finding, finding
 from ...model import Parsed
@@ -273,6 +275,8 @@ def _score_item(line, col, p, pcol, n, ncol) -> tuple:
     )
 
 
+# a flat table, over 300 lines with reason: one grammar callback per line rule of grammars/dos.lark
+# (Lark calls them by name) and the checks they share
 class _Builder(Transformer):
     """Called back by the LALR parser for every sentence; appends line items to ``out``.
 
@@ -658,9 +662,9 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = 
             word = ""
         else:
             word = str(tok)
-    else:
-        pos = exc.pos_in_stream
-        expected_names = exc.allowed or set()
+    else:  # UnexpectedCharacters, the lexer's (the other kind the parser raises)
+        pos = exc.pos_in_stream or 0
+        expected_names = cast(UnexpectedCharacters, exc).allowed or set()
         word = _word_at(text, pos)
     expected = _readable(expected_names)
     ls = _line_start(text, pos)
@@ -671,7 +675,8 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = 
         indent = len(text[ls:pos]) - len(text[ls:pos].lstrip(" \t"))
         first = _word_at(text, ls + indent)
         col1 = indent + 1
-        if first not in KEYWORDS and TAG_RE.match(first):
+        free_tag = first not in KEYWORDS and TAG_RE.match(first) is not None
+        if free_tag:
             glued = next((k for k in sorted(KEYWORDS, key=len, reverse=True) if first.startswith(k)), None)
             if glued:
                 return finding(
@@ -685,8 +690,8 @@ def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = 
                     help="separate the words of a line with spaces",
                 )
             if word or "WORD" not in expected_names:
-                first = None
-        if first is not None and first not in KEYWORDS and TAG_RE.match(first):
+                free_tag = False
+        if free_tag:
             return finding(
                 "notation.line",
                 f"`{_short(first)}` is not a keyword of the notation (as a free tag, it "
@@ -830,7 +835,7 @@ _CARD_RE = re.compile(r"[RGBYW][0-9#][^ \t\r\n]*")
 _NAME_RE = re.compile(r"(?![RGBYW][0-9#])[A-Za-z][A-Za-z0-9_-]*")
 _INT_RE = re.compile(r"[0-9]+")
 _KW_TYPE = {k: k.upper() for k in KEYWORDS}
-_FAST_SHAPES = {  # keyword: [(shape of its words, callback name)], as the grammar's rules say
+_SHAPES = {  # keyword: [(shape of its words, callback name)], as the grammar's rules say
     "dos": [(r"I", "dos_line"), (r"N?", "dos_call")],
     "players": [(r"N*", "players_line")],
     "target": [(r"I", "target_line")],
@@ -852,7 +857,7 @@ _FAST_SHAPES = {  # keyword: [(shape of its words, callback name)], as the gramm
     "totals": [(r"(?:NI)+", "totals_line")],
     "winner": [(r"N", "winner_line")],
 }
-_FAST_SHAPES = {k: [(re.compile(r), cb) for r, cb in v] for k, v in _FAST_SHAPES.items()}
+_FAST_SHAPES = {k: [(re.compile(r), cb) for r, cb in v] for k, v in _SHAPES.items()}
 _LETTER_TYPE = {"C": "CARD", "H": "HIDDEN", "N": "NAME", "I": "INT"}
 
 
@@ -1067,9 +1072,9 @@ def _fast_line(b, raw: str, line: int) -> bool | None:
                     del w[0]
                     c = []
                     at = r.start(1) + 2
-                    for x in w:
+                    for word in w:
                         c.append(at)
-                        at += len(x) + 1
+                        at += len(word) + 1
                 item = _direct(line, m.start(1) + 1, kw, w, c)
                 if item is not None:
                     b.out.append(item)
@@ -1253,7 +1258,7 @@ def _start_expected(lark, b) -> tuple:
     try:
         lark.parse("%\n", start="start")
     except UnexpectedInput as e:
-        names = e.expected if isinstance(e, UnexpectedToken) else e.allowed
+        names = e.expected if isinstance(e, UnexpectedToken) else cast(UnexpectedCharacters, e).allowed
         return (names, _readable(names))
     finally:
         b.out, b.off = out, off
@@ -1531,359 +1536,429 @@ class TextStream:
         return findings
 
     def _fold(self, items):
-        text = self.text
-        findings = self.findings
+        """The line items in order, placed in the log's parts (:class:`_Fold`): None once the header is read,
+        then each round as the next begins (or the text ends)."""
         items = iter(items)
-        n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-        end_line = n_lines + 1
-
-        # the first line: `dos 1`
         first = next(items, None)
         if first is None or first[0] != "dos" or first[3][0] != 1:
-            if first is None:
-                msg, line, col, found = "the log is empty: a log starts with `dos 1`", 1, 1, "end of file"
-            elif first[0] == "dos":
-                msg, line, col, found = (
-                    f"this is a log of notation version {first[3][0]}; only version 1 is read",
-                    first[1],
-                    first[3][1],
-                    str(first[3][0]),
-                )
-            else:
-                line, col = first[1], first[2]
-                msg, found = (
-                    "a log starts with `dos 1`",
-                    _short(text.split("\n", line)[line - 1].strip() if line <= n_lines else ""),
-                )
-            # the findings so far are the first line's own (a few: read in their order, not sorted)
-            self.findings = [
-                finding("notation.version", msg, line=line, column=col, found=found, expected="`dos 1`")
-            ] + (list(first[3]) if first is not None and first[0] == "bad" else [])
-            self.malformed, self._sort = True, False
+            self._not_a_log(first)
             yield None
             return
+        fold = _Fold(self, first)
+        for kind, line, col, payload in items:
+            if kind == "event" and fold.state == "turns":  # most lines: a turn's events
+                fold.turn.events.append(payload)
+                continue
+            if kind == "round" and fold.state != "end":  # hands on the header, then the round before
+                yield from fold.round_line(line, col, payload)
+                continue
+            fold.line(kind, line, col, payload)
+        yield from fold.finish()
 
-        cursor = [1, 0]  # a line number and where it starts: items come in line order, so finding a line is linear
+    def _not_a_log(self, first) -> None:
+        """The first line is not `dos 1`: the log is malformed, with that one finding (and the line's own)."""
+        text = self.text or ""
+        n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        if first is None:
+            msg, line, col, found = "the log is empty: a log starts with `dos 1`", 1, 1, "end of file"
+        elif first[0] == "dos":
+            msg, line, col, found = (
+                f"this is a log of notation version {first[3][0]}; only version 1 is read",
+                first[1],
+                first[3][1],
+                str(first[3][0]),
+            )
+        else:
+            line, col = first[1], first[2]
+            msg, found = (
+                "a log starts with `dos 1`",
+                _short(text.split("\n", line)[line - 1].strip() if line <= n_lines else ""),
+            )
+        # the findings so far are the first line's own (a few: read in their order, not sorted)
+        self.findings = [finding("notation.version", msg, line=line, column=col, found=found, expected="`dos 1`")] + (
+            list(first[3]) if first is not None and first[0] == "bad" else []
+        )
+        self.malformed, self._sort = True, False
 
-        def line_text(n: int) -> str:
-            ln, at = cursor if n >= cursor[0] else (1, 0)
-            while ln < n:
-                j = text.find("\n", at)
-                if j < 0:
-                    return ""
-                ln, at = ln + 1, j + 1
-            cursor[:] = [ln, at]
-            j = text.find("\n", at)
-            return text[at:] if j < 0 else text[at:j]
 
-        header_at: dict = {"dos": (first[1], first[2])}
-        players = ruleset = target = None
-        players_bad = False
-        options: dict = {}
-        tags: dict = {}
-        winner = None
-        rnd: Round | None = None
-        turn: Turn | None = None
-        state = "header"  # header | setup | turns | score | totals | end
-        first_round_line = None
+class _HeaderFold:
+    """The part of :class:`_Fold` that reads the header (`dos`, `players`, `ruleset`, `target`,
+    `option` and free tags, each once, before the first round) and the state the two share."""
 
-        def place(line, col, msg, found=None):
-            findings.append(
+    def __init__(self, stream: TextStream, first) -> None:
+        self.stream = stream
+        self.text = text = stream.text or ""
+        self.findings = stream.findings
+        self.first = first
+        self.end_line = text.count("\n") + (0 if text.endswith("\n") or not text else 1) + 1
+        self.header_at: dict = {"dos": (first[1], first[2])}
+        self.players: list[str] | None = None
+        self.ruleset: str | None = None
+        self.target: int | None = None
+        self.players_bad = False
+        self.options: dict = {}
+        self.tags: dict = {}
+        self.rnd: Round | None = None
+        self.state = "header"  # header | setup | turns | show | score | totals | end
+
+    def place(self, line: int, col: int, msg: str, found: str | None = None) -> None:
+        self.findings.append(
+            finding(
+                "notation.placement",
+                msg,
+                line=line,
+                column=col,
+                found=found,
+                round=self.rnd.number if self.rnd is not None else None,
+            )
+        )
+
+    def read_header(self) -> None:
+        """The header is read (a first `round`, or the end): the log's header, or malformed."""
+        stream = self.stream
+        if self.players is None:
+            stream.malformed = True
+            return
+        log = stream.log = Log(
+            dos=1,
+            players=self.players,
+            ruleset=self.ruleset,
+            options=self.options,
+            target=self.target,
+            tags=self.tags,
+            rounds=[],
+            winner=None,
+        )
+        log.at(self.first[1], self.first[2])
+        log._header_at = self.header_at
+        log._end_line = self.end_line
+
+    def header_line(self, kind: str, line: int, col: int, payload) -> None:
+        """`dos`, `players`, `ruleset`, `target`, `option` or a free tag: once each, before the first round."""
+        word = kind if kind != "tag" else payload[0]
+        if self.state != "header":
+            if kind == "tag":
+                msg = (
+                    f"`{payload[0]}` is not a keyword of the notation; as a free tag it belongs in the "
+                    "header, before the first `round`"
+                )
+            else:
+                msg = f"a header line (`{word}`) after the first `round`: header lines come before it"
+            self.place(line, col, msg, found=word)
+            return
+        key = f"{kind}:{payload[0]}" if kind in ("option", "tag") else kind
+        if key in self.header_at:
+            what = {"option": f"option `{payload[0]}`", "tag": f"tag `{payload[0]}`"}.get(kind, f"`{kind}` line")
+            pl, _pc = self.header_at[key]
+            self.findings.append(
                 finding(
-                    "notation.placement",
-                    msg,
+                    "notation.repeated",
+                    f"a second {what} (the first is at line {pl})",
                     line=line,
                     column=col,
-                    found=found,
-                    round=rnd.number if rnd is not None else None,
+                    found=word,
                 )
             )
+            return
+        self.header_at[key] = (line, col)
+        if kind == "players":
+            self.players_line(line, col, payload)
+        elif kind == "ruleset":
+            self.ruleset = payload[0]
+        elif kind == "target":
+            self.target = payload[0]
+        elif kind == "option":
+            self.options[payload[0]] = payload[1]
+        elif kind == "tag":
+            self.tags[payload[0]] = payload[1]
+        # "dos" again is caught as repeated above
 
-        header_read = False
-
-        def read_header():
-            """The header is read (a first `round`, or the end): the log's header, or malformed."""
-            if players is None:
-                self.malformed = True
-                return
-            log = self.log = Log(
-                dos=1,
-                players=players,
-                ruleset=ruleset,
-                options=options,
-                target=target,
-                tags=tags,
-                rounds=[],
-                winner=None,
+    def players_line(self, line: int, col: int, payload) -> None:
+        names, cols = payload
+        problem = None
+        if not 2 <= len(names) <= 4:
+            problem = f"a game has 2 to 4 players; this line names {len(names)}"
+        else:
+            seen: dict = {}
+            for nm, _nc in zip(names, cols, strict=False):
+                if nm.lower() in seen:
+                    problem = f"`{nm}` and `{seen[nm.lower()]}` are the same name, ignoring case"
+                    break
+                seen[nm.lower()] = nm
+        if problem:
+            self.players_bad = True
+            self.findings.append(
+                finding("notation.players", problem, line=line, column=col, expected="2 to 4 distinct player names")
             )
-            log.at(first[1], first[2])
-            log._header_at = header_at
-            log._end_line = end_line
+        else:
+            self.players = names
 
-        for kind, line, col, payload in items:
-            if kind == "note":  # a finding about a line that was read all the same
-                findings.extend(payload)
-                continue
-            if kind == "bad":
-                findings.extend(payload)
-                if payload[0].rule == "notation.players":
-                    players_bad = True
-                if state == "turns" and turn is not None:
-                    turn._damaged = True  # the referee does not judge what the skipped line may have done
-                    if payload[0].rule == "notation.card":
-                        words = re.split(r"[ \t]#", line_text(line), maxsplit=1)[0].split()
-                        if words and words[0] in ("place", "refill"):
-                            # R54: what the line did is plain but for which card: the referee takes it as made
-                            turn._skips = [*turn._skips, (len(turn.events), words[0], len(words) - 1)]
-                continue
-            if state == "end":
-                what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind
-                place(line, col, "nothing may follow the `winner` line", found=what)
-                continue
-            if kind == "event":
-                if state == "show":
-                    place(
-                        line,
-                        col,
-                        f"a `{payload.type}` line after a `show` line of round {rnd.number}: a turn's lines come "
-                        "before the `show` lines",
-                        found=payload.type,
-                    )
-                    continue
-                if state == "turns":
-                    turn.events.append(payload)
-                elif state == "header":
-                    place(
-                        line,
-                        col,
-                        f"a `{payload.type}` line before the first `round`: turn events come after a `turn` line",
-                        found=payload.type,
-                    )
-                elif state == "setup":
-                    place(
-                        line,
-                        col,
-                        f"a `{payload.type}` line before the first `turn` of round {rnd.number}",
-                        found=payload.type,
-                    )
-                else:
-                    place(
-                        line,
-                        col,
-                        f"a `{payload.type}` line after the `{state}` line of round {rnd.number}: "
-                        f"a round's turns come before its `score`",
-                        found=payload.type,
-                    )
-            elif kind == "show":
-                if state in ("turns", "show"):
-                    prior = next((sh for sh in rnd.shows if sh.player == payload.player), None)
-                    if prior is not None:
-                        findings.append(
-                            finding(
-                                "notation.repeated",
-                                f"a second `show` line for {payload.player} in round "
-                                f"{rnd.number} (the first is at line {prior._line})",
-                                line=line,
-                                column=col,
-                                found="show",
-                                round=rnd.number,
-                            )
-                        )
-                        continue
-                    rnd.shows.append(payload)
-                    state = "show"
-                elif state == "header":
-                    place(line, col, "a `show` line before the first `round`", found="show")
-                elif state == "setup":
-                    place(
-                        line,
-                        col,
-                        f"a `show` line before the first `turn` of round {rnd.number}: `show` stands between the "
-                        "turn that ended the round and its `score`",
-                        found="show",
-                    )
-                else:
-                    place(
-                        line,
-                        col,
-                        f"a `show` line after the `{state}` line of round {rnd.number}: `show` stands between "
-                        "the turn that ended the round and its `score`",
-                        found="show",
-                    )
-            elif kind == "turn":
-                if state == "show":
-                    place(
-                        line,
-                        col,
-                        f"a `turn` after a `show` line of round {rnd.number}: `show` lines come after the turn "
-                        "that ended the round",
-                        found="turn",
-                    )
-                    continue
-                if state in ("setup", "turns"):
-                    turn = payload
-                    rnd.turns.append(turn)
-                    state = "turns"
-                elif state == "header":
-                    place(line, col, "a `turn` before the first `round`", found="turn")
-                else:
-                    place(
-                        line,
-                        col,
-                        f"a `turn` after the `{state}` line of round {rnd.number}: "
-                        "the round has ended (start the next one with `round`)",
-                        found="turn",
-                    )
-            elif kind == "setup":
-                kw = payload.type
-                if state == "setup":
-                    rnd.setup.append(payload)
-                elif state == "header":
-                    place(line, col, f"a `{kw}` line before the first `round`", found=kw)
-                else:
-                    place(
-                        line,
-                        col,
-                        f"a `{kw}` line after the first `turn` of round {rnd.number}: "
-                        "set-up lines come before the round's first turn",
-                        found=kw,
-                    )
-            elif kind == "round":
-                if state == "header":
-                    first_round_line = line
-                num, ncol = payload
-                done = rnd
-                rnd = _mk(
-                    Round,
-                    {"number": num, "setup": [], "turns": [], "shows": [], "score": None, "totals": None},
-                    line,
-                    col,
-                    {"number": ncol},
-                )
-                turn = None
-                state = "setup"
-                if not header_read:
-                    header_read = True
-                    read_header()
-                    yield None
-                if done is not None:
-                    _no_hidden_with_deck(done, self._hidden)
-                    yield done
-            elif kind == "score":
-                if state in ("setup", "turns", "show"):
-                    rnd.score = payload
-                    state = "score"
-                elif state == "header":
-                    place(line, col, "a `score` line before the first `round`", found="score")
-                else:
-                    place(
-                        line,
-                        col,
-                        f"a second `score` line in round {rnd.number}"
-                        if state == "score"
-                        else f"a `score` line after the `totals` of round {rnd.number}",
-                        found="score",
-                    )
-            elif kind == "totals":
-                if state in ("setup", "turns", "show", "score"):
-                    rnd.totals = payload
-                    state = "totals"
-                elif state == "header":
-                    place(line, col, "a `totals` line before the first `round`", found="totals")
-                else:
-                    place(line, col, f"a second `totals` line in round {rnd.number}", found="totals")
-            elif kind == "winner":
-                winner = payload
-                state = "end"
-            else:  # header lines
-                if state != "header" and kind == "tag":
-                    place(
-                        line,
-                        col,
-                        f"`{payload[0]}` is not a keyword of the notation; as a free tag it belongs in the "
-                        "header, before the first `round`",
-                        found=payload[0],
-                    )
-                    continue
-                if state != "header":
-                    place(
-                        line,
-                        col,
-                        f"a header line (`{kind if kind != 'tag' else payload[0]}`) after the first `round`: "
-                        "header lines come before it",
-                        found=kind if kind != "tag" else payload[0],
-                    )
-                    continue
-                key = f"{kind}:{payload[0]}" if kind in ("option", "tag") else kind
-                if key in header_at:
-                    what = {"option": f"option `{payload[0]}`", "tag": f"tag `{payload[0]}`"}.get(
-                        kind, f"`{kind}` line"
-                    )
-                    pl, pc = header_at[key]
-                    findings.append(
-                        finding(
-                            "notation.repeated",
-                            f"a second {what} (the first is at line {pl})",
-                            line=line,
-                            column=col,
-                            found=kind if kind != "tag" else payload[0],
-                        )
-                    )
-                    continue
-                header_at[key] = (line, col)
-                if kind == "players":
-                    names, cols = payload
-                    problem = None
-                    if not 2 <= len(names) <= 4:
-                        problem = f"a game has 2 to 4 players; this line names {len(names)}"
-                    else:
-                        seen: dict = {}
-                        for nm, _nc in zip(names, cols, strict=False):
-                            if nm.lower() in seen:
-                                problem = f"`{nm}` and `{seen[nm.lower()]}` are the same name, ignoring case"
-                                break
-                            seen[nm.lower()] = nm
-                    if problem:
-                        players_bad = True
-                        findings.append(
-                            finding(
-                                "notation.players",
-                                problem,
-                                line=line,
-                                column=col,
-                                expected="2 to 4 distinct player names",
-                            )
-                        )
-                    else:
-                        players = names
-                elif kind == "ruleset":
-                    ruleset = payload[0]
-                elif kind == "target":
-                    target = payload[0]
-                elif kind == "option":
-                    options[payload[0]] = payload[1]
-                elif kind == "tag":
-                    tags[payload[0]] = payload[1]
-                # "dos" again is caught as repeated above
 
-        if not header_read:
-            read_header()
+class _Fold(_HeaderFold):
+    """Where each line of a log may stand (`notation.placement`, `notation.repeated`): a state
+    machine over the line items after `dos 1`, in the part of the log being read (`state`:
+    header, setup, turns, show, score, totals, end), with one method per kind of line saying
+    what it does in each part. `round_line` and `finish` yield what the stream hands on."""
+
+    def __init__(self, stream: TextStream, first) -> None:
+        super().__init__(stream, first)
+        self.cursor = [1, 0]  # a line number and where it starts: items come in line order, so finding a line is linear
+        self.winner = None
+        self.turn: Turn | None = None
+        self.first_round_line: int | None = None
+        self.header_read = False
+
+    @property
+    def round_now(self) -> Round:
+        """The round being read: every part of the log but the header has one."""
+        assert self.rnd is not None
+        return self.rnd
+
+    @property
+    def turn_now(self) -> Turn:
+        """The turn being read, in the `turns` part."""
+        assert self.turn is not None
+        return self.turn
+
+    def line(self, kind: str, line: int, col: int, payload) -> None:
+        """A line item other than a `round` (and a turn's event in a turn, which the loop appends)."""
+        if kind == "note":  # a finding about a line that was read all the same
+            self.findings.extend(payload)
+        elif kind == "bad":
+            self.bad_line(line, payload)
+        elif self.state == "end":
+            what = payload.type if kind in ("event", "setup") else payload[0] if kind == "tag" else kind
+            self.place(line, col, "nothing may follow the `winner` line", found=what)
+        else:
+            _LINE_KINDS.get(kind, _HeaderFold.header_line)(self, kind, line, col, payload)
+
+    def finish(self) -> Iterator[Round | None]:
+        """The text has ended: the header if no round came, the last round; then what the header lacked,
+        and the winner (set once every round was judged)."""
+        if not self.header_read:
+            self.read_header()
             yield None
-        if rnd is not None:
-            _no_hidden_with_deck(rnd, self._hidden)
-            yield rnd
-        if players is None and not players_bad:
-            findings.append(
+        if self.rnd is not None:
+            _no_hidden_with_deck(self.rnd, self.stream._hidden)
+            yield self.rnd
+        if self.players is None and not self.players_bad:
+            self.findings.append(
                 finding(
                     "notation.players",
                     "the header has no valid `players` line (2 to 4 names)",
-                    line=first_round_line or end_line,
+                    line=self.first_round_line or self.end_line,
                     column=1,
                     expected="`players P Q ...`",
                 )
             )
-        if self.log is not None:
-            self.log.winner = winner
+        if self.stream.log is not None:
+            self.stream.log.winner = self.winner
+
+    def line_text(self, n: int) -> str:
+        text = self.text
+        ln, at = self.cursor if n >= self.cursor[0] else (1, 0)
+        while ln < n:
+            j = text.find("\n", at)
+            if j < 0:
+                return ""
+            ln, at = ln + 1, j + 1
+        self.cursor[:] = [ln, at]
+        j = text.find("\n", at)
+        return text[at:] if j < 0 else text[at:j]
+
+    def bad_line(self, line: int, payload: list) -> None:
+        """A line that could not be read: its findings; a turn it stood in is damaged."""
+        self.findings.extend(payload)
+        if payload[0].rule == "notation.players":
+            self.players_bad = True
+        turn = self.turn
+        if self.state == "turns" and turn is not None:
+            turn._damaged = True  # the referee does not judge what the skipped line may have done
+            if payload[0].rule == "notation.card":
+                words = re.split(r"[ \t]#", self.line_text(line), maxsplit=1)[0].split()
+                if words and words[0] in ("place", "refill"):
+                    # R54: what the line did is plain but for which card: the referee takes it as made
+                    turn._skips = (*turn._skips, (len(turn.events), words[0], len(words) - 1))
+
+    def event_line(self, kind: str, line: int, col: int, payload) -> None:
+        """A turn's event outside a turn (in a turn it is appended before any method is asked)."""
+        state = self.state
+        if state == "show":
+            self.place(
+                line,
+                col,
+                f"a `{payload.type}` line after a `show` line of round {self.round_now.number}: a turn's lines come "
+                "before the `show` lines",
+                found=payload.type,
+            )
+        elif state == "turns":
+            self.turn_now.events.append(payload)
+        elif state == "header":
+            self.place(
+                line,
+                col,
+                f"a `{payload.type}` line before the first `round`: turn events come after a `turn` line",
+                found=payload.type,
+            )
+        elif state == "setup":
+            self.place(
+                line,
+                col,
+                f"a `{payload.type}` line before the first `turn` of round {self.round_now.number}",
+                found=payload.type,
+            )
+        else:
+            self.place(
+                line,
+                col,
+                f"a `{payload.type}` line after the `{state}` line of round {self.round_now.number}: "
+                f"a round's turns come before its `score`",
+                found=payload.type,
+            )
+
+    def show_line(self, kind: str, line: int, col: int, payload) -> None:
+        state = self.state
+        if state in ("turns", "show"):
+            prior = next((sh for sh in self.round_now.shows if sh.player == payload.player), None)
+            if prior is not None:
+                self.findings.append(
+                    finding(
+                        "notation.repeated",
+                        f"a second `show` line for {payload.player} in round "
+                        f"{self.round_now.number} (the first is at line {prior._line})",
+                        line=line,
+                        column=col,
+                        found="show",
+                        round=self.round_now.number,
+                    )
+                )
+                return
+            self.round_now.shows.append(payload)
+            self.state = "show"
+        elif state == "header":
+            self.place(line, col, "a `show` line before the first `round`", found="show")
+        elif state == "setup":
+            self.place(
+                line,
+                col,
+                f"a `show` line before the first `turn` of round {self.round_now.number}: `show` stands between the "
+                "turn that ended the round and its `score`",
+                found="show",
+            )
+        else:
+            self.place(
+                line,
+                col,
+                f"a `show` line after the `{state}` line of round {self.round_now.number}: `show` stands between "
+                "the turn that ended the round and its `score`",
+                found="show",
+            )
+
+    def turn_line(self, kind: str, line: int, col: int, payload) -> None:
+        state = self.state
+        if state == "show":
+            self.place(
+                line,
+                col,
+                f"a `turn` after a `show` line of round {self.round_now.number}: `show` lines come after the turn "
+                "that ended the round",
+                found="turn",
+            )
+        elif state in ("setup", "turns"):
+            self.turn = payload
+            self.round_now.turns.append(payload)
+            self.state = "turns"
+        elif state == "header":
+            self.place(line, col, "a `turn` before the first `round`", found="turn")
+        else:
+            self.place(
+                line,
+                col,
+                f"a `turn` after the `{state}` line of round {self.round_now.number}: "
+                "the round has ended (start the next one with `round`)",
+                found="turn",
+            )
+
+    def setup_line(self, kind: str, line: int, col: int, payload) -> None:
+        kw = payload.type
+        if self.state == "setup":
+            self.round_now.setup.append(payload)
+        elif self.state == "header":
+            self.place(line, col, f"a `{kw}` line before the first `round`", found=kw)
+        else:
+            self.place(
+                line,
+                col,
+                f"a `{kw}` line after the first `turn` of round {self.round_now.number}: "
+                "set-up lines come before the round's first turn",
+                found=kw,
+            )
+
+    def round_line(self, line: int, col: int, payload) -> Iterator[Round | None]:
+        """A new round: the header once read (None), then the round before it, are handed on."""
+        if self.state == "header":
+            self.first_round_line = line
+        num, ncol = payload
+        done = self.rnd
+        self.rnd = _mk(
+            Round,
+            {"number": num, "setup": [], "turns": [], "shows": [], "score": None, "totals": None},
+            line,
+            col,
+            {"number": ncol},
+        )
+        self.turn = None
+        self.state = "setup"
+        if not self.header_read:
+            self.header_read = True
+            self.read_header()
+            yield None
+        if done is not None:
+            _no_hidden_with_deck(done, self.stream._hidden)
+            yield done
+
+    def score_line(self, kind: str, line: int, col: int, payload) -> None:
+        state = self.state
+        if state in ("setup", "turns", "show"):
+            self.round_now.score = payload
+            self.state = "score"
+        elif state == "header":
+            self.place(line, col, "a `score` line before the first `round`", found="score")
+        else:
+            self.place(
+                line,
+                col,
+                f"a second `score` line in round {self.round_now.number}"
+                if state == "score"
+                else f"a `score` line after the `totals` of round {self.round_now.number}",
+                found="score",
+            )
+
+    def totals_line(self, kind: str, line: int, col: int, payload) -> None:
+        state = self.state
+        if state in ("setup", "turns", "show", "score"):
+            self.round_now.totals = payload
+            self.state = "totals"
+        elif state == "header":
+            self.place(line, col, "a `totals` line before the first `round`", found="totals")
+        else:
+            self.place(line, col, f"a second `totals` line in round {self.round_now.number}", found="totals")
+
+    def winner_line(self, kind: str, line: int, col: int, payload) -> None:
+        self.winner = payload
+        self.state = "end"
+
+
+#: What each kind of line item does (:class:`_Fold`); the header lines' kinds go to `header_line`.
+_LINE_KINDS = {
+    "event": _Fold.event_line,
+    "show": _Fold.show_line,
+    "turn": _Fold.turn_line,
+    "setup": _Fold.setup_line,
+    "score": _Fold.score_line,
+    "totals": _Fold.totals_line,
+    "winner": _Fold.winner_line,
+}
 
 
 def face_down_checks(log: Log) -> list[Finding]:

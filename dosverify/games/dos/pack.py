@@ -126,9 +126,7 @@ class DosPack(GamePack):
     def operators(self) -> dict[str, Operator]:
         from .mutate import OPERATORS
 
-        # debt: mutate.py still has its own Mutation (the same fields as games.Mutation, another
-        # class); this goes once mutate.py, edited elsewhere now, returns the core's Mutation
-        return dict(OPERATORS)  # type: ignore[arg-type]
+        return dict(OPERATORS)
 
     def log_model(self) -> Any:
         from .jsonform import log_adapter

@@ -20,6 +20,7 @@ import itertools
 import json
 import os
 import sys
+from collections.abc import Sequence
 from types import SimpleNamespace
 
 from ...spec import load_spec
@@ -45,8 +46,9 @@ def _groups(opts: dict) -> list[list[str]]:
 class _Judge:
     """The logs judged under sets of options, each once (a cache), with what the search reads of it."""
 
-    def __init__(self, logs: list, fixed: dict):
-        self.logs, self.fixed, self.cache = logs, fixed, {}
+    def __init__(self, logs: Sequence, fixed: dict):
+        self.logs, self.fixed = logs, fixed
+        self.cache: dict[tuple, SimpleNamespace] = {}
         self.order = list(range(len(logs)))  # logs that dropped a combination come first
 
     def __call__(self, i: int, options: dict):
@@ -72,6 +74,12 @@ class _Judge:
                 return None
         return errors, findings
 
+    def total(self, options: dict) -> tuple[int, int]:
+        """(errors, findings) over every log under `options`, with no bound (so never dropped)."""
+        cost = self.cost(options)
+        assert cost is not None  # only a bound drops a judgement
+        return cost
+
     def peek(self, i: int, options: dict):
         """Log i under `options` if it was judged so already, else None (nothing is judged)."""
         return self.cache.get((i, tuple(sorted(options.items()))))
@@ -92,7 +100,7 @@ def _evidence(judge: _Judge, key: str, values, now: dict) -> bool:
 def _best_alone(judge: _Judge, key: str, values, now: dict) -> str:
     """The value of option `key` with the fewest (errors, findings), the others at `now`: the value in force
     judged first, each other one dropped once its errors pass the best."""
-    best_v, best = now[key], judge.cost(now)
+    best_v, best = now[key], judge.total(now)
     for v in values:
         if v != best_v and (cost := judge.cost({**now, key: v}, best[0])) is not None and cost < best:
             best_v, best = v, cost
@@ -117,7 +125,8 @@ def _search_group(judge: _Judge, group: list[str], opts: dict, chosen: dict) -> 
         for k in group
         for v in opts[k]["values"]
     }
-    best, ties = None, []
+    best: tuple[int, int] | None = None
+    ties: list[dict] = []
     combos = [_descend(judge, group, opts, now, start), *combos]  # a tight bound first: the rest drop early
     for combo in combos:
         first = [
@@ -140,7 +149,7 @@ def _descend(judge: _Judge, group: list[str], opts: dict, now: dict, start: tupl
     """From `start`, one option of the group changed at a time while that lowers the errors: a good
     combination, cheaply (each trial is dropped once its errors pass the best so far)."""
     cur = start
-    best = judge.cost({**now, **dict(zip(group, cur, strict=True))})
+    best = judge.total({**now, **dict(zip(group, cur, strict=True))})
     better = True
     while better:
         better = False
@@ -231,7 +240,7 @@ def _report(logs, judge: _Judge, opts: dict, chosen: dict, values: dict) -> dict
     return result
 
 
-def profile(logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
+def profile(logs: Sequence[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
     """The profile of (name, log) pairs: per option its consistent values, deciding lines and
     examples; the named ruleset they fit; the verdicts under the inferred options; the command
     to check with them. `fixed` options (`check --ruleset auto --option K=V`) are not inferred.
@@ -403,7 +412,7 @@ def read_paths(paths: list[str]) -> list[tuple[str, bytes]]:
     """The logs under the paths given (files, or folders searched for log names), sorted."""
     from ...inputs import is_log_name
 
-    out = []
+    out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
             for root, _, files in sorted(os.walk(path)):
