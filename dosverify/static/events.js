@@ -263,6 +263,7 @@ async function upload() {
   await Promise.all(Array.from({length: UPLOADERS}, worker));
   $("#upload-btn").disabled = false;
   $("#event-chosen").textContent = "";
+  $("#event-folder").value = $("#event-files").value = "";  // the same folder chosen again is a new choice
   $("#upload-status").textContent = `Uploaded ${items.length} file(s): ${counts[201]} new audit(s), ` +
     `${counts[200]} already in the event, ${counts.refused} refused.`;
   try { await loadEvent(); } catch (e) { sayEvent(`Could not read the event again: ${e.message}`); }
