@@ -10,6 +10,7 @@ of the service, without a store.) In process (ASGI).
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import tempfile
 from pathlib import Path
@@ -28,6 +29,7 @@ from dosverify.store.routes import StoreBox  # noqa: E402
 TOKEN = "schemathesis-s3cret"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 STORE = Path(tempfile.mkdtemp(prefix="dosverify-schema-"))
+atexit.register(shutil.rmtree, STORE, True)  # made at collection, so removed even if no test here runs
 (STORE / "token").write_text(TOKEN + "\n")
 
 # A small log limit so that generated bodies also meet the 413 answer.
@@ -43,10 +45,9 @@ schema.config.checks.positive_data_acceptance.expected_statuses = [
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _store_removed():
+def _store_closed():
     yield
     app.state.store.close()
-    shutil.rmtree(STORE, ignore_errors=True)
 
 
 def excluded_checks(case) -> list:
