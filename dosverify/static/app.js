@@ -1,5 +1,6 @@
 // The organiser's page: plain JavaScript over the public API (POST /v1/replay,
 // GET /v1/rules/{id}, GET /v1/rulesets). Nothing is loaded from anywhere but this server.
+// The event view, the audits' permalinks and the upload into an event are in events.js.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
@@ -93,6 +94,8 @@ async function replayOne(game) {
 }
 
 async function checkAll(inputs) {
+  $("#event").hidden = true;  // checked here, not kept: the URL no longer names an event or an audit
+  if (/^#(event|audit)=/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
   state.games = inputs.map(({name, bytes}) => ({name, bytes, json: looksJson(bytes), result: null, error: null}));
   say(`Checking ${inputs.length} log(s)…`);
   let next = 0, done = 0;
@@ -151,7 +154,11 @@ async function filesOfDrop(dt) {
   const out = [];
   async function walk(entry) {
     if (entry.isFile) {
-      if (isLog(entry.name)) out.push(await new Promise((ok, bad) => entry.file(ok, bad)));
+      if (isLog(entry.name)) {
+        const f = await new Promise((ok, bad) => entry.file(ok, bad));
+        f.relPath = entry.fullPath.replace(/^\/+/, "");  // "night/table-1.log": where it was in the folder dropped
+        out.push(f);
+      }
     } else if (entry.isDirectory) {
       const reader = entry.createReader();
       for (;;) {
@@ -216,24 +223,6 @@ function renderMany() {
   for (const th of document.querySelectorAll("#games th[aria-sort]")) {
     const k = th.querySelector("button").dataset.key;
     th.setAttribute("aria-sort", k === state.sortKey ? (state.sortDir > 0 ? "ascending" : "descending") : "none");
-  }
-  const totals = new Map();
-  for (const {g} of list) {
-    for (const p of g.result.players) {
-      const t = totals.get(p) || {games: 0, points: 0, errors: 0, warnings: 0};
-      t.games++;
-      t.points += g.result.totals[p] || 0;
-      for (const f of g.result.report.findings) {
-        if (f.player === p) t[f.severity === "error" ? "errors" : "warnings"]++;
-      }
-      totals.set(p, t);
-    }
-  }
-  const tb = $("#player-totals tbody");
-  tb.replaceChildren();
-  for (const [p, t] of [...totals].sort((a, b) => a[0].localeCompare(b[0]))) {
-    tb.append(el("tr", {}, el("th", {scope: "row"}, p), el("td", {class: "num"}, t.games),
-      el("td", {class: "num"}, t.points), el("td", {class: "num"}, t.errors), el("td", {class: "num"}, t.warnings)));
   }
 }
 
@@ -325,10 +314,17 @@ function display(g) {
 }
 
 function openGame(i, fromList) {
-  const g = state.games[i];
+  showGame(state.games[i], fromList || state.games.length >= 2);
+}
+
+// One game in the single view: a log checked here, or an audit of an event (g.audit, g.backTo).
+function showGame(g, back) {
   state.current = g;
   const rep = g.result.report;
-  $("#back-btn").hidden = !fromList && state.games.length < 2;
+  $("#back-btn").hidden = !back;
+  $("#back-btn").textContent = g.backTo ? "Back to the event" : "Back to all games";
+  $("#audit-meta").hidden = !g.audit;
+  $("#event").hidden = true;
   $("#single-h").textContent = g.name;
   const errors = rep.findings.filter((f) => f.severity === "error").length;
   const warnings = rep.findings.length - errors;
@@ -395,16 +391,20 @@ function openGame(i, fromList) {
 }
 
 function gotoFinding(k) {
-  const f = state.current.result.report.findings[k];
+  gotoLine(state.current.view.lineOf(state.current.result.report.findings[k]));
+}
+
+// Mark and focus line `ln` of the log shown, and name it in the URL.
+function gotoLine(ln) {
   for (const e of document.querySelectorAll(".line.current")) e.classList.remove("current");
-  const ln = state.current.view.lineOf(f);
-  if (!ln) return;
-  const line = document.getElementById(`L${ln}`);
+  const line = ln && document.getElementById(`L${ln}`);
   if (!line) return;
   line.classList.add("current");
   line.scrollIntoView({block: "center"});
   line.focus({preventScroll: true});
-  history.replaceState(null, "", `#L${ln}`);
+  // an audit's line keeps the audit in the URL: the permalink of that line
+  const audit = state.current.audit;
+  history.replaceState(null, "", audit ? `#audit=${encodeURIComponent(audit.id)}&line=${ln}` : `#L${ln}`);
 }
 
 function rule(id) {
@@ -550,7 +550,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#verdict-filter").addEventListener("change", renderMany);
   $("#dl-csv").addEventListener("click", downloadCsv);
   $("#dl-json").addEventListener("click", downloadJson);
-  $("#back-btn").addEventListener("click", () => { $("#single").hidden = true; renderMany(); $("#many").hidden = false; });
+  $("#back-btn").addEventListener("click", () => {
+    if (state.current && state.current.backTo) { location.hash = state.current.backTo; return; }
+    $("#single").hidden = true; renderMany(); $("#many").hidden = false;
+  });
   $("#first-btn").addEventListener("click", () => showStep(0));
   $("#prev-btn").addEventListener("click", () => showStep(state.step - 1));
   $("#next-btn").addEventListener("click", () => showStep(state.step + 1));

@@ -25,7 +25,7 @@ from .schema import aliases, audits, events, reports
 
 DB_FILE = "events.db"
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0002"
+HEAD = "0003"
 
 
 class NotFound(LookupError):

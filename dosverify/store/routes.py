@@ -20,9 +20,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
+from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field
 
 from .db import EventExists, NotFound, Store, StoreUnavailable, database_url
@@ -214,6 +215,19 @@ def _form(request: Request) -> str:
 
 
 router = APIRouter(tags=["events"])
+# The writes' security requirement in the OpenAPI document (and Swagger UI's Authorize button);
+# _authorise does the checking, so that a missing or wrong token is this module's 401 problem.
+bearer = Depends(HTTPBearer(auto_error=False, description="the one line of `serve --token-file FILE`"))
+
+
+def _links(op: str, param: str, *ops: str) -> dict:
+    """OpenAPI links: the id in ``op``'s answer is ``param`` of each of ``ops`` (for clients, and
+    for the stateful schemathesis run, which follows them)."""
+    return {o: {"operationId": o, "parameters": {param: "$response.body#/id"}} for o in ops}
+
+
+event_links = _links("createEvent", "event_id", "addGame", "getEvent", "listGames", "getStandings")
+audit_links = _links("addGame", "audit_id", "getAudit", "getAuditLog")
 errors: dict = {s: {"description": TITLES[s][1], "content": {PROBLEM: {}}} for s in (401, 404, 422, 503)}
 write_errors: dict = {**errors, **{s: {"description": TITLES[s][1], "content": {PROBLEM: {}}} for s in (413, 415)}}
 log_body = {
@@ -233,9 +247,11 @@ log_body = {
     response_model=Event,
     responses={
         **errors,
+        201: {"description": "The event, created", "links": event_links},
         400: {"description": "A body that is not JSON", "content": {PROBLEM: {}}},
         409: {"description": "An event of that name exists", "content": {PROBLEM: {}}},
     },
+    dependencies=[bearer],
     summary="Create an event",
     operation_id="createEvent",
 )
@@ -251,8 +267,10 @@ async def create_event(request: Request, new: NewEvent) -> dict:
     status_code=201,
     responses={
         **write_errors,
-        200: {"model": Audit, "description": "The same bytes were submitted before: that audit"},
+        201: {"description": "The new audit", "links": audit_links},
+        200: {"model": Audit, "description": "The same bytes were submitted before: that audit", "links": audit_links},
     },
+    dependencies=[bearer],
     openapi_extra=log_body,
     summary="Audit a log into an event",
     operation_id="addGame",

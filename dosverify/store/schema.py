@@ -31,6 +31,7 @@ audits = sa.Table(
     sa.Column("submitted", sa.String(32), nullable=False),
     sa.Column("seq", sa.Integer, nullable=False),  # order of submission within the event
     sa.UniqueConstraint("event_id", "sha256", name="uq_audits_event_sha256"),
+    sa.Index("ix_audits_event_seq", "event_id", "seq"),  # max(seq) + 1 of a submission (migration 0003)
 )
 
 reports = sa.Table(

@@ -180,6 +180,25 @@ def test_migration_from_an_empty_database(db_url):
     assert revision_of(store.engine) == HEAD
 
 
+def test_a_submission_numbers_its_audit_from_an_index_not_a_scan_of_the_event(db_url):
+    """max(seq) + 1 of the event is one index lookup (migration 0003): without it each submission
+    read every audit of its event, its cost growing with the event (bench/store.py)."""
+    store = Store(db_url)
+    indexes = {i["name"]: i["column_names"] for i in sa.inspect(store.engine).get_indexes("audits")}
+    assert indexes.get("ix_audits_event_seq") == ["event_id", "seq"]
+    if store.engine.dialect.name == "sqlite":
+        from dosverify.store.db import _NEXT_SEQ
+
+        sql = str(_NEXT_SEQ.compile(store.engine, compile_kwargs={"literal_binds": False}))
+        with store.engine.connect() as conn:
+            plan = " ".join(str(r[-1]) for r in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + sql, (0, 1, "e")))
+        assert "ix_audits_event_seq" in plan, plan
+    ev = store.create_event("club")
+    for k, data in enumerate(game_logs(3), start=1):
+        audit, _ = store.submit(ev["id"], data)
+        assert [g["id"] for g in store.games(ev["id"])][-1] == audit["id"] and len(store.games(ev["id"])) == k
+
+
 def test_migration_from_the_previous_revision_keeps_and_completes_the_data(db_url):
     old = Store(db_url, migrate_to="0001")
     assert revision_of(old.engine) == "0001"
