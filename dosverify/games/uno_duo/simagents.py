@@ -77,6 +77,8 @@ class Agent:
             w = 3.0 * (6.0 if len(cards) == hand_size else 1.0)
         elif base(last) == WD4:
             w = 1.0 if move.legit else 0.0
+            if hand_size == 2:
+                w *= 8.0  # the WD4's new turn then empties the hand: the 4 drawn are scored, never played
         elif is_wild(last):
             w = 0.6
         elif face(last) in ("+2", "S"):

@@ -117,11 +117,11 @@ class DrawsMixin:
 
     # ---- draw lines ----------------------------------------------------------------------
     def _own_draw(self, ev: Draw, q: str, n: int) -> bool:
-        """A `draw` naming no one, by the player on turn before the turn's action, of one card or
-        facing a total or WD4: that player's own draw, not the penalty `draw Q C C` of a catch that
-        did not stand (READINGS R27)."""
+        """A `draw` by the player on turn (naming no one, or naming them) before the turn's action, of
+        one card or facing a total or WD4: that player's own draw, not the penalty `draw Q C C` of a
+        catch that did not stand (READINGS R27)."""
         t = self.t
-        if t is None or ev.player is not None or q != t.player or t.done:
+        if t is None or q != t.player or t.done:
             return False
         return n == 1 or t.need in ("total", "wd4")  # "owed for nothing else" (contract, After a finding)
 
