@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Literal
 
 
 class Located:
@@ -17,7 +17,7 @@ class Located:
 
     _line: int | None = None
     _column: int | None = None
-    _cols: ClassVar[dict] = {}  # field name -> column (a list of columns for card lists), where known
+    _cols: dict = {}  # field name -> column (a list of columns for card lists), where known
     _pointer: str | None = None
 
     def at(self, line: int | None, column: int | None = None, cols: dict | None = None):
@@ -34,7 +34,18 @@ class Located:
         return c or self._column
 
     def to_dict(self) -> dict:
+        if not dataclasses.is_dataclass(self) or isinstance(self, type):
+            raise TypeError(f"{type(self).__name__} is no dataclass")
         return dataclasses.asdict(self)
+
+
+class _Placed(Located):
+    """A whole log's positions: where header lines were written ("players", "ruleset", "target",
+    "option:KEY", "tag:NAME" -> (line, column)) and the last line + 1 (for "missing" findings);
+    a plain base, so these are no dataclass fields."""
+
+    _header_at: dict = {}
+    _end_line: int | None = None
 
 
 # ---- turn events -------------------------------------------------------------------------
@@ -191,7 +202,7 @@ class Winner(Located):
 
 
 @dataclass(kw_only=True)
-class Log(Located):
+class Log(_Placed):
     """A UNO Duo log (`uno-duo 1`): the header, the rounds, the winner."""
 
     players: list[str]
@@ -201,11 +212,6 @@ class Log(Located):
     tags: dict[str, str] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
     winner: Winner | None = None
-
-    # where header lines were written: "players", "ruleset", "target", "option:KEY", "tag:NAME"
-    # -> (line, column); and the last line + 1 (for "missing" findings)
-    _header_at: ClassVar[dict] = {}  # (a class variable: not a field)
-    _end_line = None
 
 
 def attach_pointers(log: Log) -> Log:
@@ -220,8 +226,8 @@ def attach_pointers(log: Log) -> Log:
             ev._pointer = f"{rp}/setup/{si}"
         for ti, turn in enumerate(rnd.turns):
             turn._pointer = f"{rp}/turns/{ti}"
-            for ei, ev in enumerate(turn.events):
-                ev._pointer = f"{rp}/turns/{ti}/events/{ei}"
+            for ei, tev in enumerate(turn.events):
+                tev._pointer = f"{rp}/turns/{ti}/events/{ei}"
         if rnd.score:
             rnd.score._pointer = f"{rp}/score"
         if rnd.totals:

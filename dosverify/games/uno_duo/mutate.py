@@ -264,7 +264,7 @@ def op_drawn_unplayable(text: str, rng: random.Random) -> Mutation | None:
     rp = replay(text)
     cands = []
     for ln in rp.lines:
-        if ln.role != "draw:one" or ln.drawer != ln.player:
+        if ln.role != "draw:one" or ln.player is None or ln.drawer != ln.player:
             continue
         nxt = rp.lines[_next_event(rp, ln.no) - 1] if _next_event(rp, ln.no) <= rp.nlines else None
         if nxt is not None and nxt.kind == "play":
@@ -324,7 +324,7 @@ def _answer_instead(text: str, rng: random.Random, name: str, role: str, rule: s
     rp = replay(text)
     cands = []
     for ln in rp.lines:
-        if ln.kind != "draw" or ln.role != role or ln.phase != "start":
+        if ln.kind != "draw" or ln.role != role or ln.phase != "start" or ln.player is None:
             continue
         block = _draw_block(rp, ln)
         if block is None:
