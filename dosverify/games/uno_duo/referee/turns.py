@@ -55,7 +55,7 @@ def turn_line(j: Judge, turn: Turn) -> None:
         begin_turn(j, turn.player, turn)
 
 
-def _check_order(j: Judge, turn: Turn, want: str) -> None:
+def _check_order(j: Judge, turn: Turn, want: str | None) -> None:
     """start.first (the round's first turn) and turn.order (the turns alternate)."""
     if turn.player == want:
         return
@@ -69,9 +69,9 @@ def begin_turn(j: Judge, player: str, turn: Turn, *, judged: bool = True) -> Non
     """`player`'s turn starts (at `turn`, its line, or the first line of a turn whose `turn`
     line is missing: `judged` False): who should be on turn, and what the turn faces."""
     st = j.st
+    # the first player is None only when the set-up has no `start` line (notation.placement at this line)
     want = st.first if st.turns == 0 else j.other(st.last_turn or player)
-    assert want is not None  # the `start` line set the first player
-    if judged and st.turns > 0 and player != want and _misnamed(j, turn, want):
+    if judged and want is not None and st.turns > 0 and player != want and _misnamed(j, turn, want):
         player = want  # the `turn` line names the wrong player; its lines are the due one's (R8)
     st.turns += 1
     j.game.turns_seen += 1
