@@ -133,7 +133,7 @@ def case_log(card: str, top: str, st: State) -> tuple[str, int] | None:
     if faced or (not top.startswith("W+4") and top[1:] not in ("S", "+2", "R")):
         pass  # bob, P2, takes the first turn in the state asked for
     elif top[1:] == "S":  # a turned-up Skip: P1 first; swap hands so the player holds the card
-        lines = [*head[:5], "hand ann " + " ".join(mine), "hand bob " + " ".join(theirs), f"start {top}", "turn ann"]
+        lines = [*head[:-2], "hand ann " + " ".join(mine), "hand bob " + " ".join(theirs), f"start {top}", "turn ann"]
     else:
         return None  # an ordinary state on a turned-up action card needs more turns: not walked here
     lines.append(f"play {card}")
@@ -166,13 +166,17 @@ def cases():
                     yield card, top, st, case[0], case[1]
 
 
-def _compare(rules_at) -> list:
+def _compare(findings_of) -> list:
+    """The cases where the first error at the play line is not the oracle's rule, or where an error comes
+    before that line (then the harness built a log that does not reach the case, and nothing is compared)."""
     disagree = []
     for card, top, st, text, line in cases():
-        got = rules_at(text, line)
+        found = findings_of(text)
+        early = [(n, rule) for n, rule in found if n < line]
+        got = [rule for n, rule in found if n == line]
         want = judge(card, top, st)
-        if (got[0] if got else None) != want:
-            disagree.append((card, top, st, want, got))
+        if early or (got[0] if got else None) != want:
+            disagree.append((card, top, st, want, early or got))
     return disagree
 
 
@@ -194,16 +198,12 @@ def test_replayer_agrees_with_the_oracle():
     """The test side's own replayer (used to confirm mutants) judges the cases as the oracle does."""
     from dosverify.games.uno_duo.simreplay import errors, replay
 
-    disagree = _compare(lambda text, line: [f.rule for f in errors(replay(text)) if f.line == line])
+    disagree = _compare(lambda text: [(f.line, f.rule) for f in errors(replay(text))])
     assert not disagree, f"{len(disagree)} disagreements, first: {disagree[:5]}"
 
 
-@pytest.mark.xfail(
-    reason="the comparison's one-play logs are not yet read by the referee as the oracle means them (the held cards it writes: play.held); the two were written apart and first met on 2026-12-01",
-    strict=False,
-)
 def test_referee_agrees_with_the_oracle():
     """Every card x top x state: the referee's first error at the play line is the oracle's rule (or none)."""
     pack = referee()
-    disagree = _compare(lambda text, line: [f.rule for f in error_findings(pack.check(text)) if f.line == line])
+    disagree = _compare(lambda text: [(f.line, f.rule) for f in error_findings(pack.check(text))])
     assert not disagree, f"{len(disagree)} disagreements, first: {disagree[:5]}"

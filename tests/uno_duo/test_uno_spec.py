@@ -132,3 +132,26 @@ def test_deck_and_values() -> None:
     assert sum(composition("108").values()) == 108 and composition("108")["W"] == 4
     assert composition("112")["R0"] == 1 and composition("112")["R+2"] == 2
     assert [value(c) for c in ("R7", "G0", "B+2", "YR", "RS", "W", "W+4")] == [7, 0, 10, 10, 10, 15, 20]
+
+
+def test_follow_on_policy_is_the_specs():
+    """The follow-on policy (READINGS R4, R5) is read from the rules' TOML: every circumstance a rule
+    names is declared in spec.toml, the rules that put a hand in doubt are card findings that a hand in
+    doubt does not report again, and a rule's finding is never suppressed by one it cannot follow."""
+    import tomllib
+
+    from dosverify.games.uno_duo.referee.judge import follow_ons
+
+    root = REPO / "spec" / "uno-duo"
+    declared = set(tomllib.loads((root / "spec.toml").read_text())["follow_ons"])
+    named: dict[str, set[str]] = {}
+    for path in sorted((root / "rules").glob("*.toml")):
+        for rule in tomllib.loads(path.read_text())["rule"]:
+            for circumstance in rule.get("follow_on", []):
+                named.setdefault(circumstance, set()).add(rule["id"])
+    assert set(named) == declared == {"hand-in-doubt", "skipped-line"}
+    policy = follow_ons("uno-duo")
+    assert policy.hand_in_doubt == named["hand-in-doubt"] and policy.skipped_line == named["skipped-line"]
+    assert policy.puts_in_doubt and policy.puts_in_doubt <= policy.hand_in_doubt
+    assert {"play.held", "cards.unseen", "draw.top"} <= policy.puts_in_doubt
+    assert not policy.skipped_line & {"play.match", "notation.line", "score.values"}

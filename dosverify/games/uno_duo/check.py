@@ -88,7 +88,7 @@ def _check(
     from .referee import Referee
 
     ref = Referee(log, rs, spec)
-    ref._reported.update((f.line, None if f.line is not None else f.pointer) for f in parsed.findings)
+    ref.mark_reported(parsed.findings)
     findings.extend(ref.run())
     if not log.rounds and not any(f.severity == "error" for f in findings):
         from ...findings import make_finding

@@ -8,9 +8,18 @@ Plain dataclasses, as DOS's events.py: checking a text log never builds validato
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal
+from typing import Literal
 
 from ...model import Located
+
+class _Placed(Located):
+    """A whole log's positions: where header lines were written ("players", "ruleset", "target",
+    "option:KEY", "tag:NAME" -> (line, column)) and the last line + 1 (for "missing" findings);
+    a plain base, so these are no dataclass fields."""
+
+    _header_at: dict = {}
+    _end_line: int | None = None
+
 
 # ---- turn events -------------------------------------------------------------------------
 
@@ -166,7 +175,7 @@ class Winner(Located):
 
 
 @dataclass(kw_only=True)
-class Log(Located):
+class Log(_Placed):
     """A UNO Duo log (`uno-duo 1`): the header, the rounds, the winner."""
 
     players: list[str]
@@ -176,11 +185,6 @@ class Log(Located):
     tags: dict[str, str] = field(default_factory=dict)
     rounds: list[Round] = field(default_factory=list)
     winner: Winner | None = None
-
-    # where header lines were written: "players", "ruleset", "target", "option:KEY", "tag:NAME"
-    # -> (line, column); and the last line + 1 (for "missing" findings)
-    _header_at: ClassVar[dict] = {}  # (a class variable: not a field)
-    _end_line = None
 
 
 def attach_pointers(log: Log) -> Log:
@@ -195,8 +199,8 @@ def attach_pointers(log: Log) -> Log:
             ev._pointer = f"{rp}/setup/{si}"
         for ti, turn in enumerate(rnd.turns):
             turn._pointer = f"{rp}/turns/{ti}"
-            for ei, ev in enumerate(turn.events):
-                ev._pointer = f"{rp}/turns/{ti}/events/{ei}"
+            for ei, tev in enumerate(turn.events):
+                tev._pointer = f"{rp}/turns/{ti}/events/{ei}"
         if rnd.score:
             rnd.score._pointer = f"{rp}/score"
         if rnd.totals:

@@ -160,16 +160,13 @@ def _reporter() -> Reporter:
 
 def _pointer(data, loc: tuple) -> str:
     """The JSON pointer of a pydantic error location, following the data (validator steps left out)."""
-    parts, cur = [], data
+    parts: list[str | int] = []
+    cur = data
     for i, step in enumerate(loc):
-        if (
-            isinstance(cur, dict)
-            and isinstance(step, str)
-            and step in cur
-            or isinstance(cur, list)
-            and isinstance(step, int)
-            and 0 <= step < len(cur)
-        ):
+        if isinstance(cur, dict) and isinstance(step, str) and step in cur:
+            parts.append(step)
+            cur = cur[step]
+        elif isinstance(cur, list) and isinstance(step, int) and 0 <= step < len(cur):
             parts.append(step)
             cur = cur[step]
         elif i == len(loc) - 1 and isinstance(cur, dict) and isinstance(step, str):

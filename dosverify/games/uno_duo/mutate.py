@@ -107,14 +107,16 @@ def insert_after(text: str, no: int, body: str, like: int) -> str:
 Candidate = tuple[str, int, str, str, bool]  # mutant, line, rule, note, settle
 
 
+SETTLED = (["score"], ["totals"], ["winner"])
+
+
 def settle(text: str) -> str:
-    """Rewrite `score` values and `totals` to what the replayed hands give (the defect's consequences):
-    one line a pass, so as many passes as the log has `score` and `totals` lines (a whole game has many)."""
-    for _ in range(
-        2 + sum(1 for raw in text.split("\n") if raw.lstrip("\ufeff").split()[:1] in (["score"], ["totals"]))
-    ):
+    """Rewrite `score` values, `totals` and `winner` to what the replayed hands give (the defect's
+    consequences; a game that no longer reaches the target loses its `winner` line): one line a pass,
+    so as many passes as the log has such lines (a whole game has many)."""
+    for _ in range(2 + sum(1 for raw in text.split("\n") if raw.lstrip("\ufeff").split()[:1] in SETTLED)):
         rp = replay(text)
-        fixes = [f for f in rp.findings if f.rule in ("score.values", "score.totals")]
+        fixes = [f for f in rp.findings if f.rule in ("score.values", "score.totals", "game.winner")]
         if not fixes:
             return text
         f = fixes[0]
@@ -122,8 +124,13 @@ def settle(text: str) -> str:
         if f.rule == "score.values":
             p = ln.words[1]
             text = replace_line(text, f.line, f"score {p} {hand_value(_hand_at(rp, f.line, p))}")
-        else:
+        elif f.rule == "score.totals":
             text = replace_line(text, f.line, "totals " + " ".join(f"{p} {n}" for p, n in _totals_at(text, f.line)))
+        elif rp.game_over:  # the game ends where it did: the lower total wins
+            low = min(rp.players, key=lambda p: dict(_totals_at(text, f.line))[p])
+            text = replace_line(text, f.line, f"winner {low}")
+        else:  # a lower total: the game has not ended yet, an unfinished game has no `winner`
+            text = delete_line(text, f.line)
     return text
 
 
@@ -153,7 +160,9 @@ def first(name: str, rng: random.Random, cands: list[Candidate]) -> Mutation | N
         if fix:
             text = settle(text)
         if stands(text, line, rule):
-            return Mutation(name, text, KIND[rule], rule, line, note + ("; score and totals follow" if fix else ""))
+            return Mutation(
+                name, text, KIND[rule], rule, line, note + ("; score, totals and winner follow" if fix else "")
+            )
     return None
 
 
@@ -255,7 +264,7 @@ def op_drawn_unplayable(text: str, rng: random.Random) -> Mutation | None:
     rp = replay(text)
     cands = []
     for ln in rp.lines:
-        if ln.role != "draw:one" or ln.drawer != ln.player:
+        if ln.role != "draw:one" or ln.player is None or ln.drawer != ln.player:
             continue
         nxt = rp.lines[_next_event(rp, ln.no) - 1] if _next_event(rp, ln.no) <= rp.nlines else None
         if nxt is not None and nxt.kind == "play":
@@ -315,7 +324,7 @@ def _answer_instead(text: str, rng: random.Random, name: str, role: str, rule: s
     rp = replay(text)
     cands = []
     for ln in rp.lines:
-        if ln.kind != "draw" or ln.role != role or ln.phase != "start":
+        if ln.kind != "draw" or ln.role != role or ln.phase != "start" or ln.player is None:
             continue
         block = _draw_block(rp, ln)
         if block is None:

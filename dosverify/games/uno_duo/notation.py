@@ -154,7 +154,18 @@ class _LineError(Exception):
 
 
 class _HeaderLines:
-    """The header's lines (a mixin of _Reader: it holds the state they fill)."""
+    """The header's lines (a base of _Reader, which sets the state declared here)."""
+
+    r: Reporter
+    findings: list[Finding]
+    log: Log | None
+    players: list[str]
+    phase: str
+    malformed: bool
+    header_at: dict
+
+    def _skip(self, f: Finding) -> None:
+        raise NotImplementedError  # the reader's
 
     # ---- header --------------------------------------------------------------------------
     def _header(self, no: int, col: int, key: str) -> bool:
@@ -278,8 +289,9 @@ class _Reader(_HeaderLines):
         word = code[column - 1 :].split()[0] if code[column - 1 :].strip() else ""
         exp = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
         expected = ", ".join(e.lower() for e in exp[:8]) if exp else None
-        if word.startswith("?") or (word and CARD_WORD_RE.match(word) and card_problem(word, named=True)):
-            return self.r("notation.card", card_problem(word, named=True), line=no, column=column, found=word)
+        problem = card_problem(word, named=True) if word.startswith("?") or CARD_WORD_RE.match(word) else None
+        if word and problem:
+            return self.r("notation.card", problem, line=no, column=column, found=word)
         msg = f"this line is not a sentence of `uno-duo 1` (at `{word}`)" if word else "this line ends too soon"
         return self.r("notation.line", msg, line=no, column=column, found=word or None, expected=expected)
 
@@ -305,7 +317,7 @@ class _Reader(_HeaderLines):
             problem = card_problem(str(t), named=named)
             if problem:
                 raise _LineError(self.r("notation.card", problem, line=no, column=t.column, found=str(t)))
-        return [str(t) for t in toks], [t.column for t in toks]
+        return [str(t) for t in toks], [t.column or 0 for t in toks]
 
     def _name(self, no: int, tok: Token) -> str:
         name = str(tok)
@@ -360,6 +372,7 @@ class _Reader(_HeaderLines):
                     column=col,
                 )
             )
+        assert self.round is not None  # the phase is "setup" only after a `round` line
         self.round.setup.append(ev.at(no, col, ev._cols))
 
     def drafter_line(self, no, col, toks):
@@ -416,6 +429,7 @@ class _Reader(_HeaderLines):
     def _event(self, no: int, col: int, ev) -> None:
         if self.phase != "turns":
             return self._skip(self.r("notation.placement", "a turn's line follows a `turn` line", line=no, column=col))
+        assert self.turn is not None  # the phase is "turns" only after a `turn` line
         self.turn.events.append(ev.at(no, col, ev._cols))
 
     def play_line(self, no, col, toks):
@@ -490,6 +504,7 @@ def parse(source: str | bytes) -> Parsed:
     text, problem = decode(source)
     if problem is not None:
         return Parsed(None, [problem], True, None)
+    assert text is not None  # decode gives the text or the problem
     reader = _Reader()
     lines = text.split("\n")
     for no, raw in enumerate(lines, 1):

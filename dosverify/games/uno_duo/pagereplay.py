@@ -126,7 +126,7 @@ def replay(
         return out
     ref = Referee(done.log, done.rs, spec())
     # the reader's findings' lines are reported already, as check() tells its referee
-    ref._reported.update((f.line, None if f.line is not None else f.pointer) for f in parse(source, form).findings)
+    ref.mark_reported(parse(source, form).findings)
     index: dict[tuple, list[int]] = {}
     for i, f in enumerate(report.findings):
         index.setdefault((f.line, f.pointer, f.rule, f.message), []).append(i)
@@ -134,7 +134,7 @@ def replay(
     for rnd in ref.log.rounds:
         ref.round_line(rnd)
         for i, turn in enumerate(rnd.turns, 1):
-            ref.next_turn = rnd.turns[i] if i < len(rnd.turns) else None  # type: ignore[assignment]
+            ref.judge.game.next_turn = rnd.turns[i] if i < len(rnd.turns) else None
             before = len(ref.findings)
             totals = dict(ref.totals)
             ref.turn_line(turn)

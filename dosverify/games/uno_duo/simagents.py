@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from .simcards import COLOURS, WD4, base, colour, face, is_action, is_wild
+from .simcards import COLOURS, WD4, base, face, is_action, is_wild
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Agent:
 
     # ---- colours and orders
     def name_colour(self, hand: list[str]) -> str:
-        held = Counter(colour(c) for c in hand if not is_wild(c))
+        held = Counter(c[0] for c in hand if not is_wild(c))
         if not held or self.rng.random() < 0.2:
             return self.rng.choice(COLOURS)
         best = max(held.values())
@@ -77,6 +77,8 @@ class Agent:
             w = 3.0 * (6.0 if len(cards) == hand_size else 1.0)
         elif base(last) == WD4:
             w = 1.0 if move.legit else 0.0
+            if hand_size == 2:
+                w *= 8.0  # the WD4's new turn then empties the hand: the 4 drawn are scored, never played
         elif is_wild(last):
             w = 0.6
         elif face(last) in ("+2", "S"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Self
 
 from .simcards import DEFAULTS, TARGET, WD4, base, colour, composition, face, hand_value, is_wild, matches, top_colour
 from .simpile import Pile
@@ -244,7 +245,7 @@ class _Turns(_Base):
         self.prev_kind = ""
         self.dead = False  # a turn after the round's end: the rest of the round is not refereed
 
-    def run(self) -> Replay:
+    def run(self) -> Self:
         for ln in self.lines:
             if not ln.kind:
                 continue

@@ -1,10 +1,12 @@
-"""The referee's state, declared in one place: the draw pile, what a player faces or owes, the
-round and the turn. The rule checks (the mixins) read and change these, and nothing else."""
+"""The referee's state, declared in one place: the game, the round, the turn, the draw pile and
+what a player faces or owes. The parts of the referee (each handed a Judge) read and change
+these, and nothing else."""
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 #: a card in a hand that nobody saw (a bare draw from an unknown pile, a draw taken as made)
 UNSEEN = "?"
@@ -16,7 +18,7 @@ class Pile:
     The last `loose` slots are known cards whose order is not (U11 `pile-order shuffled`).
     `under_rule` is the rule for a known card drawn out of its place (draft.under without a deck)."""
 
-    slots: list = field(default_factory=list)
+    slots: list[str | None] = field(default_factory=list)
     loose: int = 0
     under_rule: str = "draw.top"
 
@@ -73,7 +75,7 @@ class Pile:
         unknown = len(self.slots) <= self.loose or self.slots[0] is None
         self.loose = max(0, self.loose - 1) if len(self.slots) <= self.loose else self.loose
         card = self.slots.pop(0)
-        return UNSEEN if unknown else card
+        return UNSEEN if unknown or card is None else card
 
 
 @dataclass
@@ -117,16 +119,16 @@ class RoundState:
     has_deck: bool = False
     composition: Counter = field(default_factory=Counter)
     pool: Counter = field(default_factory=Counter)  # the unseen cards behind the pile's None slots
-    hands: dict = field(default_factory=dict)  # player -> Counter of base codes (UNSEEN for unknown)
-    doubt: set = field(default_factory=set)  # hands in doubt after a card finding (until the round ends)
+    hands: dict[str, Counter] = field(default_factory=dict)  # player -> base codes (UNSEEN for unknown)
+    doubt: set[str] = field(default_factory=set)  # hands in doubt after a card finding (until the round ends)
     pile: Pile = field(default_factory=Pile)
-    discards: list = field(default_factory=list)  # the discard pile, base codes, oldest first
+    discards: list[str] = field(default_factory=list)  # the discard pile, base codes, oldest first
     top_colour: str | None = None  # None: any colour (a wild that named none, or no top yet)
     top_rank: str | None = None
     first: str | None = None  # who takes the first turn
     facing: Facing | None = None
     owed: Owed | None = None
-    calls: dict = field(default_factory=dict)
+    calls: dict[str, Calls] = field(default_factory=dict)
     started: bool = False  # the `start` card is turned up
     over: bool = False  # a hand was emptied
     out: str | None = None  # who went out
@@ -147,4 +149,43 @@ class TurnState:
     drawn: str | None = None  # the ordinary draw's card: one play line starting with it may follow
     facing: Facing | None = None
     damaged: bool = False
-    model: object = None
+    model: Any = None  # the Turn model (events.Turn) the turn is read from
+
+    @property
+    def faced(self) -> Facing:
+        """What the turn faces, where its `need` says it faces something (total, wd4, run)."""
+        assert self.facing is not None, f"a turn needing {self.need} faces nothing"
+        return self.facing
+
+
+@dataclass
+class SetupStage:
+    """A round's set-up lines as read so far (the drafter line, deck lines, picks, hands, start)."""
+
+    drafter: Any = None
+    deck: list[Any] = field(default_factory=list)
+    drafts: list[Any] = field(default_factory=list)
+    hands: list[Any] = field(default_factory=list)
+    start: Any = None
+    discards: list[str] = field(default_factory=list)  # the draft discards, in pick order
+
+
+@dataclass
+class GameState:
+    """Across the rounds: the running totals, who drafted, the round and turn being read."""
+
+    players: list[str]
+    totals: dict[str, int] = field(default_factory=dict)
+    scored_totals: dict[str, int] = field(default_factory=dict)  # the written scores' sums (READINGS R26)
+    rounds_seen: int = 0
+    turns_seen: int = 0
+    game_over: bool = False
+    prev_drafter: str | None = None
+    prev_number: int = 0
+    next_turn: Any = None  # the round's `turn` after the one being read (READINGS R8)
+    round: RoundState | None = None
+    turn: TurnState | None = None
+
+    def __post_init__(self) -> None:
+        self.totals = self.totals or dict.fromkeys(self.players, 0)
+        self.scored_totals = self.scored_totals or dict.fromkeys(self.players, 0)
