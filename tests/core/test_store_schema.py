@@ -36,6 +36,7 @@ atexit.register(shutil.rmtree, STORE, True)  # made at collection, so removed ev
 app = create_app(max_log_bytes=16 * 1024)
 app.state.store = StoreBox(database_url(STORE), str(STORE / "token"))  # as `serve --data DIR --token-file FILE`
 schema = schemathesis.openapi.from_asgi("/openapi.json", app).include(path_regex="^/v1/(events|audits)")
+schema.config.update(request_timeout=120)  # as in test_service_schema.py: a busy machine, not the tool, sets the pace
 # A schema-valid log can still be over the 16 KiB per-log limit, which the schema does not
 # carry: 413 is the documented answer for it.
 schema.config.checks.positive_data_acceptance.expected_statuses = [
