@@ -48,6 +48,9 @@ class Rule:
     variant: str = ""
     example: str = ""
     fix: str = ""
+    # what, once in doubt after an earlier finding, makes this rule's findings follow-ons, not reported:
+    # "hand" (the player's hand), "pile" (the draw pile)
+    follow_on: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {
@@ -177,6 +180,7 @@ def load_spec(game: str = "dos") -> Spec:
                 variant=r.get("variant", ""),
                 example=r.get("example", "").strip("\n"),
                 fix=r.get("fix", "").strip(),
+                follow_on=_follow_on(r),
             )
             if rule.id in rules:
                 raise ValueError(f"rule id {rule.id} defined twice")
@@ -186,6 +190,17 @@ def load_spec(game: str = "dos") -> Spec:
         rulesets[raw[name]["name"]] = raw[name]
     options = raw["options.toml"]["option"]
     return Spec(meta["version"], rules, rulesets, options, meta.get("sources", {}), meta.get("kinds", {}), game)
+
+
+FOLLOW_ON = ("hand", "pile")  # what a rule's `follow_on` may name
+
+
+def _follow_on(raw_rule: dict) -> tuple[str, ...]:
+    """A rule's `follow_on` field, checked: a spec that names anything else is a spec error."""
+    value = raw_rule.get("follow_on", [])
+    if isinstance(value, str) or not all(v in FOLLOW_ON for v in value):
+        raise ValueError(f"rule {raw_rule['id']}: follow_on must be a list of {', '.join(FOLLOW_ON)}, not {value!r}")
+    return tuple(value)
 
 
 def parse_option_args(items: list[str]) -> dict[str, str]:

@@ -10,21 +10,24 @@ from ....hints import plural
 from ..cards import parse_card
 from ..events import Draw, FaceDown, Refill, Reshuffle, seen, word
 from .matching import any_match
+from .part import Part
 from .table import UNKNOWN, CenterCard
 
 
-class DrawsMixin:
+class Draws(Part):
+    """Draw, refill and reshuffle lines: what each draw is owed for, and the card it takes."""
+
     def draw_from_pile(
         self, written: str | FaceDown | None, ev, index: int, what: str, who: str | None = None
     ) -> str | None:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
-        tb = self.table
-        if self.taken_in is not None and (
+        tb = self.s.table
+        if self.s.taken_in is not None and (
             tb.pile_size <= 0
             or (
                 isinstance(written, str)
                 and tb.pile.get(base := parse_card(written).base, 0) <= 0
-                and self.taken_in[1].get(base, 0) > 0
+                and self.s.taken_in[1].get(base, 0) > 0
             )
         ):
             self.took_matches_in(ev)
@@ -33,7 +36,7 @@ class DrawsMixin:
             # the callers of an end-of-turn step have run it (flush) already
             if sum(tb.discard.values()) == 0:
                 if written is not None:
-                    self.report(
+                    self.r.report(
                         "cards.unseen",
                         f"{what} {word(written)}, but the draw pile and the discard pile are both empty",
                         ev,
@@ -43,7 +46,7 @@ class DrawsMixin:
                         found=word(written),
                     )
                 return None
-            self.report(
+            self.r.report(
                 "reshuffle.when",
                 f"the draw pile is empty: the discard pile must be turned over (`reshuffle`) before this {what}",
                 ev,
@@ -52,18 +55,18 @@ class DrawsMixin:
                 expected="a `reshuffle` line first",
                 found=f"`{what}`",
             )
-            self.hidden_reshuffle()
+            self.parts.facedown.hidden_reshuffle()
             tb.reshuffle(None)
         if isinstance(written, FaceDown):
             if tb.pile_order:  # after a listed reshuffle a `?` drawn is the top card: known
                 got, _ = tb.take(None)
-                if self.prov is not None:
-                    self.prov.out(got)
+                if self.s.prov is not None:
+                    self.s.prov.out(got)
                 return got
             tb.pile_size = max(0, tb.pile_size - 1)
             return UNKNOWN
         if written is None and tb.pile_order is None:
-            self.report(
+            self.r.report(
                 "cards.known",
                 f"without a known pile order every {what} card must be written",
                 ev,
@@ -71,25 +74,25 @@ class DrawsMixin:
                 found=f"a bare `{what}`",
             )
         base = parse_card(written).base if written else None
-        if self.lazy_skip is not None and base is not None and tb.pile_order:
-            q, n = self.lazy_skip  # a penalty not drawn at once: if this card lies below its cards, it was left out
-            self.lazy_skip = None
+        if self.s.lazy_skip is not None and base is not None and tb.pile_order:
+            q, n = self.s.lazy_skip  # a penalty not drawn at once: if this card lies below its cards, it was left out
+            self.s.lazy_skip = None
             if n < len(tb.pile_order) and tb.pile_order[-1 - n] == base:  # (also when the top is a copy of it)
-                self.draw_left_out(q, n)
+                self.parts.steps.draw_left_out(q, n)
         if base is not None and tb.swaps and tb.pile_order and tb.top() != base:
             tb.unswap(base, None)  # an earlier draw.top's player took the top card, not this one (R40)
-        if self.deck_alias is not None and base == self.deck_alias[1] and tb.top() == self.deck_alias[0]:
+        if self.s.deck_alias is not None and base == self.s.deck_alias[1] and tb.top() == self.s.deck_alias[0]:
             tb.pile_order[-1] = base  # the deck's card written wrong was this one (R66)
-            tb.pile[self.deck_alias[0]] -= 1
+            tb.pile[self.s.deck_alias[0]] -= 1
             tb.pile[base] += 1
-            self.deck_alias = None
+            self.s.deck_alias = None
         top = tb.top()
         got, problem = tb.take(base)
         if problem is None and base is not None:
-            self.hidden_out(base, ev, index, what)
+            self.parts.facedown.hidden_out(base, ev, index, what)
         if problem == "top":
             tb.record_swap(who, base, top)
-            self.report(
+            self.r.report(
                 "draw.top",
                 f"{what} {written}, but the top of the draw pile is {top}",
                 ev,
@@ -100,7 +103,7 @@ class DrawsMixin:
                 player=who,
             )
         elif problem == "unseen":
-            self.report(
+            self.r.report(
                 "cards.unseen",
                 f"{what} {written}, but no {written} is unseen: every copy is in {tb.where(base)}",
                 ev,
@@ -111,7 +114,7 @@ class DrawsMixin:
                 player=who,
             )
         if written and parse_card(written).decl is not None:
-            self.report(
+            self.r.report(
                 "notation.card",
                 f"`{written}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                 ev,
@@ -125,21 +128,21 @@ class DrawsMixin:
     def draw_starts_next_turn(self, ev: Draw) -> bool:
         """Whether the line after this unowed draw plays cards (other than the drawn ones) that the
         next player holds and the player on turn does not: then the next player's turn began here."""
-        nxt = next(self.rest_of_turn(ev), None)
+        nxt = next(self.parts.engine.rest_of_turn(ev), None)
         if nxt is None:
             return False
         cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
         cards = seen(cards)  # a face-down card tells nothing of whose it is
         drawn = Counter(parse_card(c).base for c in seen(ev.cards))
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
-        return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
+        return bool(rest) and self.parts.plays.turn_seems_missing(nxt, rest) is not None
 
     def draws_right_after(self, ev, q: str) -> list[Draw]:
         """q's draw lines right after ev (a draw written one card a line): the rest of the same draw,
         which a card below the top cannot show to be left out."""
         out = []
-        for e in self.rest_of_turn(ev):
-            if not isinstance(e, Draw) or (e.player or self.t.player) != q:
+        for e in self.parts.engine.rest_of_turn(ev):
+            if not isinstance(e, Draw) or (e.player or self.s.t.player) != q:
                 break
             out.append(e)
         return out
@@ -150,7 +153,7 @@ class DrawsMixin:
         """A known pile's top is not this draw's card, but the card lies just below the cards that
         earlier end-of-turn steps still owe (refill, DOS penalty, others' Double Color Match draws):
         those lines were left out. They are taken as made now and reported once at the turn's end (R27)."""
-        t, tb = self.t, self.table
+        t, tb = self.s.t, self.s.table
         order = tb.pile_order
         if isinstance(written, FaceDown):  # drawn face down from a known pile: its top card, whatever it is
             return
@@ -162,7 +165,7 @@ class DrawsMixin:
         if dcm_of is not None:
             if t.penalty_owed > 0:
                 queue.append(("penalty", t.player, t.penalty_owed))
-            for p in self._seats_from_left(t.player):
+            for p in self.s.seats_from_left(t.player):
                 if p == dcm_of:
                     break
                 if t.dcm_owed.get(p, 0) > 0:
@@ -177,7 +180,7 @@ class DrawsMixin:
                 return  # the cards above come on q's next lines: two cards drawn out of order (draw.top)
             for b in tb.take_owed(d):
                 tb.hands[q][b] += 1
-            self.hand_changed(q)
+            self.s.hand_changed(q)
             if q == t.player and t.penalty_owed:
                 t.penalty_owed = max(0, t.penalty_owed - d)
                 t.skipped.append(("penalty", q, d))
@@ -215,17 +218,17 @@ class DrawsMixin:
             )
             d._pointer = ev._pointer
             parts.append(d)
-        i = self.turn_index(ev)
+        i = self.parts.engine.turn_index(ev)
         if i is not None:
             for d in parts:
-                self._places[1][id(d)] = i  # its look-ahead is the line's
-        self._split_keep.extend(parts)  # the ids stay theirs while the turn is played
+                self.s.places[1][id(d)] = i  # its look-ahead is the line's
+        self.s.split_keep.extend(parts)  # the ids stay theirs while the turn is played
         return parts[0], parts[1]
 
     def on_draw(self, ev: Draw) -> None:
-        t, tb = self.t, self.table
+        t, tb = self.s.t, self.s.table
         q = ev.player or t.player
-        if not self.known(q, ev):
+        if not self.r.known(q, ev):
             return
         n = max(1, len(ev.cards))
         written: list[str | FaceDown | None] = list(ev.cards) if ev.cards else [None]
@@ -235,12 +238,12 @@ class DrawsMixin:
             q == t.player
             and t.penalty_owed > 0
             and not t.immediate
-            and self.rs.opt("own-penalty") == "penalty-step"
-            and self.penalty_mid_turn(ev)
+            and self.s.rs.opt("own-penalty") == "penalty-step"
+            and self.parts.engine.penalty_mid_turn(ev)
         ):
             # drawn at once in the middle of the turn (an engine with own-penalty=at-once, V14): one finding
             # here, then the cards count as drawn, as written
-            self.report(
+            self.r.report(
                 "turn.steps",
                 f"{q} draws the DOS penalty at once, in the middle of the turn: a player caught in "
                 "their own turn draws it at the penalty step, after the matches, the refill and the bonus cards "
@@ -272,14 +275,14 @@ class DrawsMixin:
             reason, owed = "maybe-penalty", t.penalty_maybe[q]
         if reason is None and ev.player is None and (t.matches or t.action_done) and self.draw_starts_next_turn(ev):
             # the player on turn has played: this draw starts the next player's turn (its line left out)
-            self.start_implied_turn(self.left(t.player), ev)
+            self.parts.plays.start_implied_turn(self.s.left(t.player), ev)
             return self.on_draw(ev)
         if reason is not None and 0 < owed < len(ev.cards) and not t.turn._damaged:
             # notation.md: one line may carry one player's draws for two reasons that follow each other
             # directly; its cards fill them in that order (the rest, if no reason follows, is reported)
             head, tail = self.split_draw(ev, owed)
             self.on_draw(head)
-            if self.t is not None:
+            if self.s.t is not None:
                 self.on_draw(tail)
             return
         if reason is None:
@@ -289,7 +292,7 @@ class DrawsMixin:
                     if t.drew
                     else ("matches were made" if t.matches else "no draw is owed")
                 )
-                self.report(
+                self.r.report(
                     "draw.reason",
                     f"{q} draws {plural(n, 'card')} that nobody owes ({why})",
                     ev,
@@ -304,7 +307,7 @@ class DrawsMixin:
                     if t.dcm
                     else f"{t.player} made no Double Color Match this turn"
                 )
-                self.report(
+                self.r.report(
                     "draw.reason",
                     f"{q} draws {plural(n, 'card')} that nobody owes: {why}",
                     ev,
@@ -314,15 +317,17 @@ class DrawsMixin:
                     found=f"draw {q} {' '.join(map(word, ev.cards))}".strip(),
                 )
         elif reason == "no-match":
-            if self.rs.opt("decline-match") == "forbidden":
+            if self.s.rs.opt("decline-match") == "forbidden":
                 center = [c.base for c in tb.center if not c.refilled]
                 hand = [b for b in tb.hands[q].elements() if b != UNKNOWN]
                 if UNKNOWN in center:  # a Center Row card left out (R27): not judged
                     pass
                 elif UNKNOWN in tb.hands[q] and not any_match(center, hand, parse_card):
-                    self.unverify("match.decline")  # whether a face-down card matches: the choice decides
+                    self.parts.facedown.unverify(
+                        "match.decline"
+                    )  # whether a face-down card matches: the choice decides
                 elif any_match(center, hand, parse_card):
-                    self.report(
+                    self.r.report(
                         "match.decline",
                         f"{q} could match and may not decline to draw (decline-match=forbidden)",
                         ev,
@@ -331,14 +336,14 @@ class DrawsMixin:
                         found="draw",
                     )
         elif reason == "penalty":
-            self.step(ev, 4, "the DOS penalty draw")
-            self.arrive(4, ev)
+            self.parts.steps.step(ev, 4, "the DOS penalty draw")
+            self.parts.steps.arrive(4, ev)
         elif reason == "dcm":
-            if self.rs.opt("dcm-draws") == "end-of-turn":
-                if self.dcm_draw_mid_turn(ev):  # drawn at once (an engine with dcm-draws=at-once, V12)
+            if self.s.rs.opt("dcm-draws") == "end-of-turn":
+                if self.parts.engine.dcm_draw_mid_turn(ev):  # drawn at once (an engine with dcm-draws=at-once, V12)
                     if not t.dcm_early:
                         t.dcm_early = True
-                        self.report(
+                        self.r.report(
                             "bonus.draw-time",
                             f"{q} draws for the Double Color Match in the middle of the turn: "
                             "the others draw at the end of the turn, its last step (dcm-draws=end-of-turn)",
@@ -349,7 +354,7 @@ class DrawsMixin:
                             found=f"draw {q} in the middle of the turn",
                         )
                 else:
-                    self.step(ev, 5, "a Double Color Match draw")
+                    self.parts.steps.step(ev, 5, "a Double Color Match draw")
                     if t.dcm_draw_ev is None:
                         t.dcm_draw_ev = ev  # a later match makes it early (bonus.draw-time)
             self.dcm_draw_order(ev, q)
@@ -361,7 +366,7 @@ class DrawsMixin:
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
-                self.report(
+                self.r.report(
                     "draw.reason",
                     f"{q} draws {plural(n, 'card')} but owes {owed} here",
                     ev,
@@ -376,7 +381,7 @@ class DrawsMixin:
                 # scribe that wrote one line too many play on without it; if q plays it later, it came
                 # from the unseen cards after all (R41). q's hand is in doubt either way
                 tb.maybe_held[q][parse_card(w).base] += 1
-                self.doubt.add(q)
+                self.s.doubt.add(q)
                 continue
             res = t.reserved.get((reason, q)) if reason in ("penalty", "dcm") else None
             if res and (w is None or (isinstance(w, str) and parse_card(w).base == res[0])):
@@ -387,17 +392,19 @@ class DrawsMixin:
             if got is None:
                 continue
             if got == UNKNOWN:
-                self.hidden_token(q, ev, i) if isinstance(w, FaceDown) else (self.prov and self.prov.token(q))
+                self.parts.facedown.hidden_token(q, ev, i) if isinstance(w, FaceDown) else (
+                    self.s.prov and self.s.prov.token(q)
+                )
             tb.hands[q][got] += 1
-        self.hand_changed(q)
+        self.s.hand_changed(q)
         if reason == "no-match":
             t.drew = True
             # the card taken from the pile, not the word written: a bare `draw` from a known deck is its top card
             first = taken[0] if taken else None
             if isinstance(written[0], FaceDown) and first == UNKNOWN:  # drawn face down
                 t.drawn_card = UNKNOWN
-                if self.prov is not None:
-                    t.drawn_token = self.prov.tokens[-1] if self.prov.tokens else None
+                if self.s.prov is not None:
+                    t.drawn_token = self.s.prov.tokens[-1] if self.s.prov.tokens else None
             else:
                 w0 = written[0]  # a `?` that found no card (both piles empty) names none
                 t.drawn_card = (
@@ -431,8 +438,8 @@ class DrawsMixin:
         """Seat order from the left of the player on turn, or from the first seat (V13): a draw while a
         player before q still owes is reported at this line once that player draws (else only the
         missing draw is, R9); once for the draws of one Double Color Match (or the turn's end)."""
-        t = self.t
-        seats = self.dcm_order(t.player)
+        t = self.s.t
+        seats = self.s.dcm_order(t.player)
         if t.dcm_order_early is None and not t.dcm_order_reported:
             earlier = [p for p in seats if t.dcm_owed.get(p, 0) > 0 and p != q and seats.index(p) < seats.index(q)]
             if earlier:
@@ -442,13 +449,13 @@ class DrawsMixin:
             t.dcm_order_early, t.dcm_order_reported = None, True
             start = (
                 "from the first seat of `players`"
-                if self.rs.opt("dcm-order") == "first-seat"
+                if self.s.rs.opt("dcm-order") == "first-seat"
                 else f"starting at the left of {t.player}"
             )
-            self.report(
+            self.r.report(
                 "turn.steps",
                 f"{first} draws for the Double Color Match before {r}: the others draw in seat order "
-                f"{start} (V7; dcm-order={self.rs.opt('dcm-order')})",
+                f"{start} (V7; dcm-order={self.s.rs.opt('dcm-order')})",
                 early,
                 "player",
                 player=first,
@@ -458,8 +465,8 @@ class DrawsMixin:
             )
 
     def on_refill(self, ev: Refill) -> None:
-        t, tb = self.t, self.table
-        self.flush()
+        t, tb = self.s.t, self.s.table
+        self.parts.steps.flush()
         order = tb.pile_order
         if ev.cards and order and t.discarded and order[-1] != parse_card(ev.cards[0]).base:
             # an earlier refill line left out: this one's card lies just below the cards it took (R27)
@@ -471,10 +478,10 @@ class DrawsMixin:
                 tb.center.extend(CenterCard(b, refilled=True) for b in tb.take_owed(d))
                 t.refilled += d
                 t.skipped.append(("refill", None, d))
-        self.arrive(2, ev)
+        self.parts.steps.arrive(2, ev)
         t.step = max(t.step, 2)
         if t.taken_back and t.refilled >= t.refill_owed + t.refill_maybe:
-            self.stand_taken_back()  # R47: the match taken back stood, this refill shows
+            self.parts.plays.stand_taken_back()  # R47: the match taken back stood, this refill shows
         written: list[str | None] = list(ev.cards) if ev.cards else [None]
         extra_reported = False
         for i, w in enumerate(written):
@@ -485,7 +492,7 @@ class DrawsMixin:
                     if t.matches
                     else "no match was made, so nothing is refilled"
                 )
-                self.report(
+                self.r.report(
                     "draw.reason",
                     why,
                     ev,
@@ -504,14 +511,14 @@ class DrawsMixin:
             t.refilled += 1
 
     def on_reshuffle(self, ev: Reshuffle) -> None:
-        t, tb = self.t, self.table
-        if not t.immediate and not t.dcm_now and not self.reshuffle_mid_turn(ev):
+        t, tb = self.s.t, self.s.table
+        if not t.immediate and not t.dcm_now and not self.parts.engine.reshuffle_mid_turn(ev):
             # the reshuffle is for an end-of-turn draw or refill: step 1 has discarded this turn's matches.
             # Before an at-once penalty or at-once Double Color Match draw (mid-turn) they are still on the
             # table (V5), unless discard-matched=at-once put them on the discard pile already (V17)
-            self.flush()
+            self.parts.steps.flush()
         if tb.pile_size > 0:
-            self.report(
+            self.r.report(
                 "reshuffle.when",
                 f"the draw pile still holds {plural(tb.pile_size, 'card')}: the discard pile is turned over "
                 "only when a draw or refill finds the pile empty",
@@ -544,7 +551,7 @@ class DrawsMixin:
                     bits.append("left out: " + " ".join(sorted((missing - Counter({UNKNOWN: doubt})).elements())))
                 if doubt:
                     bits.append(f"it also holds {plural(doubt, 'card')} in doubt since an earlier finding")
-                self.report(
+                self.r.report(
                     "reshuffle.cards",
                     f"the reshuffle does not list the discard pile ({'; '.join(bits)})",
                     ev,
@@ -563,7 +570,7 @@ class DrawsMixin:
                     and not extra
                     and not (missing - Counter(t.flushed))
                     and t.discarded
-                    and self.next_card_drawn(ev) == parse_card(ev.cards[0]).base
+                    and self.parts.engine.next_card_drawn(ev) == parse_card(ev.cards[0]).base
                 ):
                     # this turn's matched cards left out by an engine that drew at once, before discarding them
                     # (own-penalty or dcm-draws at-once, V14, V12): one finding, then the pile as listed
@@ -573,10 +580,10 @@ class DrawsMixin:
                     order = [parse_card(c).base for c in ev.cards]
             else:
                 order = [parse_card(c).base for c in ev.cards]
-        elif tb.pending and not sum(tb.discard.values()) and self.rs.opt("discard-matched") == "end-of-turn":
+        elif tb.pending and not sum(tb.discard.values()) and self.s.rs.opt("discard-matched") == "end-of-turn":
             # a bare reshuffle of an empty discard pile in mid-turn: it can only have turned over this turn's
             # matched cards (an engine with discard-matched=at-once, V17); one finding, then they form the pile
-            self.report(
+            self.r.report(
                 "reshuffle.cards",
                 "the reshuffle turns over this turn's matched cards "
                 f"({' '.join(sorted(tb.pending))}): they reach the discard pile at the end of the turn "
@@ -587,10 +594,10 @@ class DrawsMixin:
             )
             tb.discard.update(tb.pending)
             tb.pending.clear()
-        self.taken_in = None
-        if not ev.cards and tb.pending and not t.discarded and self.rs.opt("discard-matched") == "end-of-turn":
-            self.taken_in = (ev, Counter(tb.pending))  # perhaps with this turn's matched cards: later draws tell
-        self.hidden_reshuffle()
+        self.s.taken_in = None
+        if not ev.cards and tb.pending and not t.discarded and self.s.rs.opt("discard-matched") == "end-of-turn":
+            self.s.taken_in = (ev, Counter(tb.pending))  # perhaps with this turn's matched cards: later draws tell
+        self.parts.facedown.hidden_reshuffle()
         tb.reshuffle(order)
         tb.discard.update(kept)
         t.reshuffled = ev  # the next line must be the draw or refill that found the pile empty
@@ -599,10 +606,10 @@ class DrawsMixin:
         """A draw shows that a bare reshuffle in mid-turn turned over that turn's matched cards too (the draw
         pile runs out early, or a card is drawn that was only among them): an engine with
         discard-matched=at-once (V17). One finding at the reshuffle; the cards join the pile (R60)."""
-        tb = self.table
-        shuffle, cards = self.taken_in
-        self.taken_in = None
-        self.report(
+        tb = self.s.table
+        shuffle, cards = self.s.taken_in
+        self.s.taken_in = None
+        self.r.report(
             "reshuffle.cards",
             "the reshuffle turned over the matched cards of its turn too "
             f"({' '.join(sorted(cards.elements()))}), as a later draw shows: they reach the discard pile at the "
@@ -626,9 +633,9 @@ class DrawsMixin:
 
     def unneeded_reshuffle(self) -> None:
         """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""
-        ev = self.t.reshuffled
-        self.t.reshuffled = None
-        self.report(
+        ev = self.s.t.reshuffled
+        self.s.t.reshuffled = None
+        self.r.report(
             "reshuffle.when",
             "a reshuffle that no draw or refill needed: the discard pile is turned over only when "
             "a draw or refill finds the draw pile empty, right before it",

@@ -1,4 +1,4 @@
-"""Engine departures judged under `official` (issue 11, item 3): a log written by a program that
+"""Engine departures judged under `official`: a log written by a program that
 plays an engine option (V12-V17) gets one finding per departure, at its line, and the referee then
 follows the log as the program played it, so that nothing else is reported.
 
@@ -14,6 +14,7 @@ from itertools import chain
 
 from ..cards import parse_card
 from ..events import Draw, FaceDown, Match, Pass, Place, Refill, Reshuffle, Turn
+from .part import Part
 from .table import UNKNOWN
 
 PLAYS = (Match, Place, Pass, Refill)  # lines of the steps before the DOS penalty (matches 0, refill 2, place/pass 3)
@@ -24,27 +25,29 @@ def _base(code: str | FaceDown) -> str:
     return UNKNOWN if isinstance(code, FaceDown) else parse_card(code).base
 
 
-class EngineMixin:
+class Engine(Part):
+    """Looks ahead in the turn and the round to tell an engine's departure (V12-V17) from a slip."""
+
     def turn_index(self, ev) -> int | None:
         """ev's place among its turn's lines. The places are counted once a turn (a look-ahead is
         asked for on many lines: searching or slicing the turn each time costs the square of a
         long turn's lines)."""
-        turn = self.t.turn
-        if self._places is None or self._places[0] is not turn:
-            self._places = (turn, {id(e): k for k, e in enumerate(turn.events)})
-        return self._places[1].get(id(ev))
+        turn = self.s.t.turn
+        if self.s.places is None or self.s.places[0] is not turn:
+            self.s.places = (turn, {id(e): k for k, e in enumerate(turn.events)})
+        return self.s.places[1].get(id(ev))
 
     def rest_of_turn(self, ev):
         """The lines of the turn after ev, as they are read (an iterator, not a copy)."""
-        events = self.t.turn.events
+        events = self.s.t.turn.events
         i = self.turn_index(ev)
         return iter(()) if i is None else (events[k] for k in range(i + 1, len(events)))
 
     def play_follows(self, events: list) -> bool:
         """Whether the player on turn plays (match, refill, place, `pass`) in these lines of the turn: up
         to a match or place of cards they do not hold, where the next player's turn seems to start (R26)."""
-        p = self.t.player
-        hand = Counter(self.table.hands[p])
+        p = self.s.t.player
+        hand = Counter(self.s.table.hands[p])
         for e in events:
             if isinstance(e, Draw) and (e.player or p) == p:
                 hand.update(_base(c) for c in e.cards)
@@ -64,7 +67,7 @@ class EngineMixin:
         """The player on turn, caught before the penalty step, draws here the penalty cards at once (V14):
         this line and the draws of theirs right after it bring exactly the cards owed, and then come the
         draw after no match, or a match, refill, place or `pass`."""
-        p, owed = self.t.player, self.t.penalty_owed
+        p, owed = self.s.t.player, self.s.t.penalty_owed
         got = 0
         for e in chain([ev], self.rest_of_turn(ev)):
             if isinstance(e, Reshuffle):
@@ -75,7 +78,7 @@ class EngineMixin:
             if got >= owed:
                 nxt = next((x for x in self.rest_of_turn(e) if not isinstance(x, Reshuffle)), None)
                 no_match_next = (
-                    isinstance(nxt, Draw) and (nxt.player or p) == p and not self.t.drew and self.t.matches == 0
+                    isinstance(nxt, Draw) and (nxt.player or p) == p and not self.s.t.drew and self.s.t.matches == 0
                 )  # the draw after no match, still to come
                 return got == owed and (no_match_next or self.play_follows(chain([ev], self.rest_of_turn(ev))))
         return False
@@ -84,7 +87,7 @@ class EngineMixin:
         """Whether the next turn's first drawn or refilled card is the top of the known pile: then cards
         owed at the end of this turn were never drawn (an at-once draw that found both piles empty, V12),
         rather than drawn and left out of the log (R27)."""
-        order = self.table.pile_order
+        order = self.s.table.pile_order
         if not order or not isinstance(closing, Turn):
             return False
         nxt = next((e for e in closing.events if isinstance(e, (Draw, Refill, Reshuffle))), None)
@@ -92,11 +95,11 @@ class EngineMixin:
             return False
         # unless the next player, owed those cards, first plays the top card without holding it: then
         # the draw was made and only left out of the log (R27), and the next card drawn is another copy
-        hand = self.table.hands.get(closing.player, {})
+        hand = self.s.table.hands.get(closing.player, {})
         for e in closing.events:
             if e is nxt:
                 break
-            if isinstance(e, (Match, Place)) and self.t is not None and self.t.dcm_owed.get(closing.player, 0) > 0:
+            if isinstance(e, (Match, Place)) and self.s.t is not None and self.s.t.dcm_owed.get(closing.player, 0) > 0:
                 need = Counter(_base(c) for c in (e.cards if isinstance(e, Match) else [e.card]))
                 if need.get(order[-1], 0) > hand.get(order[-1], 0):
                     return False
@@ -126,7 +129,7 @@ class EngineMixin:
         shown = None
         for turn in rnd.turns:
             p = turn.player
-            if p not in self.seat:
+            if p not in self.s.seat:
                 return None
             for ev in turn.events:
                 if isinstance(ev, Draw):

@@ -10,17 +10,20 @@ from ....hints import plural
 from ..cards import parse_card
 from ..events import Draw, Match, Pass, Place, seen
 from .matching import judge_codes
+from .part import Part
 from .table import UNKNOWN, CenterCard
 from .turn import TurnState
 
 
-class PlaysMixin:
+class Plays(Part):
+    """Match, place and `pass` lines of the player on turn, and the card meant when one is written wrong."""
+
     def likely_meant(self, ev: Match, p: str) -> dict[int, str]:
         """For the cards of a match that p does not hold: the one held card each most likely
         stands for (a typo of colour or number), when exactly one makes the match legal."""
         if len(ev.cards) > 2:  # no card in place of one makes a match of three or more cards legal
             return {}
-        hand = self.table.hands[p]
+        hand = self.s.table.hands[p]
         missing = [i for i, c in enumerate(ev.cards) if hand.get(parse_card(c).base, 0) <= 0]
         if len(missing) != 1 or hand.get(UNKNOWN):
             return {}
@@ -45,8 +48,8 @@ class PlaysMixin:
         fits (after the draw under after-draw-match=drawn-only, only the drawn card may); else all fits."""
         if len(ev.cards) > 2:  # three or more cards never match, whichever one is changed (and trying
             return {}, {}  # each in place of each costs the cube of a long line's cards)
-        t, hand = self.t, self.table.hands[p]
-        drawn_only = t.drew and self.rs.opt("after-draw-match") == "drawn-only"
+        t, hand = self.s.t, self.s.table.hands[p]
+        drawn_only = t.drew and self.s.rs.opt("after-draw-match") == "drawn-only"
         fits: dict[int, list[str]] = {}
         for i, c in enumerate(ev.cards):
             if only is not None and i != only:
@@ -69,38 +72,38 @@ class PlaysMixin:
         """Whether a match of cards the player on turn lacks reads as their slip rather than the next
         player's turn begun (R26): the turn is still matching (no refill yet), they lack one card of it,
         and a card they hold makes it legal in its place (R42)."""
-        t, hand = self.t, self.table.hands[self.t.player]
+        t, hand = self.s.t, self.s.table.hands[self.s.t.player]
         if t.step >= 2 or t.action_done or UNKNOWN in hand:
             return False
         lacking = Counter(parse_card(c).base for c in ev.cards) - hand
         if sum(lacking.values()) != 1:  # one card wrong: a slip; more: the lines are another player's
             return False
-        if self.table.phantom_of(t.player) is not None:  # a hand the referee knows to be wrong (R42, R43)
+        if self.s.table.phantom_of(t.player) is not None:  # a hand the referee knows to be wrong (R42, R43)
             return True
         i = next(i for i, c in enumerate(ev.cards) if parse_card(c).base in lacking)
         return bool(self.held_fits(ev, t.player, only=i)[1])
 
     def report_not_held(self, ev: Match, p: str, c, i: int) -> None:
-        if self.follow_on("match.held", p):  # where() counts this turn's cards: not for every card of a long line
+        if self.r.follow_on("match.held", p):  # where() counts this turn's cards: not for every card of a long line
             return
-        where = self.table.where(c.base)
-        self.report(
+        where = self.s.table.where(c.base)
+        self.r.report(
             "match.held",
             f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""),
             ev,
             "cards",
             i,
-            expected="a card from " + (" ".join(sorted(self.table.hands[p].elements())) or "an empty hand"),
+            expected="a card from " + (" ".join(sorted(self.s.table.hands[p].elements())) or "an empty hand"),
             found=c.code,
         )
 
     def turn_seems_missing(self, ev, cards: list[str]) -> str | None:
         """The next player, when this line plainly starts their turn: the player on turn has
         played already and lacks these cards, which the next player holds."""
-        t, tb = self.t, self.table
+        t, tb = self.s.t, self.s.table
         if not (t.matches or t.action_done):  # after a bare draw the player on turn may still match
             return None
-        nxt, hand = self.left(t.player), tb.hands[t.player]
+        nxt, hand = self.s.left(t.player), tb.hands[t.player]
         # the face-down cards of the player on turn may be any cards the line lacks, while the line can still
         # be theirs (still matching: no refill, no card placed); a seat view holds the others' cards face down
         loose = hand.get(UNKNOWN, 0) if t.step < 2 and not t.action_done else 0
@@ -118,7 +121,7 @@ class PlaysMixin:
 
     def _turn_fits(self, turn, p: str) -> bool:
         """Whether p's hand (with the cards p draws in the turn) holds every card the turn plays."""
-        need, gained, loose = Counter(), Counter(), self.table.hands[p].get(UNKNOWN, 0)
+        need, gained, loose = Counter(), Counter(), self.s.table.hands[p].get(UNKNOWN, 0)
         for ev in turn.events:
             if isinstance(ev, Match):
                 need.update(parse_card(c).base for c in ev.cards)
@@ -128,7 +131,7 @@ class PlaysMixin:
                 known = seen(ev.cards)
                 gained.update(parse_card(c).base for c in known)
                 loose += (len(ev.cards) - len(known)) if ev.cards else 1  # unnamed cards may be any
-        have = self.table.hands[p] + gained
+        have = self.s.table.hands[p] + gained
         return sum(max(0, n - have.get(b, 0)) for b, n in need.items()) <= loose
 
     def turn_meant(self, turn, rnd, want: str) -> bool:
@@ -142,43 +145,43 @@ class PlaysMixin:
         i = next((k for k, x in enumerate(rnd.turns) if x is turn), None)
         nxt = rnd.turns[i + 1].player if i is not None and i + 1 < len(rnd.turns) else None
         if nxt is not None:
-            return nxt == self.left(want) and nxt != self.left(w)
+            return nxt == self.s.left(want) and nxt != self.s.left(w)
         return rnd.score is not None and rnd.score.player == want
 
     def start_implied_turn(self, p: str, ev) -> None:
         """A `turn P` line seems left out before ev: report it once, end the turn before, start P's."""
-        turn = self.t.turn
-        self.report(
+        turn = self.s.t.turn
+        self.r.report(
             "turn.order",
             f"{p}'s turn seems to be missing: a `turn {p}` line before this one",
             ev,
             player=p,
             expected=f"turn {p}",
-            found=f"`{ev.type}` in {self.t.player}'s turn",
+            found=f"`{ev.type}` in {self.s.t.player}'s turn",
         )
-        self.close_turn(ev)
-        self.turn_no += 1
-        self.turns_seen += 1
-        self.prev_player = p
-        for c in self.table.center:
+        self.parts.steps.close_turn(ev)
+        self.s.turn_no += 1
+        self.s.turns_seen += 1
+        self.s.prev_player = p
+        for c in self.s.table.center:
             c.refilled = False
-        self.t = TurnState(p, turn)
+        self.s.t = TurnState(p, turn)
 
     def lazy_penalty_shown(self, p: str, codes) -> None:
         """A penalty not drawn at once (reported) whose cards p now plays: it was drawn, the line left out (R27)."""
-        tb = self.table
-        if self.lazy_skip is None or self.lazy_skip[0] != p or not tb.pile_order:
+        tb = self.s.table
+        if self.s.lazy_skip is None or self.s.lazy_skip[0] != p or not tb.pile_order:
             return
-        n = self.lazy_skip[1]
+        n = self.s.lazy_skip[1]
         top = Counter(tb.pile_order[-n:])
         if any(tb.hands[p].get(b := parse_card(c).base, 0) <= 0 and top.get(b) for c in codes):
-            self.lazy_skip = None
-            self.draw_left_out(p, n)
+            self.s.lazy_skip = None
+            self.parts.steps.draw_left_out(p, n)
 
     def stand_taken_back(self) -> None:
         """R47: a refill beyond 2 cards after a match taken back shows that the match stood: it is
         applied now (the row's card and the player's cards go with this turn's matches)."""
-        t, tb = self.t, self.table
+        t, tb = self.s.t, self.s.table
         for slot, cards in t.taken_back:
             if slot in tb.center:
                 tb.center.remove(slot)
@@ -188,23 +191,23 @@ class PlaysMixin:
                 tb.pending.append(b)
             t.refill_maybe += 1
             t.bonus_maybe += 1  # R1: the bonus of a match that was not allowed may be honoured or not
-        self.hand_changed(t.player)
+        self.s.hand_changed(t.player)
         t.taken_back.clear()
 
     def on_match(self, ev: Match) -> None:
-        self.lazy_penalty_shown(self.t.player, ev.cards)
-        if self.table.swaps:  # a card p lacks, where a draw.top wrote another: p took this one (R40)
-            hand = self.table.hands[self.t.player]
+        self.lazy_penalty_shown(self.s.t.player, ev.cards)
+        if self.s.table.swaps:  # a card p lacks, where a draw.top wrote another: p took this one (R40)
+            hand = self.s.table.hands[self.s.t.player]
             for c in ev.cards:
                 if hand.get(b := parse_card(c).base, 0) <= 0:
-                    x = self.table.unswap(None, self.t.player, b)
-                    if x is not None and self.t.drawn_card == x:
-                        self.t.drawn_card = b  # the draw after no match took this card
+                    x = self.s.table.unswap(None, self.s.t.player, b)
+                    if x is not None and self.s.t.drawn_card == x:
+                        self.s.t.drawn_card = b  # the draw after no match took this card
         if (nxt := self.turn_seems_missing(ev, ev.cards)) is not None and not self.slip_in_turn(ev):
             self.start_implied_turn(nxt, ev)
-        t, tb = self.t, self.table
+        t, tb = self.s.t, self.s.table
         p = t.player
-        meant = {} if p in self.doubt else self.likely_meant(ev, p)
+        meant = {} if p in self.s.doubt else self.likely_meant(ev, p)
         target = parse_card(ev.target)
         cards = [parse_card(c) for c in ev.cards]
         reported = False
@@ -216,7 +219,7 @@ class PlaysMixin:
         if (
             not meant
             and not written_j.ok
-            and p not in self.doubt
+            and p not in self.s.doubt
             and UNKNOWN not in tb.hands[p]
             and not (Counter(c.base for c in cards) - tb.hands[p])
         ):
@@ -224,7 +227,7 @@ class PlaysMixin:
         if t.dcm_draw_ev is not None and not t.order_reported:
             # dcm-draws=end-of-turn (V12): a Double Color Match draw was made before this match
             t.order_reported = True
-            self.report(
+            self.r.report(
                 "bonus.draw-time",
                 "a Double Color Match draw before a later match of the turn: the others draw "
                 "at the end of the turn (dcm-draws=end-of-turn)",
@@ -240,7 +243,7 @@ class PlaysMixin:
         if refilled_only and not any(c.base == UNKNOWN for c in tb.center):
             # R47: a match the rules forbid outright is taken back (the card stays in the Center Row, the
             # player's cards in hand): the later lines were written without it
-            self.report(
+            self.r.report(
                 "match.refilled",
                 f"{target.base} was refilled this turn and cannot be matched until the next",
                 ev,
@@ -254,7 +257,7 @@ class PlaysMixin:
         if t.step >= 2 or t.action_done:
             if not refilled_only and not t.order_reported:
                 t.order_reported = True
-                self.report(
+                self.r.report(
                     "turn.steps",
                     "a match after the turn's matching phase ended",
                     ev,
@@ -264,20 +267,20 @@ class PlaysMixin:
                 reported = True
         if (
             t.drew
-            and self.rs.opt("after-draw-match") == "drawn-only"
+            and self.s.rs.opt("after-draw-match") == "drawn-only"
             and not reported
             and t.drawn_card == UNKNOWN
             and len(cards) == 1
             and t.matches_after_draw == 0
             and cards[0].base not in tb.hands[p]
         ):
-            self.unverify("match.after-draw")  # the drawn card is face down: the choice decides it
-        elif t.drew and self.rs.opt("after-draw-match") == "drawn-only" and not reported:
+            self.parts.facedown.unverify("match.after-draw")  # the drawn card is face down: the choice decides it
+        elif t.drew and self.s.rs.opt("after-draw-match") == "drawn-only" and not reported:
             played = parse_card(
                 meant.get(0, held_meant.get(0, ev.cards[0]))
             ).base  # the card meant, where a typo was inferred
             if len(cards) != 1 or played != t.drawn_card or t.matches_after_draw >= 1:
-                self.report(
+                self.r.report(
                     "match.after-draw",
                     "after the draw only the drawn card may be matched, in one single match "
                     "(after-draw-match=drawn-only)",
@@ -304,7 +307,7 @@ class PlaysMixin:
                 tb.remove_from_pile(target.base)
         if slot is None:
             if t.matched_targets.get(target.base):
-                self.report(
+                self.r.report(
                     "match.once",
                     f"{target.base} was already matched this turn: each Center Row card is matched once",
                     ev,
@@ -316,7 +319,7 @@ class PlaysMixin:
                 # hand (R39), so that the later lines that play them are not judged against a hand short of them
                 return
             else:
-                self.report(
+                self.r.report(
                     "match.center",
                     f"there is no {target.base} in the Center Row",
                     ev,
@@ -334,7 +337,7 @@ class PlaysMixin:
         # the hand cards
         for i, c in enumerate(cards):
             if i in meant:  # a typo: the held card it stands for is the one played
-                self.report(
+                self.r.report(
                     "match.held",
                     f"{p} does not hold {c.base}: {meant[i]}, which {p} holds, seems meant",
                     ev,
@@ -371,7 +374,7 @@ class PlaysMixin:
                 continue
             if tb.remove_from_hand(p, c.base):
                 if tb.from_hidden:
-                    self.hidden_reveal(p, c.base, ev, "cards", i, "match.held")
+                    self.parts.facedown.hidden_reveal(p, c.base, ev, "cards", i, "match.held")
             else:
                 unsure = True  # which card was really played is unknown: so is its colour bonus
                 self.report_not_held(ev, p, c, i)
@@ -382,11 +385,11 @@ class PlaysMixin:
                 tb.pending.append(UNKNOWN)
                 continue
             tb.pending.append(c.base)
-        self.hand_changed(p)
+        self.s.hand_changed(p)
         j = judge_codes(ev.target, tuple(meant.get(i, held_meant.get(i, c)) for i, c in enumerate(ev.cards)))
         if held_meant:
             i, y = next(iter(held_meant.items()))
-            self.report(
+            self.r.report(
                 written_j.rule,
                 f"{written_j.message}; {y}, which {p} holds, seems meant",
                 ev,
@@ -398,7 +401,7 @@ class PlaysMixin:
             reported = True
         elif not j.ok:
             field, idx = ("cards", 0)
-            self.report(j.rule, j.message, ev, field, idx, expected=j.expected, found=" + ".join(ev.cards))
+            self.r.report(j.rule, j.message, ev, field, idx, expected=j.expected, found=" + ".join(ev.cards))
         t.matches += 1
         if t.drew:
             t.matches_after_draw += 1
@@ -411,11 +414,11 @@ class PlaysMixin:
         if unsure and not j.colour and len(cards) <= 2:  # R1: a bonus the real card may have earned, not judged
             t.bonus_maybe += 1
             if len(cards) == 2:
-                for q in self._seats_from_left(p):
+                for q in self.s.seats_from_left(p):
                     t.dcm_maybe[q] = t.dcm_maybe.get(q, 0) + 1
         if j.colour and len(cards) <= 2:
             certain = j.ok and not reported
-            if not j.double and self.rs.opt("single-color-bonus") == "optional":
+            if not j.double and self.s.rs.opt("single-color-bonus") == "optional":
                 t.bonus_maybe += 1  # bonus.card: S3's Single Color Match card may be placed, or not
             elif certain:
                 t.bonus_earned += 1
@@ -424,13 +427,13 @@ class PlaysMixin:
             if j.double:
                 t.dcm += 1
                 owed = t.dcm_owed if certain else t.dcm_maybe
-                for q in self.dcm_order(p):
+                for q in self.s.dcm_order(p):
                     owed[q] = owed.get(q, 0) + 1
-                if certain and self.rs.opt("dcm-draws") == "at-once":
+                if certain and self.s.rs.opt("dcm-draws") == "at-once":
                     t.dcm_now = True
-        if self.rs.opt("discard-matched") == "at-once":
+        if self.s.rs.opt("discard-matched") == "at-once":
             tb.flush_pending()  # V17: the matched cards reach the discard pile at once
-        if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+        if self.s.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
             if t.dcm_now and any(n > 0 for n in t.dcm_owed.values()):
                 t.end_after_draws = ev  # V12 + V15: the at-once draws belong to the match, then the round ends
             else:
@@ -441,7 +444,7 @@ class PlaysMixin:
         hand cards match, else the one card of the row like the card named (a card written wrong
         where it entered the row). A match that holds as written covered some card: the first is
         then marked, and leaves the row when the refill shows the row was a card short."""
-        row = [c for c in self.table.center if not c.refilled and c.base != UNKNOWN and not c.maybe_gone]
+        row = [c for c in self.s.table.center if not c.refilled and c.base != UNKNOWN and not c.maybe_gone]
         fits = [c for c in row if judge_codes(c.base, tuple(ev.cards)).ok]
         if fits:
             return fits[0]
@@ -459,8 +462,8 @@ class PlaysMixin:
         """A `place` of a card p does not hold (reported once): the one held card of its colour or
         number is the card meant; else an unnamed card of p's hand went into the row, which a
         later match may name (R64)."""
-        hand = self.table.hands[p]
-        doubted = p in self.doubt  # a hand in doubt may hold the card after all (R28, R43): as written
+        hand = self.s.table.hands[p]
+        doubted = p in self.s.doubt  # a hand in doubt may hold the card after all (R28, R43): as written
         near = (
             []
             if doubted
@@ -471,7 +474,7 @@ class PlaysMixin:
             )
         )
         meant = f": {near[0]}, which {p} holds, seems meant" if len(near) == 1 else ""
-        self.report(
+        self.r.report(
             "cards.held",
             f"{p} does not hold {base}{meant}",
             ev,
@@ -480,17 +483,17 @@ class PlaysMixin:
             found=ev.card,
         )
         if meant:
-            self.table.remove_from_hand(p, near[0])
+            self.s.table.remove_from_hand(p, near[0])
             return CenterCard(near[0])
         return CenterCard(UNKNOWN, src=p) if hand and not doubted else CenterCard(base)
 
     def on_place(self, ev: Place) -> None:
-        self.lazy_penalty_shown(self.t.player, [ev.card])
-        t, tb = self.t, self.table
+        self.lazy_penalty_shown(self.s.t.player, [ev.card])
+        t, tb = self.s.t, self.s.table
         p = t.player
         card = parse_card(ev.card)
         if card.decl is not None:
-            self.report(
+            self.r.report(
                 "notation.card",
                 f"`{ev.card}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                 ev,
@@ -499,14 +502,14 @@ class PlaysMixin:
                 found=ev.card,
             )
         if t.bonus_owed() > 0 or t.bonus_maybe > 0:
-            self.step(ev, 3, "a bonus card")
-            self.arrive(3, ev)
+            self.parts.steps.step(ev, 3, "a bonus card")
+            self.parts.steps.arrive(3, ev)
             if t.bonus_owed() > 0:
                 t.bonus_placed += 1
             else:
                 t.bonus_maybe -= 1
-        elif not t.drew and t.matches == 0 and not t.action_done and t.step == 0 and self.refill_possible():
-            self.report(
+        elif not t.drew and t.matches == 0 and not t.action_done and t.step == 0 and self.parts.steps.refill_possible():
+            self.r.report(
                 "draw.no-match",
                 f"{p} places a card without having matched or drawn: a player who makes no match draws one card first",
                 ev,
@@ -514,9 +517,9 @@ class PlaysMixin:
                 found=f"place {ev.card}",
             )
             t.drew = t.action_done = True
-        elif (t.drew or not self.refill_possible()) and t.matches == 0 and not t.action_done:
-            if self.rs.opt("no-match-after-draw") == "pass":
-                self.report(
+        elif (t.drew or not self.parts.steps.refill_possible()) and t.matches == 0 and not t.action_done:
+            if self.s.rs.opt("no-match-after-draw") == "pass":
+                self.r.report(
                     "place.no-match",
                     "under this ruleset a player who still cannot match keeps the card and passes "
                     "(no-match-after-draw=pass)",
@@ -525,7 +528,7 @@ class PlaysMixin:
                     found=f"place {ev.card}",
                 )
             else:
-                self.arrive("no-match", ev)  # a DOS penalty drawn before it came too early (V7, turn.steps)
+                self.parts.steps.arrive("no-match", ev)  # a DOS penalty drawn before it came too early (V7, turn.steps)
             t.action_done = True
         else:
             if t.matches and t.bonus_earned:
@@ -536,7 +539,7 @@ class PlaysMixin:
                 msg = "a card is placed only as a colour bonus or after a draw that brought no match"
             else:
                 msg = "the card for the unmatched draw was already placed"
-            self.report(
+            self.r.report(
                 "bonus.card",
                 f"a card placed that was never earned: {msg}",
                 ev,
@@ -548,18 +551,18 @@ class PlaysMixin:
         placed = CenterCard(card.base)
         if tb.remove_from_hand(p, card.base):
             if tb.from_hidden:
-                self.hidden_reveal(p, card.base, ev, "card", None, "cards.held")
+                self.parts.facedown.hidden_reveal(p, card.base, ev, "card", None, "cards.held")
         else:
             placed = self._place_not_held(ev, p, card.base)
-        self.hand_changed(p)
+        self.s.hand_changed(p)
         tb.center.append(placed)
-        if self.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+        if self.s.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
     def on_pass(self, ev: Pass) -> None:
-        t = self.t
-        if self.rs.opt("no-match-after-draw") != "pass":
-            self.report(
+        t = self.s.t
+        if self.s.rs.opt("no-match-after-draw") != "pass":
+            self.r.report(
                 "turn.pass",
                 "this ruleset has no `pass`: a player who cannot match after the draw puts a card into "
                 "the Center Row (no-match-after-draw=place)",
@@ -570,11 +573,11 @@ class PlaysMixin:
             if t.drew and t.matches == 0 and not t.action_done:
                 # R50: the card owed was placed all the same, as the later lines show: an unknown card of
                 # the player's hand, which a later match may name (as a bonus card left out, R27)
-                self.table.center.append(CenterCard(UNKNOWN, src=t.player))
-                self.doubt.add(t.player)
-        elif not ((t.drew or not self.refill_possible()) and t.matches == 0) or t.action_done:
+                self.s.table.center.append(CenterCard(UNKNOWN, src=t.player))
+                self.s.doubt.add(t.player)
+        elif not ((t.drew or not self.parts.steps.refill_possible()) and t.matches == 0) or t.action_done:
             # with both piles empty the draw cannot happen (V5): the pass follows no draw, as a place does
-            self.report(
+            self.r.report(
                 "turn.pass",
                 "`pass` ends a turn only after a draw that brought no match",
                 ev,

@@ -10,41 +10,44 @@ from collections.abc import Sequence
 from ....hints import plural
 from ..cards import composition, parse_card
 from ..events import Center, Dealer, Deck, FaceDown, Hand, Round, seen
+from .part import Part
 from .table import UNKNOWN, CenterCard
 
 _SETUP_WORD = {Dealer: "dealer", Hand: "hand", Center: "center"}
 
 
-class SetupMixin:
+class Setup(Part):
+    """The deal of a round: the written hands and Center Row, or a known deck dealt out (V9, V16)."""
+
     def setup(self, rnd: Round, prev_no, prev_dealer, prev_winner) -> None:
-        tb = self.table
+        tb = self.s.table
         tb.start_round()
         deck_cards: list[str] = []
         deck_ev = None
         hands: dict[str, tuple[Hand, list[str]]] = {}
         center_ev: Center | None = None
-        self.dealer = None
+        self.s.dealer = None
         comp = composition()
         prev = None
-        self._deck_apart = False
+        self.s.deck_apart = False
         for ev in rnd.setup:
             before, prev = prev, ev
             if isinstance(ev, Dealer):
-                if not self.known(ev.player, ev):
+                if not self.r.known(ev.player, ev):
                     continue
-                self.dealer = ev.player
+                self.s.dealer = ev.player
                 if prev_no is not None:
-                    if self.rs.opt("next-dealer") == "winner":
+                    if self.s.rs.opt("next-dealer") == "winner":
                         want, why = prev_winner, "the previous round's winner deals (V4)"
                     else:
                         want, why = (
-                            (self.left(prev_dealer) if prev_dealer else None),
+                            (self.s.left(prev_dealer) if prev_dealer else None),
                             "the deal passes left (V4, next-dealer=left)",
                         )
                     if want is not None and ev.player != want:
                         first = rnd.turns[0].player if rnd.turns else None
-                        meant = want in self.seat and first == self.left(want) and first != self.left(ev.player)
-                        self.report(
+                        meant = want in self.s.seat and first == self.s.left(want) and first != self.s.left(ev.player)
+                        self.r.report(
                             "setup.dealer",
                             f"{ev.player} deals round {rnd.number}, but {why}"
                             + (f"; {first} plays first, so {want} seems to have dealt" if meant else ""),
@@ -55,11 +58,11 @@ class SetupMixin:
                             found=ev.player,
                         )
                         if meant:  # R48: the name is the slip; the deal and the turns follow the real dealer
-                            self.dealer = want
+                            self.s.dealer = want
             elif isinstance(ev, Deck):
-                if deck_ev is not None and not isinstance(before, Deck) and not self._deck_apart:
-                    self._deck_apart = True  # once a round; the cards still continue the deck
-                    self.report(
+                if deck_ev is not None and not isinstance(before, Deck) and not self.s.deck_apart:
+                    self.s.deck_apart = True  # once a round; the cards still continue the deck
+                    self.r.report(
                         "notation.placement",
                         "a `deck` line continues the deck only right after the one before it "
                         "(blank and comment lines aside; notation.md, Set-up)",
@@ -70,9 +73,9 @@ class SetupMixin:
                 deck_ev = deck_ev or ev
                 deck_cards.extend(ev.cards)
             elif isinstance(ev, Hand):
-                if self.known(ev.player, ev):
+                if self.r.known(ev.player, ev):
                     if ev.player in hands:
-                        self.report(
+                        self.r.report(
                             "notation.repeated", f"a second `hand` line for {ev.player}", ev, "player", player=ev.player
                         )
                     hands[ev.player] = (
@@ -82,8 +85,8 @@ class SetupMixin:
             elif isinstance(ev, Center):
                 center_ev = ev
         first_turn = rnd.turns[0] if rnd.turns else None
-        if self.dealer is None:
-            self.report(
+        if self.s.dealer is None:
+            self.r.report(
                 "notation.placement",
                 f"round {rnd.number} has no `dealer` line",
                 rnd,
@@ -92,7 +95,7 @@ class SetupMixin:
             )
         for p, (ev, cards) in hands.items():
             if len(cards) != 7:
-                self.report(
+                self.r.report(
                     "setup.hand",
                     f"{p} is dealt {plural(len(cards), 'card')}, not 7",
                     ev,
@@ -102,7 +105,7 @@ class SetupMixin:
                     found=f"{len(cards)} cards",
                 )
         if center_ev is not None and len(center_ev.cards) != 2:
-            self.report(
+            self.r.report(
                 "setup.center",
                 f"the Center Row starts with {plural(len(center_ev.cards), 'card')}, not 2",
                 center_ev,
@@ -112,10 +115,10 @@ class SetupMixin:
         if deck_cards:
             self.setup_from_deck(rnd, deck_ev, deck_cards, hands, center_ev)
         else:
-            for p in self.players:
+            for p in self.s.players:
                 if p not in hands:
                     at = first_turn or rnd
-                    self.report(
+                    self.r.report(
                         "setup.hand",
                         f"no `hand` line for {p}, and no `deck` line to deal from",
                         at,
@@ -124,7 +127,7 @@ class SetupMixin:
                         found="no hand line",
                     )
             if center_ev is None:
-                self.report(
+                self.r.report(
                     "setup.center",
                     "no `center` line, and no `deck` line to deal from",
                     first_turn or rnd,
@@ -144,12 +147,12 @@ class SetupMixin:
                     if isinstance(code, FaceDown):  # a face-down card (only `hand` lines hold one)
                         tb.pile_size -= 1
                         tb.hands[p][UNKNOWN] += 1
-                        self.hidden_token(p, ev, i)
+                        self.parts.facedown.hidden_token(p, ev, i)
                         continue
                     base = parse_card(code).base
                     placed[base] += 1
                     if parse_card(code).decl is not None:
-                        self.report(
+                        self.r.report(
                             "notation.card",
                             f"`{code}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                             ev,
@@ -166,7 +169,7 @@ class SetupMixin:
                         tb.pile_size -= 1
                         if base not in over:
                             over.add(base)
-                            self.report(
+                            self.r.report(
                                 "cards.composition",
                                 f"one {base} too many: the deck holds {comp[base]}",
                                 ev,
@@ -184,15 +187,15 @@ class SetupMixin:
                     else:
                         tb.pile[base] -= 1
                         tb.pile_size -= 1
-                        if self.prov is not None:
-                            self.prov.out(base)
+                        if self.s.prov is not None:
+                            self.s.prov.out(base)
                     if p is None:
                         tb.center.append(CenterCard(base))
                     else:
                         tb.hands[p][base] += 1
 
     def setup_from_deck(self, rnd, deck_ev, deck_cards, hands, center_ev) -> None:
-        tb = self.table
+        tb = self.s.table
         comp = composition()
         bases = [parse_card(c).base for c in deck_cards]
         have = Counter(bases)
@@ -204,7 +207,7 @@ class SetupMixin:
                 parts.append("too many: " + " ".join(f"{c}x{n}" for c, n in sorted(extra.items())))
             if missing:
                 parts.append("missing: " + " ".join(f"{c}x{n}" for c, n in sorted(missing.items())))
-            self.report(
+            self.r.report(
                 "cards.deck",
                 f"the deck lists {len(bases)} cards, not the 108 of the composition ({'; '.join(parts)})",
                 deck_ev,
@@ -213,10 +216,10 @@ class SetupMixin:
             )
             if sum(extra.values()) == 1 and sum(missing.values()) == 1:
                 # one card written wrong (R66): one copy of the card over the deck stands for the missing card
-                self.deck_alias = (next(iter(extra)), next(iter(missing)))
+                self.s.deck_alias = (next(iter(extra)), next(iter(missing)))
         for _i, c in enumerate(deck_cards):
             if parse_card(c).decl is not None:
-                self.report(
+                self.r.report(
                     "notation.card",
                     f"`{c}`: a declaration stands only on a card of a `match` line (notation.md, Declarations)",
                     deck_ev,
@@ -229,13 +232,13 @@ class SetupMixin:
         tb.pile_size = len(bases)
         tb.pile_order = order
         # V9: one card at a time clockwise from the dealer's left, until each holds 7, then 2 to the Center Row
-        seats = self.players
-        start = (self.seat[self.dealer] + 1) % len(seats) if self.dealer else 0
-        if self.rs.opt("deal-from") == "first-seat":  # V16: the deal starts at the first seat of `players`
+        seats = self.s.players
+        start = (self.s.seat[self.s.dealer] + 1) % len(seats) if self.s.dealer else 0
+        if self.s.rs.opt("deal-from") == "first-seat":  # V16: the deal starts at the first seat of `players`
             start = 0
         how = (
             "V16, deal-from=first-seat: one card at a time clockwise from the first seat of `players`"
-            if start == 0 and self.rs.opt("deal-from") == "first-seat"
+            if start == 0 and self.s.rs.opt("deal-from") == "first-seat"
             else "V9: one card at a time clockwise from the dealer's left"
         )
 
@@ -248,16 +251,16 @@ class SetupMixin:
             return dealt
 
         saved = list(order)
-        if start != 0 and not hands and self.dealer:
+        if start != 0 and not hands and self.s.dealer:
             # no `hand` lines: does the round show a deal from the first seat (an engine with deal-from=first-seat,
             # V16)? One finding at the first line that plays a card only that deal gave; its hands are then taken
             first = deal(0)
             order[:] = saved
             dealt = deal(start)
-            shown = self.deal_from_first_seat(rnd, dealt, first, order[:-2])
+            shown = self.parts.engine.deal_from_first_seat(rnd, dealt, first, order[:-2])
             if shown is not None:
                 p, ev = shown
-                self.report(
+                self.r.report(
                     "setup.deal",
                     f"the cards were dealt from the first seat of `players`, not from the dealer's "
                     f"left: {p} plays a card only that deal gave them (V9; deal-from=dealer-left)",
@@ -274,7 +277,7 @@ class SetupMixin:
         written_any = False
         for p, (ev, cards) in hands.items():
             if sorted(cards) != sorted(dealt[p]):  # the same multiset
-                self.report(
+                self.r.report(
                     "setup.deal",
                     f"{p}'s hand does not agree with the deal from the deck ({how})",
                     ev,
@@ -285,7 +288,7 @@ class SetupMixin:
                 )
                 written_any = True
         if center_ev is not None and sorted(parse_card(c).base for c in center_ev.cards) != sorted(center):
-            self.report(
+            self.r.report(
                 "setup.deal",
                 "the `center` line does not agree with the deal from the deck",
                 center_ev,
@@ -315,10 +318,10 @@ class SetupMixin:
             order[:] = list(reversed(keep))
         for p in seats:
             tb.hands[p] = Counter(dealt[p])
-            if self.deck_alias is not None and self.deck_alias[0] in tb.hands[p]:
+            if self.s.deck_alias is not None and self.s.deck_alias[0] in tb.hands[p]:
                 # a copy dealt here may be the card written wrong (R66): the hand may hold the missing card
-                tb.phantoms[p][self.deck_alias[0]] += tb.hands[p][self.deck_alias[0]]
-                self.doubt.add(p)
+                tb.phantoms[p][self.s.deck_alias[0]] += tb.hands[p][self.s.deck_alias[0]]
+                self.s.doubt.add(p)
         tb.center = [CenterCard(b) for b in center]
         tb.pile = Counter(order)
         tb.pile_size = len(order)
