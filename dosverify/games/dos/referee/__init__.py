@@ -17,12 +17,16 @@ from ....findings import Finding
 from ....spec import Ruleset
 from ..events import Log, Round, Turn
 from .calls import Calls
+from .closing import Closing
 from .draws import Draws
 from .engine import Engine
 from .facedown import FaceDown
+from .matches import Matches
 from .names import Names
 from .part import ENFORCED, Parts
+from .pile import Pile
 from .plays import Plays
+from .refills import Refills
 from .reporter import Reporter
 from .rounds import Rounds
 from .scoring import Scoring
@@ -53,9 +57,13 @@ class Referee:
         state, reporter = self.s, self.r
         parts.setup = Setup(state, reporter, parts)
         parts.plays = Plays(state, reporter, parts)
+        parts.matches = Matches(state, reporter, parts)
         parts.draws = Draws(state, reporter, parts)
+        parts.pile = Pile(state, reporter, parts)
+        parts.refills = Refills(state, reporter, parts)
         parts.calls = Calls(state, reporter, parts)
         parts.steps = Steps(state, reporter, parts)
+        parts.closing = Closing(state, reporter, parts)
         parts.scoring = Scoring(state, reporter, parts)
         parts.facedown = FaceDown(state, reporter, parts)
         parts.engine = Engine(state, reporter, parts)
@@ -126,17 +134,19 @@ class Referee:
         s, names = self.s, self.parts.names
         if rounds is None:
             names.resolve_names()
-            for i, rnd in enumerate(s.log.rounds):
-                self.play_round(rnd, s.log.rounds[i + 1] if i + 1 < len(s.log.rounds) else None)
+            for i, whole in enumerate(s.log.rounds):
+                self.play_round(whole, s.log.rounds[i + 1] if i + 1 < len(s.log.rounds) else None)
         else:
             # the names resolved come first, as when every round is resolved before play (what
             # orders the findings of a JSON log, which have no line to be sorted by)
             main = s.findings
             early: Any = [] if self._sink is None else self._sink.view(2)  # a sink ranks them first
             it = iter(rounds)
-            rnd = next(it, None)
+            rnd: Round | None = next(it, None)
             while rnd is not None:
-                nxt = next(it, None)  # the next round's line places a step missing from this round's last turn
+                nxt: Round | None = next(
+                    it, None
+                )  # the next round's line places a step missing from this round's last turn
                 s.findings = early
                 try:
                     names.resolve_round(rnd)
@@ -172,7 +182,7 @@ class Referee:
         if not turns.start(turn, rnd):
             return
         s = self.s
-        skips = list(turn._skips)
+        skips: list = list(turn._skips)
         for i, ev in enumerate(turn.events):
             while skips and skips[0][0] == i:
                 turns.skipped_line(*skips.pop(0)[1:])
@@ -189,4 +199,4 @@ class Referee:
 
     def close_turn(self, closing) -> None:
         """The turn being played ends at `closing` (the next turn, score, round), or at the end of the log."""
-        self.parts.steps.close_turn(closing)
+        self.parts.closing.close_turn(closing)

@@ -13,7 +13,7 @@ class Calls(Part):
     """A `dos` call with two cards, and a `catch` that stands (V6)."""
 
     def on_dos(self, ev: Dos) -> None:
-        q = ev.player or self.s.t.player
+        q = ev.player or self.t.player
         if not self.r.known(q, ev):
             return
         if self.s.rs.opt("dos-call") == "off":  # S3: a game without DOS calls
@@ -43,7 +43,7 @@ class Calls(Part):
             self.s.called[q] = True
 
     def on_catch(self, ev: Catch) -> None:
-        t = self.s.t
+        t = self.t
         q, r = ev.player, ev.by
         if not (self.r.known(q, ev, "player") and self.r.known(r, ev, "by")):
             return

@@ -10,6 +10,7 @@ that the deal from the dealer's left did not give them). A part of :class:`dosve
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import chain
 
 from ..cards import parse_card
@@ -32,21 +33,21 @@ class Engine(Part):
         """ev's place among its turn's lines. The places are counted once a turn (a look-ahead is
         asked for on many lines: searching or slicing the turn each time costs the square of a
         long turn's lines)."""
-        turn = self.s.t.turn
+        turn = self.t.turn
         if self.s.places is None or self.s.places[0] is not turn:
             self.s.places = (turn, {id(e): k for k, e in enumerate(turn.events)})
         return self.s.places[1].get(id(ev))
 
     def rest_of_turn(self, ev):
         """The lines of the turn after ev, as they are read (an iterator, not a copy)."""
-        events = self.s.t.turn.events
+        events = self.t.turn.events
         i = self.turn_index(ev)
         return iter(()) if i is None else (events[k] for k in range(i + 1, len(events)))
 
-    def play_follows(self, events: list) -> bool:
+    def play_follows(self, events: Iterable) -> bool:
         """Whether the player on turn plays (match, refill, place, `pass`) in these lines of the turn: up
         to a match or place of cards they do not hold, where the next player's turn seems to start (R26)."""
-        p = self.s.t.player
+        p = self.t.player
         hand = Counter(self.s.table.hands[p])
         for e in events:
             if isinstance(e, Draw) and (e.player or p) == p:
@@ -67,7 +68,7 @@ class Engine(Part):
         """The player on turn, caught before the penalty step, draws here the penalty cards at once (V14):
         this line and the draws of theirs right after it bring exactly the cards owed, and then come the
         draw after no match, or a match, refill, place or `pass`."""
-        p, owed = self.s.t.player, self.s.t.penalty_owed
+        p, owed = self.t.player, self.t.penalty_owed
         got = 0
         for e in chain([ev], self.rest_of_turn(ev)):
             if isinstance(e, Reshuffle):
@@ -78,7 +79,7 @@ class Engine(Part):
             if got >= owed:
                 nxt = next((x for x in self.rest_of_turn(e) if not isinstance(x, Reshuffle)), None)
                 no_match_next = (
-                    isinstance(nxt, Draw) and (nxt.player or p) == p and not self.s.t.drew and self.s.t.matches == 0
+                    isinstance(nxt, Draw) and (nxt.player or p) == p and not self.t.drew and self.t.matches == 0
                 )  # the draw after no match, still to come
                 return got == owed and (no_match_next or self.play_follows(chain([ev], self.rest_of_turn(ev))))
         return False
@@ -95,7 +96,7 @@ class Engine(Part):
             return False
         # unless the next player, owed those cards, first plays the top card without holding it: then
         # the draw was made and only left out of the log (R27), and the next card drawn is another copy
-        hand = self.s.table.hands.get(closing.player, {})
+        hand = self.s.table.hands.get(closing.player, Counter())
         for e in closing.events:
             if e is nxt:
                 break

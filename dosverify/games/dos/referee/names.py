@@ -62,8 +62,8 @@ class Names(Part):
     def resolve_round(self, rnd: Round) -> None:
         """resolve_names for one round."""
         fix = self._fix_name
-        for ev in rnd.setup:
-            fix(ev, "player", rnd)
+        for line in rnd.setup:
+            fix(line, "player", rnd)
         seat = self.s.seat
         for turn in rnd.turns:
             if turn.player not in seat:

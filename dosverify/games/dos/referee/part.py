@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from ..events import Catch, Dos, Draw, Match, Pass, Place, Refill, Reshuffle, Round, Turn
+from ..events import Catch, Dos, Draw, FaceDown, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from .reporter import Reporter
 from .state import RefereeState
+from .turn import TurnState
 
 F = TypeVar("F", bound=Callable)
 
@@ -47,10 +48,8 @@ class CallsPart(Protocol):
 class DrawsPart(Protocol):
     """What the other parts ask of :class:`~.draws.Draws`."""
 
+    def draws_right_after(self, ev, q: str) -> list[Draw]: ...
     def on_draw(self, ev: Draw) -> None: ...
-    def on_refill(self, ev: Refill) -> None: ...
-    def on_reshuffle(self, ev: Reshuffle) -> None: ...
-    def unneeded_reshuffle(self) -> None: ...
 
 
 class EnginePart(Protocol):
@@ -85,10 +84,35 @@ class PlaysPart(Protocol):
     def turn_seems_missing(self, ev, cards: list[str]) -> str | None: ...
     def turn_meant(self, turn, rnd, want: str) -> bool: ...
     def start_implied_turn(self, p: str, ev) -> None: ...
+    def lazy_penalty_shown(self, p: str, codes) -> None: ...
     def stand_taken_back(self) -> None: ...
-    def on_match(self, ev: Match) -> None: ...
     def on_place(self, ev: Place) -> None: ...
     def on_pass(self, ev: Pass) -> None: ...
+
+
+class MatchesPart(Protocol):
+    """What the other parts ask of :class:`~.matches.Matches`."""
+
+    def on_match(self, ev: Match) -> None: ...
+
+
+class PilePart(Protocol):
+    """What the other parts ask of :class:`~.pile.Pile`."""
+
+    def draw_from_pile(
+        self, written: str | FaceDown | None, ev, index: int, what: str, who: str | None = None
+    ) -> str | None: ...
+    def catch_up(
+        self, ev: Draw, written: str | FaceDown, dcm_of: str | None, q: str | None = None, own: int = 0
+    ) -> None: ...
+
+
+class RefillsPart(Protocol):
+    """What the other parts ask of :class:`~.refills.Refills`."""
+
+    def on_refill(self, ev: Refill) -> None: ...
+    def on_reshuffle(self, ev: Reshuffle) -> None: ...
+    def unneeded_reshuffle(self) -> None: ...
 
 
 class RoundsPart(Protocol):
@@ -123,8 +147,15 @@ class StepsPart(Protocol):
     def flush(self) -> None: ...
     def refill_possible(self) -> bool: ...
     def step(self, ev, n: int, what: str) -> None: ...
+    def bonus_due(self) -> int: ...
     def arrive(self, key, ev) -> None: ...
+    def lapse_bonus(self) -> None: ...
     def draw_left_out(self, q: str, n: int) -> None: ...
+
+
+class ClosingPart(Protocol):
+    """What the other parts ask of :class:`~.closing.Closing`."""
+
     def close_turn(self, closing) -> None: ...
 
 
@@ -150,9 +181,13 @@ class Parts:
 
     setup: SetupPart
     plays: PlaysPart
+    matches: MatchesPart
     draws: DrawsPart
+    pile: PilePart
+    refills: RefillsPart
     calls: CallsPart
     steps: StepsPart
+    closing: ClosingPart
     scoring: ScoringPart
     facedown: FaceDownPart
     engine: EnginePart
@@ -170,3 +205,10 @@ class Part:
         self.s = state
         self.r = reporter
         self.parts = parts
+
+    @property
+    def t(self) -> TurnState:
+        """The turn being played: the checks of a turn's lines run only within one."""
+        t = self.s.t
+        assert t is not None, "a check of a turn's line called between turns"
+        return t

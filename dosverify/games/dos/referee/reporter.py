@@ -110,7 +110,7 @@ class Reporter:
                 if pointer is None and ev._pointer is not None:
                     pointer = f"{ev._pointer}/{field}" + (f"/{index}" if index is not None else "")
         if s.t is not None:
-            if rule in NEEDS_WHOLE_TURN and s.t.turn._damaged:  # type: ignore[attr-defined]
+            if rule in NEEDS_WHOLE_TURN and s.t.turn._damaged:
                 return
             if player is None:
                 player = s.t.player

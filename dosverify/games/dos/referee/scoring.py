@@ -103,9 +103,11 @@ class Scoring(Part):
         # finding); a `totals` line may follow the score the replay gives instead (R65)
         as_written = written if written is not None else (pts or 0)
         as_replayed = pts if pts is not None else as_written
+        winner = self.s.round_winner
+        assert winner is not None  # a round that is over has a winner
         if not self.s.game_over:  # a round after the game ended is refereed but not scored
-            self.s.totals_written[self.s.round_winner] += as_written
-            self.s.totals_replayed[self.s.round_winner] += as_replayed
+            self.s.totals_written[winner] += as_written
+            self.s.totals_replayed[winner] += as_replayed
             self._settle_totals()
 
     def _settle_totals(self) -> None:
@@ -113,15 +115,18 @@ class Scoring(Part):
         self.s.totals = dict(self.s.totals_written if self.s.follow_written else self.s.totals_replayed)
         best = max(self.s.totals, key=lambda q: self.s.totals[q])
         if self.s.totals[best] >= self.s.rs.target:
+            winner = self.s.round_winner
+            assert winner is not None  # the totals change only when a round is scored
             self.s.game_over, self.s.game_winner = (
                 True,
-                self.s.round_winner if self.s.totals[self.s.round_winner] >= self.s.rs.target else best,
+                winner if self.s.totals[winner] >= self.s.rs.target else best,
             )
         else:
             self.s.game_over, self.s.game_winner = False, None
 
     def check_score(self, rnd: Round) -> None:
         s = rnd.score
+        assert s is not None  # called for a round with a `score` line
         if not self.r.known(s.player, s):
             return
         self.s.t = None
@@ -179,7 +184,8 @@ class Scoring(Part):
     def score_over_readings(self, s) -> None:
         """A score when hands are in doubt after earlier findings: an error when no reading they
         leave open gives it, a warning when it differs from the hands as tracked (R28)."""
-        reach, tracked, doubted = {0}, 0, []
+        reach, doubted = {0}, []
+        tracked: int | None = 0  # the hands' worth as tracked (None: not known)
         for q, hand in self.s.table.hands.items():
             if q == self.s.round_winner:
                 continue
@@ -222,6 +228,7 @@ class Scoring(Part):
 
     def check_totals(self, rnd: Round) -> None:
         tt = rnd.totals
+        assert tt is not None  # called for a round with a `totals` line
         self.s.t = None
         if not self.s.scored and self.s.round_over:
             self.apply_score()

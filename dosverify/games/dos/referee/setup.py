@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from ....hints import plural
 from ..cards import composition, parse_card
@@ -28,7 +29,7 @@ class Setup(Part):
         center_ev: Center | None = None
         self.s.dealer = None
         comp = composition()
-        prev = None
+        prev: Any = None
         self.s.deck_apart = False
         for ev in rnd.setup:
             before, prev = prev, ev
@@ -138,16 +139,17 @@ class Setup(Part):
             placed: Counter = Counter()
             over: set[str] = set()
             items: list[tuple[Hand | Center, Sequence[str | FaceDown], str | None]]
-            items = [(ev, ev.cards, p) for p, (ev, _) in hands.items()] + (
+            items = [(ev, ev.cards, who) for who, (ev, _) in hands.items()] + (
                 [(center_ev, center_ev.cards, None)] if center_ev else []
             )
             items.sort(key=lambda x: x[0]._line or 0)
-            for ev, line_cards, p in items:
+            for ev, line_cards, holder in items:
                 for i, code in enumerate(line_cards):
                     if isinstance(code, FaceDown):  # a face-down card (only `hand` lines hold one)
+                        assert holder is not None
                         tb.pile_size -= 1
-                        tb.hands[p][UNKNOWN] += 1
-                        self.parts.facedown.hidden_token(p, ev, i)
+                        tb.hands[holder][UNKNOWN] += 1
+                        self.parts.facedown.hidden_token(holder, ev, i)
                         continue
                     base = parse_card(code).base
                     placed[base] += 1
@@ -158,7 +160,7 @@ class Setup(Part):
                             ev,
                             "cards",
                             i,
-                            player=p,
+                            player=holder,
                             expected=base,
                             found=code,
                         )
@@ -175,24 +177,24 @@ class Setup(Part):
                                 ev,
                                 "cards",
                                 i,
-                                player=p,
+                                player=holder,
                                 expected=f"at most {comp[base]} {base}",
                                 found=f"{placed[base]} {base}",
                             )
-                            if p is not None:
+                            if holder is not None:
                                 k = sum(1 for c in seen(line_cards) if parse_card(c).base == base)
-                                tb.phantoms[p][base] += k
+                                tb.phantoms[holder][base] += k
                                 # the copies of this line taken from the pile's count (the rest were over the deck)
-                                tb.phantom_dealt[p][base] += k - (placed[base] - comp[base])
+                                tb.phantom_dealt[holder][base] += k - (placed[base] - comp[base])
                     else:
                         tb.pile[base] -= 1
                         tb.pile_size -= 1
                         if self.s.prov is not None:
                             self.s.prov.out(base)
-                    if p is None:
+                    if holder is None:
                         tb.center.append(CenterCard(base))
                     else:
-                        tb.hands[p][base] += 1
+                        tb.hands[holder][base] += 1
 
     def setup_from_deck(self, rnd, deck_ev, deck_cards, hands, center_ev) -> None:
         tb = self.s.table
@@ -243,7 +245,7 @@ class Setup(Part):
         )
 
         def deal(start: int) -> dict[str, list[str]]:
-            dealt = {p: [] for p in seats}
+            dealt: dict[str, list[str]] = {p: [] for p in seats}
             for _ in range(7):
                 for k in range(len(seats)):
                     if order:
@@ -303,7 +305,7 @@ class Setup(Part):
                     dealt[p] = list(hands[p][1])
             if center_ev is not None:
                 center = [parse_card(c).base for c in center_ev.cards]
-            used = Counter()
+            used: Counter = Counter()
             for cards in list(dealt.values()) + [center]:
                 used.update(cards)
             rest = []

@@ -22,14 +22,14 @@ class Turns(Part):
         """The part that judges each kind of line (once every part is built)."""
         parts = self.parts
         self.handlers: dict[str, Callable[[Any], None]] = {
-            "match": parts.plays.on_match,
+            "match": parts.matches.on_match,
             "draw": parts.draws.on_draw,
-            "refill": parts.draws.on_refill,
+            "refill": parts.refills.on_refill,
             "place": parts.plays.on_place,
             "pass": parts.plays.on_pass,
             "dos": parts.calls.on_dos,
             "catch": parts.calls.on_catch,
-            "reshuffle": parts.draws.on_reshuffle,
+            "reshuffle": parts.refills.on_reshuffle,
         }
 
     def start(self, turn: Turn, rnd: Round) -> bool:
@@ -130,7 +130,7 @@ class Turns(Part):
     def skipped_line(self, kw: str, n: int) -> None:
         """R54: a `place` or `refill` line skipped for an unreadable card is taken as made: a card
         of the hand into the Center Row (unnamed, as a bonus card left out, R27), or n cards off the pile."""
-        t, tb = self.s.t, self.s.table
+        t, tb = self.t, self.s.table
         if kw == "place":
             if t.bonus_owed() > 0:
                 t.bonus_placed += 1
@@ -150,7 +150,7 @@ class Turns(Part):
     def draws_go_on(self, ev) -> bool:
         """Whether ev still belongs to the at-once Double Color Match draws of the match that emptied the
         hand (V12 + V15): a draw of a player still owed one, a reshuffle, a call or a catch."""
-        t = self.s.t
+        t = self.t
         if isinstance(ev, (Reshuffle, Dos, Catch)):
             return True
         if not isinstance(ev, Draw) or (q := ev.player or t.player) == t.player:
@@ -158,7 +158,7 @@ class Turns(Part):
         return t.dcm_owed.get(q, 0) > 0 or q in t.drawing or bool(t.immediate and t.immediate[0] == q)
 
     def event(self, ev) -> None:
-        t = self.s.t
+        t = self.t
         if t.end_after_draws is not None and not self.draws_go_on(ev):
             # dcm-draws=at-once with round-end=at-once: the draws are made (or left out), the round is over
             t.ended, t.end_after_draws, t.dcm_now, t.ended_with_draws = t.end_after_draws, None, False, True
@@ -197,7 +197,7 @@ class Turns(Part):
 
     def _late_dcm(self, ev) -> None:
         """dcm-draws=at-once (V12): a later play came before the owed draws; reported once."""
-        t = self.s.t
+        t = self.t
         late = [q for q in self.s.dcm_order_of[t.player] if t.dcm_owed.get(q, 0) > 0]
         self.r.report(
             "bonus.draw-time",
@@ -214,7 +214,7 @@ class Turns(Part):
         t.dcm_now = False
 
     def _event_rest(self, ev) -> None:
-        t = self.s.t
+        t = self.t
         if isinstance(ev, (Match, Place, Pass, Refill)) or (
             isinstance(ev, Draw) and (ev.player or t.player) == t.player
         ):
@@ -222,7 +222,7 @@ class Turns(Part):
             t.dcm_early = t.dcm_order_reported = False
             t.dcm_order_early = None
         if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
-            self.parts.draws.unneeded_reshuffle()
+            self.parts.refills.unneeded_reshuffle()
         t.reshuffled = None
         if t.immediate and not (isinstance(ev, Draw) and (ev.player or t.player) == t.immediate[0]):
             if isinstance(ev, Reshuffle):
