@@ -18,10 +18,12 @@ from ....spec import Ruleset
 from ..events import Log, Round, Turn
 from .calls import Calls
 from .closing import Closing
+from .deal import Deal
 from .draws import Draws
 from .engine import Engine
 from .facedown import FaceDown
 from .matches import Matches
+from .meant import Meant
 from .names import Names
 from .part import ENFORCED, Parts
 from .pile import Pile
@@ -56,8 +58,10 @@ class Referee:
         parts = self.parts = Parts()
         state, reporter = self.s, self.r
         parts.setup = Setup(state, reporter, parts)
+        parts.deal = Deal(state, reporter, parts)
         parts.plays = Plays(state, reporter, parts)
         parts.matches = Matches(state, reporter, parts)
+        parts.meant = Meant(state, reporter, parts)
         parts.draws = Draws(state, reporter, parts)
         parts.pile = Pile(state, reporter, parts)
         parts.refills = Refills(state, reporter, parts)

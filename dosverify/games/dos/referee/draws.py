@@ -5,11 +5,9 @@ A part of :class:`dosverify.games.dos.referee.Referee`; each check names the rul
 
 from __future__ import annotations
 
-from collections import Counter
-
 from ....hints import plural
 from ..cards import parse_card
-from ..events import Draw, FaceDown, seen, word
+from ..events import Draw, FaceDown, word
 from .matching import any_match
 from .part import Part, enforces
 from .table import UNKNOWN
@@ -17,52 +15,6 @@ from .table import UNKNOWN
 
 class Draws(Part):
     """Judges `draw` lines: the reason each is owed and the cards it brings."""
-
-    def draw_starts_next_turn(self, ev: Draw) -> bool:
-        """Whether the line after this unowed draw plays cards (other than the drawn ones) that the
-        next player holds and the player on turn does not: then the next player's turn began here."""
-        nxt = next(self.parts.engine.rest_of_turn(ev), None)
-        if nxt is None:
-            return False
-        cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
-        cards = seen(cards)  # a face-down card tells nothing of whose it is
-        drawn = Counter(parse_card(c).base for c in seen(ev.cards))
-        rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
-        return bool(rest) and self.parts.plays.turn_seems_missing(nxt, rest) is not None
-
-    def draws_right_after(self, ev, q: str) -> list[Draw]:
-        """q's draw lines right after ev (a draw written one card a line): the rest of the same draw,
-        which a card below the top cannot show to be left out."""
-        out = []
-        for e in self.parts.engine.rest_of_turn(ev):
-            if not isinstance(e, Draw) or (e.player or self.t.player) != q:
-                break
-            out.append(e)
-        return out
-
-    def split_draw(self, ev: Draw, k: int) -> tuple[Draw, Draw]:
-        """The first k cards of a draw line and the rest, as two draws standing at its place."""
-        cols = ev._cols.get("cards") if ev._cols else None
-        parts = []
-        for cards, cc, first in (
-            (ev.cards[:k], cols[:k] if cols else None, True),
-            (ev.cards[k:], cols[k:] if cols else None, False),
-        ):
-            d = Draw(player=ev.player, cards=list(cards))
-            d.at(
-                ev._line,
-                ev._column if first or not cc else cc[0],
-                {**(ev._cols or {}), "cards": cc} if cc else ev._cols,
-            )
-            d._pointer = ev._pointer
-            parts.append(d)
-        i = self.parts.engine.turn_index(ev)
-        if i is not None:
-            assert self.s.places is not None  # turn_index counted the turn's places
-            for d in parts:
-                self.s.places[1][id(d)] = i  # its look-ahead is the line's
-        self.s.split_keep.extend(parts)  # the ids stay theirs while the turn is played
-        return parts[0], parts[1]
 
     def on_draw(self, ev: Draw) -> None:
         t = self.t
@@ -73,14 +25,19 @@ class Draws(Part):
         written: list[str | FaceDown | None] = list(ev.cards) if ev.cards else [None]
         self._own_penalty_at_once(ev, q)
         reason, owed = self._reason(q, n)
-        if reason is None and ev.player is None and (t.matches or t.action_done) and self.draw_starts_next_turn(ev):
+        if (
+            reason is None
+            and ev.player is None
+            and (t.matches or t.action_done)
+            and self.parts.engine.draw_starts_next_turn(ev)
+        ):
             # the player on turn has played: this draw starts the next player's turn (its line left out)
             self.parts.plays.start_implied_turn(self.s.left(t.player), ev)
             return self.on_draw(ev)
         if reason is not None and 0 < owed < len(ev.cards) and not t.turn._damaged:
             # notation.md: one line may carry one player's draws for two reasons that follow each other
             # directly; its cards fill them in that order (the rest, if no reason follows, is reported)
-            head, tail = self.split_draw(ev, owed)
+            head, tail = self.parts.engine.split_draw(ev, owed)
             self.on_draw(head)
             if self.s.t is not None:
                 self.on_draw(tail)
@@ -96,7 +53,9 @@ class Draws(Part):
             self._dcm_draw_time(ev, q)
             self.dcm_draw_order(ev, q)
         if reason in ("penalty", "dcm", "immediate") and ev.cards:
-            own = max(0, owed - len(ev.cards) - sum(max(1, len(e.cards)) for e in self.draws_right_after(ev, q)))
+            own = max(
+                0, owed - len(ev.cards) - sum(max(1, len(e.cards)) for e in self.parts.engine.draws_right_after(ev, q))
+            )
             self.parts.pile.catch_up(ev, ev.cards[0], q if reason == "dcm" else None, q, own)
         taken = self._take(ev, q, reason, owed, written)
         self.s.hand_changed(q)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from itertools import chain
 
 from ..cards import parse_card
-from ..events import Draw, FaceDown, Match, Pass, Place, Refill, Reshuffle, Turn
+from ..events import Draw, FaceDown, Match, Pass, Place, Refill, Reshuffle, Turn, seen
 from .part import Part
 from .table import UNKNOWN
 
@@ -153,3 +153,49 @@ class Engine(Part):
                     for h in held.values():
                         h[p].subtract(need)
         return shown
+
+    def draws_right_after(self, ev, q: str) -> list[Draw]:
+        """q's draw lines right after ev (a draw written one card a line): the rest of the same draw,
+        which a card below the top cannot show to be left out."""
+        out = []
+        for e in self.rest_of_turn(ev):
+            if not isinstance(e, Draw) or (e.player or self.t.player) != q:
+                break
+            out.append(e)
+        return out
+
+    def draw_starts_next_turn(self, ev: Draw) -> bool:
+        """Whether the line after this unowed draw plays cards (other than the drawn ones) that the
+        next player holds and the player on turn does not: then the next player's turn began here."""
+        nxt = next(self.rest_of_turn(ev), None)
+        if nxt is None:
+            return False
+        cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
+        cards = seen(cards)  # a face-down card tells nothing of whose it is
+        drawn = Counter(parse_card(c).base for c in seen(ev.cards))
+        rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
+        return bool(rest) and self.parts.plays.turn_seems_missing(nxt, rest) is not None
+
+    def split_draw(self, ev: Draw, k: int) -> tuple[Draw, Draw]:
+        """The first k cards of a draw line and the rest, as two draws standing at its place."""
+        cols = ev._cols.get("cards") if ev._cols else None
+        parts = []
+        for cards, cc, first in (
+            (ev.cards[:k], cols[:k] if cols else None, True),
+            (ev.cards[k:], cols[k:] if cols else None, False),
+        ):
+            d = Draw(player=ev.player, cards=list(cards))
+            d.at(
+                ev._line,
+                ev._column if first or not cc else cc[0],
+                {**(ev._cols or {}), "cards": cc} if cc else ev._cols,
+            )
+            d._pointer = ev._pointer
+            parts.append(d)
+        i = self.turn_index(ev)
+        if i is not None:
+            assert self.s.places is not None  # turn_index counted the turn's places
+            for d in parts:
+                self.s.places[1][id(d)] = i  # its look-ahead is the line's
+        self.s.split_keep.extend(parts)  # the ids stay theirs while the turn is played
+        return parts[0], parts[1]

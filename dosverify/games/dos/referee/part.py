@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from ..events import Catch, Dos, Draw, FaceDown, Match, Pass, Place, Refill, Reshuffle, Round, Turn
+from ..events import Catch, Center, Deck, Dos, Draw, FaceDown, Hand, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from .reporter import Reporter
 from .state import RefereeState
 from .turn import TurnState
@@ -48,21 +48,21 @@ class CallsPart(Protocol):
 class DrawsPart(Protocol):
     """What the other parts ask of :class:`~.draws.Draws`."""
 
-    def draws_right_after(self, ev, q: str) -> list[Draw]: ...
     def on_draw(self, ev: Draw) -> None: ...
 
 
 class EnginePart(Protocol):
     """What the other parts ask of :class:`~.engine.Engine`."""
 
-    def turn_index(self, ev) -> int | None: ...
-    def rest_of_turn(self, ev): ...
     def dcm_draw_mid_turn(self, ev: Draw) -> bool: ...
     def penalty_mid_turn(self, ev: Draw) -> bool: ...
     def next_card_is_top(self, closing) -> bool: ...
     def next_card_drawn(self, ev) -> str | None: ...
     def reshuffle_mid_turn(self, ev: Reshuffle) -> bool: ...
     def deal_from_first_seat(self, rnd, dealt_left: dict, dealt_first: dict, pile: list | None = None): ...
+    def draws_right_after(self, ev, q: str) -> list[Draw]: ...
+    def draw_starts_next_turn(self, ev: Draw) -> bool: ...
+    def split_draw(self, ev: Draw, k: int) -> tuple[Draw, Draw]: ...
 
 
 class FaceDownPart(Protocol):
@@ -94,6 +94,15 @@ class MatchesPart(Protocol):
     """What the other parts ask of :class:`~.matches.Matches`."""
 
     def on_match(self, ev: Match) -> None: ...
+
+
+class MeantPart(Protocol):
+    """What the other parts ask of :class:`~.meant.Meant`."""
+
+    def likely_meant(self, ev: Match, p: str) -> dict[int, str]: ...
+    def held_fits(self, ev: Match, p: str, only: int | None = None) -> tuple[dict[int, str], dict[int, list[str]]]: ...
+    def slip_in_turn(self, ev: Match) -> bool: ...
+    def meant_center(self, ev: Match): ...
 
 
 class PilePart(Protocol):
@@ -141,6 +150,19 @@ class SetupPart(Protocol):
     def setup(self, rnd: Round, prev_no, prev_dealer, prev_winner) -> None: ...
 
 
+class DealPart(Protocol):
+    """What the other parts ask of :class:`~.deal.Deal`."""
+
+    def setup_from_deck(
+        self,
+        rnd: Round,
+        deck_ev: Deck,
+        deck_cards: list[str],
+        hands: dict[str, tuple[Hand, list[str]]],
+        center_ev: Center | None,
+    ) -> None: ...
+
+
 class StepsPart(Protocol):
     """What the other parts ask of :class:`~.steps.Steps`."""
 
@@ -180,8 +202,10 @@ class Parts:
     """The referee's parts, by name: each part reaches the others through this one object."""
 
     setup: SetupPart
+    deal: DealPart
     plays: PlaysPart
     matches: MatchesPart
+    meant: MeantPart
     draws: DrawsPart
     pile: PilePart
     refills: RefillsPart

@@ -181,7 +181,7 @@ class Pile(Part):
             if not d or q is None:
                 return  # nothing of q's own draw lies above the written card
             later = Counter(
-                parse_card(c).base for e in self.parts.draws.draws_right_after(ev, q) for c in seen(e.cards)
+                parse_card(c).base for e in self.parts.engine.draws_right_after(ev, q) for c in seen(e.cards)
             )
             if not d or not (Counter(order[-d:]) - later):
                 return  # the cards above come on q's next lines: two cards drawn out of order (draw.top)
