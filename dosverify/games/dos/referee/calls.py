@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from ....hints import plural
 from ..events import Catch, Dos
-from .part import Part
+from .part import Part, enforces
 
 
 class Calls(Part):
     """A `dos` call with two cards, and a `catch` that stands (V6)."""
 
+    @enforces("dos.call")
     def on_dos(self, ev: Dos) -> None:
         q = ev.player or self.t.player
         if not self.r.known(q, ev):
@@ -42,6 +43,7 @@ class Calls(Part):
         if not self.s.caught[q]:
             self.s.called[q] = True
 
+    @enforces("dos.catch")
     def on_catch(self, ev: Catch) -> None:
         t = self.t
         q, r = ev.player, ev.by

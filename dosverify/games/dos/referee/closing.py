@@ -179,6 +179,7 @@ class Closing(Part):
                 if not never:
                     steps.draw_left_out(q, t.dcm_owed[q])
 
+    @enforces("bonus.draw", "center.refill", "dos.penalty")
     def round_ended_at_once(self, p: str, kw: dict, closing) -> None:
         """p went out with end-of-turn steps still owed (refill, DOS penalty, the others' Double Color Match
         draws): the round was ended on the line that emptied the hand (an engine with round-end=at-once, V15).
@@ -232,6 +233,7 @@ class Closing(Part):
         t.refill_owed, t.penalty_owed = t.refilled, 0
         t.dcm_owed.clear()
 
+    @enforces("bonus.draw")
     def draws_before_end_missing(self, p: str, kw: dict, closing) -> None:
         """dcm-draws=at-once with round-end=at-once (digest, after V17): the match that emptied p's hand
         owed the others' Double Color Match draws, which come before the round ends. One finding for the

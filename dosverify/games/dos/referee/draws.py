@@ -278,6 +278,7 @@ class Draws(Part):
         else:
             t.drawing.discard(q)
 
+    @enforces("turn.steps")
     def dcm_draw_order(self, ev: Draw, q: str) -> None:
         """Seat order from the left of the player on turn, or from the first seat (V13): a draw while a
         player before q still owes is reported at this line once that player draws (else only the

@@ -15,7 +15,7 @@ from ....hints import plural
 from ..cards import composition, value
 from ..events import FACE_DOWN, Draw, Hand, Round
 from .hidden import Provenance
-from .part import Part
+from .part import Part, enforces
 from .table import UNKNOWN
 
 
@@ -52,6 +52,7 @@ class FaceDown(Part):
         if self.s.prov is not None:
             self.s.last_token = self.s.prov.token(p, ref=(ev, index))
 
+    @enforces("cards.unseen")
     def hidden_out(self, base: str, ev, index: int | None, what: str) -> None:
         """A written card left the pile; with face-down cards about, a copy must be left for it."""
         ok = self.s.prov.out(base) if self.s.prov is not None else True
@@ -131,6 +132,7 @@ class FaceDown(Part):
 
     # ---- the end of a round --------------------------------------------------------------
 
+    @enforces("cards.held", "notation.placement")
     def check_shows(self, rnd: Round) -> None:
         from ..cards import parse_card
 
@@ -223,6 +225,7 @@ class FaceDown(Part):
             return True
         return prov.choose_sum(toks, caps, value, target)
 
+    @enforces("score.hidden", "score.round")
     def score_over_choices(self, s, pts_known: int, hidden: int) -> None:
         """A score that rests on `hidden` face-down cards nobody showed: an error when no
         choice gives it, else a warning that it could not be confirmed."""

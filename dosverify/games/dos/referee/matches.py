@@ -345,6 +345,7 @@ class Matches(Part):
             if certain and self.s.rs.opt("dcm-draws") == "at-once":
                 t.dcm_now = True
 
+    @enforces("match.held")
     def report_not_held(self, ev: Match, p: str, c, i: int) -> None:
         if self.r.follow_on("match.held", p):  # where() counts this turn's cards: not for every card of a long line
             return

@@ -209,6 +209,7 @@ class Pile(Part):
                 # the turn ends: a later line of that draw takes them (R44), else they were left out
                 t.reserved[(kind, who)] = list(got)
 
+    @enforces("reshuffle.cards")
     def took_matches_in(self, ev) -> None:
         """A draw shows that a bare reshuffle in mid-turn turned over that turn's matched cards too (the draw
         pile runs out early, or a card is drawn that was only among them): an engine with

@@ -9,7 +9,7 @@ from collections import Counter
 from ....hints import plural
 from ..cards import parse_card
 from ..events import Draw, Match, Pass, Place, seen
-from .part import Part
+from .part import Part, enforces
 from .table import UNKNOWN, CenterCard
 from .turn import TurnState
 
@@ -70,6 +70,7 @@ class Plays(Part):
             return nxt == self.s.left(want) and nxt != self.s.left(w)
         return rnd.score is not None and rnd.score.player == want
 
+    @enforces("turn.order")
     def start_implied_turn(self, p: str, ev) -> None:
         """A `turn P` line seems left out before ev: report it once, end the turn before, start P's."""
         turn = self.t.turn
@@ -116,6 +117,7 @@ class Plays(Part):
         self.s.hand_changed(t.player)
         t.taken_back.clear()
 
+    @enforces("cards.held")
     def _place_not_held(self, ev: Place, p: str, base: str) -> CenterCard:
         """A `place` of a card p does not hold (reported once): the one held card of its colour or
         number is the card meant; else an unnamed card of p's hand went into the row, which a
@@ -145,6 +147,7 @@ class Plays(Part):
             return CenterCard(near[0])
         return CenterCard(UNKNOWN, src=p) if hand and not doubted else CenterCard(base)
 
+    @enforces("bonus.card", "draw.no-match", "notation.card", "place.no-match")
     def on_place(self, ev: Place) -> None:
         self.lazy_penalty_shown(self.t.player, [ev.card])
         t, tb = self.t, self.s.table
@@ -217,6 +220,7 @@ class Plays(Part):
         if self.s.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
+    @enforces("turn.pass")
     def on_pass(self, ev: Pass) -> None:
         t = self.t
         if self.s.rs.opt("no-match-after-draw") != "pass":

@@ -17,6 +17,7 @@ from .table import UNKNOWN, CenterCard
 class Refills(Part):
     """Judges `refill` and `reshuffle` lines."""
 
+    @enforces("draw.reason")
     def on_refill(self, ev: Refill) -> None:
         t, tb = self.t, self.s.table
         self.parts.steps.flush()
@@ -163,6 +164,7 @@ class Refills(Part):
         tb.discard.update(tb.pending)
         tb.pending.clear()
 
+    @enforces("reshuffle.when")
     def unneeded_reshuffle(self) -> None:
         """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""
         ev = self.t.reshuffled

@@ -10,7 +10,7 @@ from functools import cache
 from ....hints import near_player
 from ..cards import composition, value
 from ..events import Round
-from .part import Part
+from .part import Part, enforces
 from .table import UNKNOWN
 
 
@@ -124,6 +124,7 @@ class Scoring(Part):
         else:
             self.s.game_over, self.s.game_winner = False, None
 
+    @enforces("score.round")
     def check_score(self, rnd: Round) -> None:
         s = rnd.score
         assert s is not None  # called for a round with a `score` line
@@ -181,6 +182,7 @@ class Scoring(Part):
             )
         self.apply_score(s.points if s.player == self.s.round_winner else None)
 
+    @enforces("score.hidden", "score.round")
     def score_over_readings(self, s) -> None:
         """A score when hands are in doubt after earlier findings: an error when no reading they
         leave open gives it, a warning when it differs from the hands as tracked (R28)."""
@@ -226,6 +228,7 @@ class Scoring(Part):
                 found=str(s.points),
             )
 
+    @enforces("notation.player", "score.totals")
     def check_totals(self, rnd: Round) -> None:
         tt = rnd.totals
         assert tt is not None  # called for a round with a `totals` line

@@ -5,7 +5,7 @@ A part of :class:`dosverify.games.dos.referee.Referee`; each check names the rul
 from __future__ import annotations
 
 from ....findings import Position
-from .part import Part
+from .part import Part, enforces
 from .table import UNKNOWN
 
 ORDINAL = {
@@ -77,6 +77,7 @@ class Steps(Part):
             and self.s.table.hand_size(t.player) > 0
         )
 
+    @enforces("turn.steps")
     def arrive(self, key, ev) -> None:
         """A step arrives: if an event came before it too early, report that now, at the early event."""
         t = self.t

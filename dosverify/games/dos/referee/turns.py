@@ -157,6 +157,7 @@ class Turns(Part):
             return False
         return t.dcm_owed.get(q, 0) > 0 or q in t.drawing or bool(t.immediate and t.immediate[0] == q)
 
+    @enforces("round.end")
     def event(self, ev) -> None:
         t = self.t
         if t.end_after_draws is not None and not self.draws_go_on(ev):
@@ -195,6 +196,7 @@ class Turns(Part):
                 self._late_dcm(ev)
         self._event_rest(ev)
 
+    @enforces("bonus.draw-time")
     def _late_dcm(self, ev) -> None:
         """dcm-draws=at-once (V12): a later play came before the owed draws; reported once."""
         t = self.t
@@ -213,6 +215,7 @@ class Turns(Part):
             t.dcm_owed[q] = 0
         t.dcm_now = False
 
+    @enforces("dos.penalty")
     def _event_rest(self, ev) -> None:
         t = self.t
         if isinstance(ev, (Match, Place, Pass, Refill)) or (
