@@ -440,6 +440,13 @@ def cmd_explain(args) -> int:
     ]
     if opts:
         out += ["", "Options:"] + [f"  {o}" for o in opts]
+    if rule.follow_on:  # spec/<game>/rules: the findings that only follow from an earlier one
+        doubted = " or ".join({"hand": "the player's hand", "pile": "the draw pile"}[w] for w in rule.follow_on)
+        out += [
+            "",
+            "Follow-on:",
+            wrap(f"not reported while {doubted} is in doubt after an earlier finding (one mistake, one finding)"),
+        ]
     if rule.example:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:

@@ -112,3 +112,19 @@ def test_the_policy_is_read_from_the_spec_not_the_code():
     rep.report("match.held", "reported: no longer a follow-on", player="ann")
     rep.report("match.single", "left out: now a follow-on", player="ann")
     assert [f.rule for f in rep.s.findings] == ["match.held"]
+
+
+def test_explain_shows_a_rules_follow_on_policy():
+    import subprocess
+    import sys
+
+    def explain(rule_id: str) -> str:
+        r = subprocess.run(
+            [sys.executable, "-m", "dosverify", "explain", rule_id], capture_output=True, text=True, timeout=120
+        )
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    shown = explain("draw.top")
+    assert "Follow-on:" in shown and "hand" in shown and "draw pile" in shown
+    assert "Follow-on:" not in explain("match.single")
