@@ -29,6 +29,7 @@ class MatchLine:
     held_meant: dict[int, str] = field(default_factory=dict)  # position -> the held card that adds up (R42)
     uncertain: dict[int, list[str]] = field(default_factory=dict)  # position -> the held cards it may be
     slot: CenterCard | None = None  # the Center Row card covered
+    only_refilled: bool = False  # the card covered is in the Center Row only as a card refilled this turn
     reported: bool = False
     unsure: bool = False  # which card was played is unknown, and so is the bonus it earned
 
@@ -84,6 +85,10 @@ class Matches(Part):
             and not (Counter(c.base for c in cards) - tb.hands[p])
         ):
             m.held_meant, m.uncertain = self.parts.meant.held_fits(ev, p)
+        base = m.target.base
+        m.only_refilled = any(c.base == base and c.refilled for c in tb.center) and not any(
+            c.base == base and not c.refilled for c in tb.center
+        )
         return m
 
     @enforces("bonus.draw-time")
@@ -103,18 +108,11 @@ class Matches(Part):
             related_to=ev,
         )
 
-    def _only_refilled(self, m: MatchLine) -> bool:
-        """Whether the card covered is in the Center Row only as a card refilled this turn."""
-        center, base = self.s.table.center, m.target.base
-        return any(c.base == base and c.refilled for c in center) and not any(
-            c.base == base and not c.refilled for c in center
-        )
-
     @enforces("match.refilled")
     def _refilled_target(self, m: MatchLine) -> bool:
         """A match on a card refilled this turn: reported and taken back (R47); True when it was."""
         tb, ev = self.s.table, m.ev
-        if not self._only_refilled(m) or any(c.base == UNKNOWN for c in tb.center):
+        if not m.only_refilled or any(c.base == UNKNOWN for c in tb.center):
             return False
         # R47: a match the rules forbid outright is taken back (the card stays in the Center Row, the
         # player's cards in hand): the later lines were written without it
@@ -136,7 +134,7 @@ class Matches(Part):
         t = self.t
         if not (t.step >= 2 or t.action_done):
             return
-        if not self._only_refilled(m) and not t.order_reported:
+        if not m.only_refilled and not t.order_reported:
             t.order_reported = True
             self.r.report(
                 "turn.steps",

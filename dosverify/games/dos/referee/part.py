@@ -9,7 +9,8 @@ depends on is written where it is built (:class:`~dosverify.games.dos.referee.Re
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, TypeVar
+from operator import attrgetter
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..events import Catch, Center, Deck, Dos, Draw, FaceDown, Hand, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from .reporter import Reporter
@@ -230,9 +231,12 @@ class Part:
         self.r = reporter
         self.parts = parts
 
-    @property
-    def t(self) -> TurnState:
-        """The turn being played: the checks of a turn's lines run only within one."""
-        t = self.s.t
-        assert t is not None, "a check of a turn's line called between turns"
-        return t
+    if TYPE_CHECKING:
+
+        @property
+        def t(self) -> TurnState:
+            """The turn being played: the checks of a turn's lines run only within one."""
+            ...
+
+    else:  # the same, read in C (it is read on nearly every line of a log: no Python frame for it)
+        t = property(attrgetter("s.t"), doc="The turn being played: the checks of a turn's lines run only within one.")
