@@ -37,10 +37,12 @@ class Closing(Part):
         if t.ended is None:  # round-end=at-once (V15) ends the round there: no refill, no later step
             self._no_match_steps(t, kw)
             steps.flush()
-            self._left_out_steps(t, kw)
+            if t.reserved or t.skipped:  # (most turns leave out nothing: no call)
+                self._left_out_steps(t, kw)
             if self.s.table.hand_size(p) == 0:
                 self.round_ended_at_once(p, kw, closing)
-            self._missing_refill(t, kw)
+            if t.refill_owed > t.refilled:
+                self._missing_refill(t, kw)
             steps.lapse_bonus()
             self._missing_bonus(t, kw)
             self._missing_end_draws(t, kw, closing)
