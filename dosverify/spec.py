@@ -48,6 +48,9 @@ class Rule:
     variant: str = ""
     example: str = ""
     fix: str = ""
+    # what, once in doubt after an earlier finding, makes this rule's findings follow-ons, not reported:
+    # "hand" (the player's hand), "pile" (the draw pile)
+    follow_on: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         return {
@@ -89,6 +92,8 @@ class Spec:
     sources: dict[str, dict]
     kinds: dict[str, str]
     game: str = "dos"  # the pack whose folder it was read from
+    #: what a rule's `follow_on` may name, each with what it means (spec.toml's [follow_ons])
+    follow_ons: dict[str, str] = field(default_factory=dict)
 
     def rule(self, rule_id: str) -> Rule:
         return self.rules[rule_id]
@@ -177,6 +182,7 @@ def load_spec(game: str = "dos") -> Spec:
                 variant=r.get("variant", ""),
                 example=r.get("example", "").strip("\n"),
                 fix=r.get("fix", "").strip(),
+                follow_on=_follow_on(r, meta.get("follow_ons", {})),
             )
             if rule.id in rules:
                 raise ValueError(f"rule id {rule.id} defined twice")
@@ -185,7 +191,26 @@ def load_spec(game: str = "dos") -> Spec:
     for name in sorted(n for n in raw if n.startswith("rulesets/")):
         rulesets[raw[name]["name"]] = raw[name]
     options = raw["options.toml"]["option"]
-    return Spec(meta["version"], rules, rulesets, options, meta.get("sources", {}), meta.get("kinds", {}), game)
+    return Spec(
+        meta["version"],
+        rules,
+        rulesets,
+        options,
+        meta.get("sources", {}),
+        meta.get("kinds", {}),
+        game,
+        dict(meta.get("follow_ons", {})),
+    )
+
+
+def _follow_on(raw_rule: dict, declared: dict[str, str]) -> tuple[str, ...]:
+    """A rule's `follow_on` field, checked against the circumstances its game's spec.toml declares
+    in [follow_ons]: a rule that names anything else is a spec error."""
+    value = raw_rule.get("follow_on", [])
+    if isinstance(value, str) or not all(v in declared for v in value):
+        known = ", ".join(declared) or "nothing ([follow_ons] is empty)"
+        raise ValueError(f"rule {raw_rule['id']}: follow_on must be a list of {known}, not {value!r}")
+    return tuple(value)
 
 
 def parse_option_args(items: list[str]) -> dict[str, str]:

@@ -90,6 +90,9 @@ def _wrap(s: str, ind: str = "  ") -> str:
     )
 
 
+_DOUBTED = {"hand": "the player's hand", "pile": "the draw pile"}
+
+
 def _rule_page(spec: Spec, rule: Rule) -> list[str]:
     """A rule as `explain` prints it, section by section."""
     out = [
@@ -109,6 +112,9 @@ def _rule_page(spec: Spec, rule: Rule) -> list[str]:
     ]
     if opts:
         out += ["", "Options:"] + [f"  {o}" for o in opts]
+    if rule.follow_on:  # spec/<game>/rules: the findings that only follow from an earlier one
+        out += ["", "Follow-on (not reported while, after an earlier finding; one mistake, one finding):"]
+        out += [_wrap(f"- {spec.follow_ons.get(w, w)}") for w in rule.follow_on]
     if rule.example:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:

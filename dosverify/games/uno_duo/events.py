@@ -12,6 +12,7 @@ from typing import Literal
 
 from ...model import Located
 
+
 class _Placed(Located):
     """A whole log's positions: where header lines were written ("players", "ruleset", "target",
     "option:KEY", "tag:NAME" -> (line, column)) and the last line + 1 (for "missing" findings);

@@ -6,15 +6,19 @@ from __future__ import annotations
 
 from ....hints import plural
 from ..events import Catch, Dos
+from .part import Part, enforces
 
 
-class CallsMixin:
+class Calls(Part):
+    """A `dos` call with two cards, and a `catch` that stands (V6)."""
+
+    @enforces("dos.call")
     def on_dos(self, ev: Dos) -> None:
         q = ev.player or self.t.player
-        if not self.known(q, ev):
+        if not self.r.known(q, ev):
             return
-        if self.rs.opt("dos-call") == "off":  # S3: a game without DOS calls
-            self.report(
+        if self.s.rs.opt("dos-call") == "off":  # S3: a game without DOS calls
+            self.r.report(
                 "dos.call",
                 "this ruleset has no DOS call (dos-call=off): the line means nothing",
                 ev,
@@ -24,9 +28,9 @@ class CallsMixin:
                 found="dos",
             )
             return
-        size = self.table.hand_size(q)
+        size = self.s.table.hand_size(q)
         if size != 2:
-            self.report(
+            self.r.report(
                 "dos.call",
                 f"{q} calls DOS holding {plural(size, 'card')}",
                 ev,
@@ -36,17 +40,18 @@ class CallsMixin:
                 found=f"{size} cards",
             )
             return
-        if not self.caught[q]:
-            self.called[q] = True
+        if not self.s.caught[q]:
+            self.s.called[q] = True
 
+    @enforces("dos.catch")
     def on_catch(self, ev: Catch) -> None:
         t = self.t
         q, r = ev.player, ev.by
-        if not (self.known(q, ev, "player") and self.known(r, ev, "by")):
+        if not (self.r.known(q, ev, "player") and self.r.known(r, ev, "by")):
             return
-        size = self.table.hand_size(q)
+        size = self.s.table.hand_size(q)
         problem = None
-        if self.rs.opt("dos-call") == "off":  # S3: nobody owes a call, so nobody is caught
+        if self.s.rs.opt("dos-call") == "off":  # S3: nobody owes a call, so nobody is caught
             problem = (
                 "this ruleset has no DOS call (dos-call=off): nobody can be caught",
                 "player",
@@ -69,23 +74,23 @@ class CallsMixin:
                 "a catch after the last of those cards",
                 f"catch {q}",
             )
-        elif self.caught[q]:
+        elif self.s.caught[q]:
             problem = (
                 f"{q} was already caught and cannot be caught again until their hand changes",
                 "player",
                 "no catch",
                 f"catch {q}",
             )
-        elif self.called[q]:
+        elif self.s.called[q]:
             problem = (f"{q} called DOS in time", "player", "no catch", f"catch {q} by {r}")
         if problem:
             message, field, expected, found = problem
-            self.report("dos.catch", message, ev, field, player=q, expected=expected, found=found)
+            self.r.report("dos.catch", message, ev, field, player=q, expected=expected, found=found)
             # the penalty of a catch that does not stand may still be drawn: a consequence, not judged
             t.penalty_maybe[q] = t.penalty_maybe.get(q, 0) + 2
             return
-        self.caught[q] = True
-        if q == t.player and t.step < 4 and self.rs.opt("own-penalty") == "penalty-step":  # V14
+        self.s.caught[q] = True
+        if q == t.player and t.step < 4 and self.s.rs.opt("own-penalty") == "penalty-step":  # V14
             t.penalty_owed += 2
         else:
             t.immediate = (q, 2)

@@ -1,4 +1,4 @@
-"""Engine departures judged under `official` (issue 11, item 3): a log written by a program that
+"""Engine departures judged under `official`: a log written by a program that
 plays an engine option (V12-V17) gets one finding per departure, at its line, and the referee then
 follows the log as the program played it, so that nothing else is reported.
 
@@ -10,10 +10,12 @@ that the deal from the dealer's left did not give them). A part of :class:`dosve
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import chain
 
 from ..cards import parse_card
-from ..events import Draw, FaceDown, Match, Pass, Place, Refill, Reshuffle, Turn
+from ..events import Draw, FaceDown, Match, Pass, Place, Refill, Reshuffle, Turn, seen
+from .part import Part
 from .table import UNKNOWN
 
 PLAYS = (Match, Place, Pass, Refill)  # lines of the steps before the DOS penalty (matches 0, refill 2, place/pass 3)
@@ -24,15 +26,17 @@ def _base(code: str | FaceDown) -> str:
     return UNKNOWN if isinstance(code, FaceDown) else parse_card(code).base
 
 
-class EngineMixin:
+class Engine(Part):
+    """Looks ahead in the turn and the round to tell an engine's departure (V12-V17) from a slip."""
+
     def turn_index(self, ev) -> int | None:
         """ev's place among its turn's lines. The places are counted once a turn (a look-ahead is
         asked for on many lines: searching or slicing the turn each time costs the square of a
         long turn's lines)."""
         turn = self.t.turn
-        if self._places is None or self._places[0] is not turn:
-            self._places = (turn, {id(e): k for k, e in enumerate(turn.events)})
-        return self._places[1].get(id(ev))
+        if self.s.places is None or self.s.places[0] is not turn:
+            self.s.places = (turn, {id(e): k for k, e in enumerate(turn.events)})
+        return self.s.places[1].get(id(ev))
 
     def rest_of_turn(self, ev):
         """The lines of the turn after ev, as they are read (an iterator, not a copy)."""
@@ -40,11 +44,11 @@ class EngineMixin:
         i = self.turn_index(ev)
         return iter(()) if i is None else (events[k] for k in range(i + 1, len(events)))
 
-    def play_follows(self, events: list) -> bool:
+    def play_follows(self, events: Iterable) -> bool:
         """Whether the player on turn plays (match, refill, place, `pass`) in these lines of the turn: up
         to a match or place of cards they do not hold, where the next player's turn seems to start (R26)."""
         p = self.t.player
-        hand = Counter(self.table.hands[p])
+        hand = Counter(self.s.table.hands[p])
         for e in events:
             if isinstance(e, Draw) and (e.player or p) == p:
                 hand.update(_base(c) for c in e.cards)
@@ -84,7 +88,7 @@ class EngineMixin:
         """Whether the next turn's first drawn or refilled card is the top of the known pile: then cards
         owed at the end of this turn were never drawn (an at-once draw that found both piles empty, V12),
         rather than drawn and left out of the log (R27)."""
-        order = self.table.pile_order
+        order = self.s.table.pile_order
         if not order or not isinstance(closing, Turn):
             return False
         nxt = next((e for e in closing.events if isinstance(e, (Draw, Refill, Reshuffle))), None)
@@ -92,11 +96,11 @@ class EngineMixin:
             return False
         # unless the next player, owed those cards, first plays the top card without holding it: then
         # the draw was made and only left out of the log (R27), and the next card drawn is another copy
-        hand = self.table.hands.get(closing.player, {})
+        hand = self.s.table.hands.get(closing.player, Counter())
         for e in closing.events:
             if e is nxt:
                 break
-            if isinstance(e, (Match, Place)) and self.t is not None and self.t.dcm_owed.get(closing.player, 0) > 0:
+            if isinstance(e, (Match, Place)) and self.s.t is not None and self.s.t.dcm_owed.get(closing.player, 0) > 0:
                 need = Counter(_base(c) for c in (e.cards if isinstance(e, Match) else [e.card]))
                 if need.get(order[-1], 0) > hand.get(order[-1], 0):
                     return False
@@ -126,7 +130,7 @@ class EngineMixin:
         shown = None
         for turn in rnd.turns:
             p = turn.player
-            if p not in self.seat:
+            if p not in self.s.seat:
                 return None
             for ev in turn.events:
                 if isinstance(ev, Draw):
@@ -149,3 +153,49 @@ class EngineMixin:
                     for h in held.values():
                         h[p].subtract(need)
         return shown
+
+    def draws_right_after(self, ev, q: str) -> list[Draw]:
+        """q's draw lines right after ev (a draw written one card a line): the rest of the same draw,
+        which a card below the top cannot show to be left out."""
+        out = []
+        for e in self.rest_of_turn(ev):
+            if not isinstance(e, Draw) or (e.player or self.t.player) != q:
+                break
+            out.append(e)
+        return out
+
+    def draw_starts_next_turn(self, ev: Draw) -> bool:
+        """Whether the line after this unowed draw plays cards (other than the drawn ones) that the
+        next player holds and the player on turn does not: then the next player's turn began here."""
+        nxt = next(self.rest_of_turn(ev), None)
+        if nxt is None:
+            return False
+        cards = nxt.cards if nxt.type == "match" else [nxt.card] if nxt.type == "place" else []
+        cards = seen(cards)  # a face-down card tells nothing of whose it is
+        drawn = Counter(parse_card(c).base for c in seen(ev.cards))
+        rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
+        return bool(rest) and self.parts.plays.turn_seems_missing(nxt, rest) is not None
+
+    def split_draw(self, ev: Draw, k: int) -> tuple[Draw, Draw]:
+        """The first k cards of a draw line and the rest, as two draws standing at its place."""
+        cols = ev._cols.get("cards") if ev._cols else None
+        parts = []
+        for cards, cc, first in (
+            (ev.cards[:k], cols[:k] if cols else None, True),
+            (ev.cards[k:], cols[k:] if cols else None, False),
+        ):
+            d = Draw(player=ev.player, cards=list(cards))
+            d.at(
+                ev._line,
+                ev._column if first or not cc else cc[0],
+                {**(ev._cols or {}), "cards": cc} if cc else ev._cols,
+            )
+            d._pointer = ev._pointer
+            parts.append(d)
+        i = self.turn_index(ev)
+        if i is not None:
+            assert self.s.places is not None  # turn_index counted the turn's places
+            for d in parts:
+                self.s.places[1][id(d)] = i  # its look-ahead is the line's
+        self.s.split_keep.extend(parts)  # the ids stay theirs while the turn is played
+        return parts[0], parts[1]

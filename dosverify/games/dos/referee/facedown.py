@@ -15,6 +15,7 @@ from ....hints import plural
 from ..cards import composition, value
 from ..events import FACE_DOWN, Draw, Hand, Round
 from .hidden import Provenance
+from .part import Part, enforces
 from .table import UNKNOWN
 
 
@@ -38,28 +39,31 @@ def _sums(k: int, caps: dict[str, int]) -> int:
     return reach[k]
 
 
-class FaceDownMixin:
+class FaceDown(Part):
+    """Face-down cards: their provenance, reveals, `show` lines, and the rules the choice decides."""
+
     def hidden_start_round(self, rnd: Round) -> None:
-        self.prov = Provenance() if has_face_down(rnd) else None
-        if self.provs is not None:  # None: rounds judged as they are read keep no provenance (no witness)
-            self.provs.append(self.prov)
+        self.s.prov = Provenance() if has_face_down(rnd) else None
+        if self.s.provs is not None:  # None: rounds judged as they are read keep no provenance (no witness)
+            self.s.provs.append(self.s.prov)
 
     def hidden_token(self, p: str, ev, index: int) -> None:
-        self.face_down += 1
-        if self.prov is not None:
-            self.last_token = self.prov.token(p, ref=(ev, index))
+        self.s.face_down += 1
+        if self.s.prov is not None:
+            self.s.last_token = self.s.prov.token(p, ref=(ev, index))
 
+    @enforces("cards.unseen")
     def hidden_out(self, base: str, ev, index: int | None, what: str) -> None:
         """A written card left the pile; with face-down cards about, a copy must be left for it."""
-        ok = self.prov.out(base) if self.prov is not None else True
+        ok = self.s.prov.out(base) if self.s.prov is not None else True
         if ok is None:
             self.unverify("cards.unseen")
         elif not ok:
-            self.report(
+            self.r.report(
                 "cards.unseen",
                 f"{what} {base}, but whatever the face-down cards are, no {base} is unseen: "
                 f"the copies not written elsewhere are behind face-down cards dealt or drawn before "
-                f"(written: {self.table.where(base)})",
+                f"(written: {self.s.table.where(base)})",
                 ev,
                 "cards" if index is not None else None,
                 index,
@@ -69,31 +73,31 @@ class FaceDownMixin:
             )
 
     def hidden_reshuffle(self) -> None:
-        if self.prov is not None:
-            self.prov.reshuffle(self.table.discard)
+        if self.s.prov is not None:
+            self.s.prov.reshuffle(self.s.table.discard)
 
     def hidden_reveal(self, p: str, base: str, ev, field: str, index: int | None, rule: str) -> None:
         """`p` matched or placed `base` from a `?` (no written card of that code in hand)."""
-        if self.prov is None:
+        if self.s.prov is None:
             return
         related = self._token_lines(p)
-        t = self.t
+        t = self.s.t
         prefer = None
         if (
             t is not None
             and t.drew
             and t.drawn_card == UNKNOWN
             and t.matches_after_draw == 0
-            and self.rs.opt("after-draw-match") == "drawn-only"
+            and self.s.rs.opt("after-draw-match") == "drawn-only"
         ):
             prefer = t.drawn_token
-        ok = self.prov.reveal(p, base, prefer)
+        ok = self.s.prov.reveal(p, base, prefer)
         if ok is None:
             self.unverify(rule)
         elif not ok:
             n = composition()[base]
-            where = self.table.where(base)
-            self.report(
+            where = self.s.table.where(base)
+            self.r.report(
                 rule,
                 f"{p} holds no {base}: no face-down card of {p} can be one (each time {p} drew face "
                 f"down, the deck's {n} {base} were in hands, the Center Row or the discard pile, or are taken "
@@ -108,9 +112,9 @@ class FaceDownMixin:
 
     def _token_lines(self, p: str | None) -> list[Position]:
         """The lines that dealt or drew the face-down cards in question (at most five)."""
-        if self.prov is None:
+        if self.s.prov is None:
             return []
-        toks = [t for t in self.prov.tokens if p is None or t.player == p]
+        toks = [t for t in self.s.prov.tokens if p is None or t.player == p]
         out, seen = [], set()
         for t in reversed(toks):
             ev = t.ref[0] if t.ref else None
@@ -123,22 +127,23 @@ class FaceDownMixin:
         return sorted(out, key=lambda r: r.line or 0)
 
     def unverify(self, rule: str) -> None:
-        if rule not in self.unverified:
-            self.unverified.append(rule)
+        if rule not in self.s.unverified:
+            self.s.unverified.append(rule)
 
     # ---- the end of a round --------------------------------------------------------------
 
+    @enforces("cards.held", "notation.placement")
     def check_shows(self, rnd: Round) -> None:
         from ..cards import parse_card
 
-        tb = self.table
-        self.t = None
+        tb = self.s.table
+        self.s.t = None
         for sh in rnd.shows:
-            if not self.known(sh.player, sh):
+            if not self.r.known(sh.player, sh):
                 continue
             p = sh.player
-            if not self.round_over:
-                self.report(
+            if not self.s.round_over:
+                self.r.report(
                     "notation.placement",
                     "a `show` line, but no player went out this round: `show` stands "
                     "between the turn that ended the round and its `score`",
@@ -148,8 +153,8 @@ class FaceDownMixin:
                     found=f"show {p}",
                 )
                 continue
-            if p == self.round_winner:
-                self.report(
+            if p == self.s.round_winner:
+                self.r.report(
                     "notation.placement",
                     f"{p} went out and holds no card to show",
                     sh,
@@ -163,7 +168,7 @@ class FaceDownMixin:
             bases = [parse_card(c).base for c in sh.cards]
             size = sum(hand.values())
             if len(bases) != size:
-                self.report(
+                self.r.report(
                     "cards.held",
                     f"{p} holds {plural(size, 'card')}, but the show lists {len(bases)}",
                     sh,
@@ -177,7 +182,7 @@ class FaceDownMixin:
             shown = Counter(bases)
             missing = written - shown
             if missing:
-                self.report(
+                self.r.report(
                     "cards.held",
                     f"the show leaves out {' '.join(sorted(missing.elements()))}, which {p} holds",
                     sh,
@@ -199,7 +204,7 @@ class FaceDownMixin:
         """For each card code, the copies the face-down cards left in the hands can still be at the end of
         the round: the deck's copies less those seen elsewhere (the Center Row, the discard pile, this
         turn's matched cards, every card written in a hand)."""
-        tb = self.table
+        tb = self.s.table
         seen_now = Counter(c.base for c in tb.center)
         seen_now.update(tb.discard)
         seen_now.update(tb.pending)
@@ -214,12 +219,13 @@ class FaceDownMixin:
         caps = self.unseen_copies()
         if target < 0 or not _sums(hidden, caps) >> target & 1:
             return False
-        prov = self.prov
-        toks = [t for q, pool in (prov.pool.items() if prov else ()) if q != self.round_winner for t in pool]
+        prov = self.s.prov
+        toks = [t for q, pool in (prov.pool.items() if prov else ()) if q != self.s.round_winner for t in pool]
         if prov is None or len(toks) != hidden:  # unknown cards no `?` stands for (a bare draw, R27): copies only
             return True
         return prov.choose_sum(toks, caps, value, target)
 
+    @enforces("score.hidden", "score.round")
     def score_over_choices(self, s, pts_known: int, hidden: int) -> None:
         """A score that rests on `hidden` face-down cards nobody showed: an error when no
         choice gives it, else a warning that it could not be confirmed."""
@@ -227,7 +233,7 @@ class FaceDownMixin:
         if ok is None:
             self.unverify("score.round")
         if ok is False:
-            self.report(
+            self.r.report(
                 "score.round",
                 f"no choice of the {plural(hidden, 'face-down card')} left in the other hands gives "
                 f"{s.points}: the written cards are worth {pts_known}, and the face-down cards are of the "
@@ -239,10 +245,10 @@ class FaceDownMixin:
                 found=str(s.points),
             )
         else:
-            unseen = [q for q, h in self.table.hands.items() if h.get(UNKNOWN) and q != self.round_winner]
-            if unseen and all(q in self.doubt for q in unseen):
+            unseen = [q for q, h in self.s.table.hands.items() if h.get(UNKNOWN) and q != self.s.round_winner]
+            if unseen and all(q in self.s.doubt for q in unseen):
                 return  # the unknown cards are those of a draw left out of the log, already reported (R28)
-            self.report(
+            self.r.report(
                 "score.hidden",
                 f"the score could not be confirmed: {', '.join(unseen)} never showed "
                 f"{'their hands' if len(unseen) > 1 else 'their hand'} ({plural(hidden, 'face-down card')})",

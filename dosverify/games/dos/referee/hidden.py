@@ -49,7 +49,19 @@ class Token:
     epoch: int
     label: str | None = None
     reveal_at: int | None = None
-    ref: object = None  # where it was written: (event, index), for the witness
+    ref: tuple | None = None  # where it was written: (event, index), for the witness
+
+
+def _at(t: Token) -> int:
+    """When a revealed `?` was revealed."""
+    assert t.reveal_at is not None
+    return t.reveal_at
+
+
+def _label(t: Token) -> str:
+    """The card a chosen `?` is."""
+    assert t.label is not None
+    return t.label
 
 
 class Provenance:
@@ -144,15 +156,15 @@ class Provenance:
                     if (
                         b is not a
                         and b.epoch != a.epoch
-                        and a.drawn < b.reveal_at
-                        and b.drawn < a.reveal_at
+                        and a.drawn < _at(b)
+                        and b.drawn < _at(a)
                         and b.label != a.label
                     ):
                         yield a, b
 
     def _swap(self, a: Token, b: Token) -> None:
         """`a` and `b` exchange their cards and reveals (an involution)."""
-        la, lb = self.nlab[a.label], self.nlab[b.label]
+        la, lb = self.nlab[_label(a)], self.nlab[_label(b)]
         la[a.epoch] -= 1
         la[b.epoch] += 1
         lb[b.epoch] -= 1
@@ -171,7 +183,7 @@ class Provenance:
 
     def _move(self, old: Token, alt: Token) -> None:
         """`alt` takes over `old`'s card and reveal; `old` is unrevealed again."""
-        lab = self.nlab[old.label]
+        lab = self.nlab[_label(old)]
         lab[old.epoch] -= 1
         lab[alt.epoch] += 1
         alt.label, alt.reveal_at = old.label, old.reveal_at

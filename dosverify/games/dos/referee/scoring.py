@@ -10,6 +10,7 @@ from functools import cache
 from ....hints import near_player
 from ..cards import composition, value
 from ..events import Round
+from .part import Part, enforces
 from .table import UNKNOWN
 
 
@@ -50,29 +51,31 @@ def hand_readings(hand: Counter, slips: int, maybe: Counter) -> frozenset:
     return frozenset(out)
 
 
-class ScoringMixin:
-    def _totals_text(self) -> str:
-        return " ".join(f"{p} {n}" for p, n in self.totals.items())
+class Scoring(Part):
+    """The score of a round, the running totals, and the snapshot visitors see."""
+
+    def totals_text(self) -> str:
+        return " ".join(f"{p} {n}" for p, n in self.s.totals.items())
 
     def snapshot(self) -> dict:
         """The replayed state now: hands, Center Row, pile sizes and running totals."""
-        tb = self.table
+        tb = self.s.table
         return {
-            "round": self.round_no,
-            "turn": self.turn_no,
-            "player": self.prev_player,
+            "round": self.s.round_no,
+            "turn": self.s.turn_no,
+            "player": self.s.prev_player,
             "hands": {p: sorted(h.elements()) for p, h in tb.hands.items()},
             "center": [c.base for c in tb.center],
             "draw_pile": tb.pile_size,
             "discard_pile": sum(tb.discard.values()),
-            "totals": dict(self.totals),
-            "round_over": self.round_over,
+            "totals": dict(self.s.totals),
+            "round_over": self.s.round_over,
         }
 
     def round_points(self) -> int | None:
         pts = 0
-        for q, hand in self.table.hands.items():
-            if q == self.round_winner:
+        for q, hand in self.s.table.hands.items():
+            if q == self.s.round_winner:
                 continue
             if hand.get(UNKNOWN):
                 return None
@@ -82,51 +85,57 @@ class ScoringMixin:
     def known_points(self) -> tuple[int, int]:
         """The written cards left in the other hands, and how many `?` are left there."""
         pts = hidden = 0
-        for q, hand in self.table.hands.items():
-            if q != self.round_winner:
+        for q, hand in self.s.table.hands.items():
+            if q != self.s.round_winner:
                 hidden += hand.get(UNKNOWN, 0)
                 pts += sum(value(b) * n for b, n in hand.items() if b != UNKNOWN)
         return pts, hidden
 
     def apply_score(self, claimed: int | None = None) -> None:
-        if self.scored or not self.round_over:
+        if self.s.scored or not self.s.round_over:
             return
-        self.scored = True
+        self.s.scored = True
         pts = self.round_points()
-        if pts is not None and self.doubt:
+        if pts is not None and self.s.doubt:
             pts = None  # hands in doubt after a finding: what they score is not known (R28)
-        written = claimed if claimed is not None else self.score_written
+        written = claimed if claimed is not None else self.s.score_written
         # the totals go on from the score as written (notation.md, Scores: one wrong score is one
         # finding); a `totals` line may follow the score the replay gives instead (R65)
         as_written = written if written is not None else (pts or 0)
         as_replayed = pts if pts is not None else as_written
-        if not self.game_over:  # a round after the game ended is refereed but not scored
-            self.totals_written[self.round_winner] += as_written
-            self.totals_replayed[self.round_winner] += as_replayed
+        winner = self.s.round_winner
+        assert winner is not None  # a round that is over has a winner
+        if not self.s.game_over:  # a round after the game ended is refereed but not scored
+            self.s.totals_written[winner] += as_written
+            self.s.totals_replayed[winner] += as_replayed
             self._settle_totals()
 
     def _settle_totals(self) -> None:
         """The running totals the game goes on with: those the log's `totals` lines follow (R65)."""
-        self.totals = dict(self.totals_written if self.follow_written else self.totals_replayed)
-        best = max(self.totals, key=lambda q: self.totals[q])
-        if self.totals[best] >= self.rs.target:
-            self.game_over, self.game_winner = (
+        self.s.totals = dict(self.s.totals_written if self.s.follow_written else self.s.totals_replayed)
+        best = max(self.s.totals, key=lambda q: self.s.totals[q])
+        if self.s.totals[best] >= self.s.rs.target:
+            winner = self.s.round_winner
+            assert winner is not None  # the totals change only when a round is scored
+            self.s.game_over, self.s.game_winner = (
                 True,
-                self.round_winner if self.totals[self.round_winner] >= self.rs.target else best,
+                winner if self.s.totals[winner] >= self.s.rs.target else best,
             )
         else:
-            self.game_over, self.game_winner = False, None
+            self.s.game_over, self.s.game_winner = False, None
 
+    @enforces("score.round")
     def check_score(self, rnd: Round) -> None:
         s = rnd.score
-        if not self.known(s.player, s):
+        assert s is not None  # called for a round with a `score` line
+        if not self.r.known(s.player, s):
             return
-        self.t = None
-        if not self.round_over and s.player in self.doubt:
+        self.s.t = None
+        if not self.s.round_over and s.player in self.s.doubt:
             # the scorer's hand was in doubt after an earlier finding: that they went out is taken as written
-            self.round_over, self.round_winner = True, s.player
-        if not self.round_over:
-            self.report(
+            self.s.round_over, self.s.round_winner = True, s.player
+        if not self.s.round_over:
+            self.r.report(
                 "score.round",
                 "a `score` line, but no player went out this round",
                 s,
@@ -137,31 +146,31 @@ class ScoringMixin:
             )
             return
         pts = self.round_points()
-        self.score_written = s.points  # taken when the hands are not all known or are in doubt
-        if self.pile_doubt or any(q in self.doubt for q in self.table.hands if q != self.round_winner):
+        self.s.score_written = s.points  # taken when the hands are not all known or are in doubt
+        if self.s.pile_doubt or any(q in self.s.doubt for q in self.s.table.hands if q != self.s.round_winner):
             pts = None  # a hand in doubt after an earlier finding: judged over the readings left open (R28)
-        if s.player != self.round_winner:
-            self.report(
+        if s.player != self.s.round_winner:
+            self.r.report(
                 "score.round",
-                f"{self.round_winner} went out and scores the round, not {s.player}",
+                f"{self.s.round_winner} went out and scores the round, not {s.player}",
                 s,
                 "player",
                 player=s.player,
-                expected=f"score {self.round_winner} {pts if pts is not None else 'N'}",
+                expected=f"score {self.s.round_winner} {pts if pts is not None else 'N'}",
                 found=f"score {s.player} {s.points}",
             )
         elif pts is None:
-            if not self.doubt:  # over the choices of the face-down (or unknown) cards
-                self.score_over_choices(s, *self.known_points())
-            elif not self.pile_doubt:  # over the readings the earlier findings leave open (R28)
+            if not self.s.doubt:  # over the choices of the face-down (or unknown) cards
+                self.parts.facedown.score_over_choices(s, *self.known_points())
+            elif not self.s.pile_doubt:  # over the readings the earlier findings leave open (R28)
                 self.score_over_readings(s)
         elif s.points != pts:
             detail = "; ".join(
                 f"{q}: " + " ".join(sorted(h.elements()))
-                for q, h in self.table.hands.items()
-                if q != self.round_winner and h
+                for q, h in self.s.table.hands.items()
+                if q != self.s.round_winner and h
             )
-            self.report(
+            self.r.report(
                 "score.round",
                 f"the cards left in the other hands are worth {pts}, not {s.points} ({detail})",
                 s,
@@ -171,18 +180,20 @@ class ScoringMixin:
                 found=str(s.points),
                 help="number cards score face value, Wild DOS 20, Wild # 40",
             )
-        self.apply_score(s.points if s.player == self.round_winner else None)
+        self.apply_score(s.points if s.player == self.s.round_winner else None)
 
+    @enforces("score.hidden", "score.round")
     def score_over_readings(self, s) -> None:
         """A score when hands are in doubt after earlier findings: an error when no reading they
         leave open gives it, a warning when it differs from the hands as tracked (R28)."""
-        reach, tracked, doubted = {0}, 0, []
-        for q, hand in self.table.hands.items():
-            if q == self.round_winner:
+        reach, doubted = {0}, []
+        tracked: int | None = 0  # the hands' worth as tracked (None: not known)
+        for q, hand in self.s.table.hands.items():
+            if q == self.s.round_winner:
                 continue
-            if q in self.doubt:
+            if q in self.s.doubt:
                 doubted.append(q)
-                mine = hand_readings(hand, max(1, self.slips[q]), self.table.maybe_held[q])
+                mine = hand_readings(hand, max(1, self.s.slips[q]), self.s.table.maybe_held[q])
             else:
                 mine = hand_readings(hand, 0, Counter())
             reach = {a + b for a in reach for b in mine}
@@ -190,13 +201,13 @@ class ScoringMixin:
                 None if tracked is None or hand.get(UNKNOWN) else tracked + sum(value(b) * n for b, n in hand.items())
             )
         if s.points not in reach:
-            self.report(
+            self.r.report(
                 "score.round",
                 f"no reading the earlier findings leave open gives {s.points}: "
                 + "; ".join(
                     f"{q}: " + " ".join(sorted(h.elements()))
-                    for q, h in self.table.hands.items()
-                    if q != self.round_winner and h
+                    for q, h in self.s.table.hands.items()
+                    if q != self.s.round_winner and h
                 ),
                 s,
                 "points",
@@ -206,7 +217,7 @@ class ScoringMixin:
                 help="number cards score face value, Wild DOS 20, Wild # 40",
             )
         elif tracked is not None and s.points != tracked:
-            self.report(
+            self.r.report(
                 "score.hidden",
                 f"the score could not be confirmed: the hands as replayed are worth {tracked}, and "
                 f"{', '.join(doubted)} {'are' if len(doubted) > 1 else 'is'} in doubt since an earlier finding",
@@ -217,29 +228,31 @@ class ScoringMixin:
                 found=str(s.points),
             )
 
+    @enforces("notation.player", "score.totals")
     def check_totals(self, rnd: Round) -> None:
         tt = rnd.totals
-        self.t = None
-        if not self.scored and self.round_over:
+        assert tt is not None  # called for a round with a `totals` line
+        self.s.t = None
+        if not self.s.scored and self.s.round_over:
             self.apply_score()
         seen = set()
         cols = tt._cols.get("entries") if tt._cols else None
         for i, e in enumerate(tt.entries):
             col = cols[i] if isinstance(cols, list) and i < len(cols) else None
             ptr = f"{tt._pointer}/entries/{i}" if tt._pointer is not None else None
-            if e.player not in self.seat:
-                self.report(
+            if e.player not in self.s.seat:
+                self.r.report(
                     "notation.player",
-                    f"`{e.player}` is not a player of this game{near_player(e.player, self.players)}",
+                    f"`{e.player}` is not a player of this game{near_player(e.player, self.s.players)}",
                     tt,
                     column=col,
                     pointer=ptr,
-                    expected="one of " + ", ".join(self.players),
+                    expected="one of " + ", ".join(self.s.players),
                     found=e.player,
                 )
                 continue
             if e.player in seen:
-                self.report(
+                self.r.report(
                     "score.totals",
                     f"{e.player} is listed twice",
                     tt,
@@ -251,25 +264,25 @@ class ScoringMixin:
                 )
                 continue
             seen.add(e.player)
-            written, replayed = self.totals_written[e.player], self.totals_replayed[e.player]
+            written, replayed = self.s.totals_written[e.player], self.s.totals_replayed[e.player]
             if e.points in (written, replayed) and written != replayed:
-                self.follow_written = e.points == written  # the chain this log's totals follow (R65)
+                self.s.follow_written = e.points == written  # the chain this log's totals follow (R65)
                 self._settle_totals()
                 continue
-            if e.points != self.totals[e.player]:
-                self.report(
+            if e.points != self.s.totals[e.player]:
+                self.r.report(
                     "score.totals",
-                    f"{e.player}'s running total is {self.totals[e.player]}, not {e.points}",
+                    f"{e.player}'s running total is {self.s.totals[e.player]}, not {e.points}",
                     tt,
                     column=col,
                     pointer=ptr,
                     player=e.player,
-                    expected=str(self.totals[e.player]),
+                    expected=str(self.s.totals[e.player]),
                     found=str(e.points),
                 )
-        missing = [p for p in self.players if p not in seen]
+        missing = [p for p in self.s.players if p not in seen]
         if missing:
-            self.report(
+            self.r.report(
                 "score.totals",
                 "`totals` leaves out " + ", ".join(missing),
                 tt,

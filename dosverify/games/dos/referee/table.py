@@ -134,6 +134,7 @@ class Table:
             if top != base:
                 problem = "top"
                 idx = len(self.pile_order) - 1 - self.pile_order[::-1].index(base)
+                assert top is not None  # base is in the pile order, so it has a top
                 self.pile_order[idx] = top
                 self.swap_at = idx
             self.pile_order.pop()

@@ -1,0 +1,359 @@
+"""A `match` line: the Center Row card it covers, the hand cards it plays, what they add up to, and the
+bonus and Double Color Match draws it earns (digest section 3; READINGS R42, R47, R62, R63).
+
+A part of :class:`dosverify.games.dos.referee.Referee`; each check names the rule it enforces."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..cards import Card, parse_card
+from ..events import Match
+from .matching import MatchJudgement as Judgement
+from .matching import judge_codes
+from .part import Part, enforces
+from .table import UNKNOWN, CenterCard
+
+
+@dataclass(eq=False)
+class MatchLine:
+    """One match line as it is judged: what it names, the cards it seems to mean, what was reported."""
+
+    ev: Match
+    player: str
+    target: Card
+    cards: list[Card]
+    written: Judgement  # the match as written
+    meant: dict[int, str] = field(default_factory=dict)  # position -> the held card a typo stands for
+    held_meant: dict[int, str] = field(default_factory=dict)  # position -> the held card that adds up (R42)
+    uncertain: dict[int, list[str]] = field(default_factory=dict)  # position -> the held cards it may be
+    slot: CenterCard | None = None  # the Center Row card covered
+    only_refilled: bool = False  # the card covered is in the Center Row only as a card refilled this turn
+    reported: bool = False
+    unsure: bool = False  # which card was played is unknown, and so is the bonus it earned
+
+
+class Matches(Part):
+    """Judges a `match` line of the player on turn, and applies it as written where it can."""
+
+    def on_match(self, ev: Match) -> None:
+        plays = self.parts.plays
+        plays.lazy_penalty_shown(self.t.player, ev.cards)
+        self._take_swapped(ev)
+        if (nxt := plays.turn_seems_missing(ev, ev.cards)) is not None and not self.parts.meant.slip_in_turn(ev):
+            plays.start_implied_turn(nxt, ev)
+        m = self._read(ev)
+        self._dcm_draw_before(ev)
+        if self._refilled_target(m):
+            return
+        self._after_phase(m)
+        self._after_draw(m)
+        if not self._cover(m):
+            return
+        self._take_hand_cards(m)
+        self.s.hand_changed(m.player)
+        j = self._judge(m)
+        self._apply(m, j)
+
+    def _take_swapped(self, ev: Match) -> None:
+        """A card p lacks, where a draw.top wrote another: p took this one (R40)."""
+        tb = self.s.table
+        if not tb.swaps:
+            return
+        t = self.t
+        hand = tb.hands[t.player]
+        for c in ev.cards:
+            if hand.get(b := parse_card(c).base, 0) <= 0:
+                x = tb.unswap(None, t.player, b)
+                if x is not None and t.drawn_card == x:
+                    t.drawn_card = b  # the draw after no match took this card
+
+    def _read(self, ev: Match) -> MatchLine:
+        """The line's cards, and the held cards meant where they are written wrong."""
+        tb, p = self.s.table, self.t.player
+        cards = [parse_card(c) for c in ev.cards]
+        m = MatchLine(ev, p, parse_card(ev.target), cards, judge_codes(ev.target, tuple(ev.cards)))
+        m.meant = {} if p in self.s.doubt else self.parts.meant.likely_meant(ev, p)
+        # a match that does not add up, with cards p holds: the held card meant instead (R42), or which
+        # written cards are in doubt (they reach the discard pile as unknown cards) and the cards that may be them
+        if (
+            not m.meant
+            and not m.written.ok
+            and p not in self.s.doubt
+            and UNKNOWN not in tb.hands[p]
+            and not (Counter(c.base for c in cards) - tb.hands[p])
+        ):
+            m.held_meant, m.uncertain = self.parts.meant.held_fits(ev, p)
+        base = m.target.base
+        m.only_refilled = any(c.base == base and c.refilled for c in tb.center) and not any(
+            c.base == base and not c.refilled for c in tb.center
+        )
+        return m
+
+    @enforces("bonus.draw-time")
+    def _dcm_draw_before(self, ev: Match) -> None:
+        """dcm-draws=end-of-turn (V12): a Double Color Match draw was made before this match."""
+        t = self.t
+        if t.dcm_draw_ev is None or t.order_reported:
+            return
+        t.order_reported = True
+        self.r.report(
+            "bonus.draw-time",
+            "a Double Color Match draw before a later match of the turn: the others draw "
+            "at the end of the turn (dcm-draws=end-of-turn)",
+            t.dcm_draw_ev,
+            expected="the draw after the turn's last match and the refill, bonus and penalty steps",
+            found="the draw before a match",
+            related_to=ev,
+        )
+
+    @enforces("match.refilled")
+    def _refilled_target(self, m: MatchLine) -> bool:
+        """A match on a card refilled this turn: reported and taken back (R47); True when it was."""
+        tb, ev = self.s.table, m.ev
+        if not m.only_refilled or any(c.base == UNKNOWN for c in tb.center):
+            return False
+        # R47: a match the rules forbid outright is taken back (the card stays in the Center Row, the
+        # player's cards in hand): the later lines were written without it
+        self.r.report(
+            "match.refilled",
+            f"{m.target.base} was refilled this turn and cannot be matched until the next",
+            ev,
+            "target",
+            expected="a Center Row card that was there before the refill",
+            found=ev.target,
+        )
+        slot = next(c for c in tb.center if c.base == m.target.base and c.refilled)
+        self.t.taken_back.append((slot, [parse_card(m.meant.get(i, c)).base for i, c in enumerate(ev.cards)]))
+        return True
+
+    @enforces("turn.steps")
+    def _after_phase(self, m: MatchLine) -> None:
+        """A match after the refill, a bonus card or the card placed for no match (V7)."""
+        t = self.t
+        if not (t.step >= 2 or t.action_done):
+            return
+        if not m.only_refilled and not t.order_reported:
+            t.order_reported = True
+            self.r.report(
+                "turn.steps",
+                "a match after the turn's matching phase ended",
+                m.ev,
+                expected="matches before the refill, bonus cards and draws",
+                found="match",
+            )
+            m.reported = True
+
+    @enforces("match.after-draw")
+    def _after_draw(self, m: MatchLine) -> None:
+        """after-draw-match=drawn-only: after the draw only the drawn card, in one single match."""
+        t, ev, cards = self.t, m.ev, m.cards
+        if not t.drew or self.s.rs.opt("after-draw-match") != "drawn-only" or m.reported:
+            return
+        if (
+            t.drawn_card == UNKNOWN
+            and len(cards) == 1
+            and t.matches_after_draw == 0
+            and cards[0].base not in self.s.table.hands[m.player]
+        ):
+            self.parts.facedown.unverify("match.after-draw")  # the drawn card is face down: the choice decides it
+            return
+        # the card meant, where a typo was inferred
+        played = parse_card(m.meant.get(0, m.held_meant.get(0, ev.cards[0]))).base
+        if len(cards) != 1 or played != t.drawn_card or t.matches_after_draw >= 1:
+            self.r.report(
+                "match.after-draw",
+                "after the draw only the drawn card may be matched, in one single match (after-draw-match=drawn-only)",
+                ev,
+                "cards",
+                0,
+                expected=f"match X with {t.drawn_card}" if t.drawn_card else "no match",
+                found=" + ".join(ev.cards),
+            )
+            m.reported = True
+
+    @enforces("match.once", "match.center")
+    def _cover(self, m: MatchLine) -> bool:
+        """The Center Row card covered (a card matched this turn has left the row already); False when
+        the line cannot have happened."""
+        tb, ev, base = self.s.table, m.ev, m.target.base
+        m.slot = next((c for c in tb.center if c.base == base and not c.refilled), None)
+        if m.slot is None and (ph := next((c for c in tb.center if c.base == UNKNOWN), None)) is not None:
+            m.slot = ph  # a refill or bonus card the log left out (reported) brought this card: it is the one matched
+            ph.base = base
+            if ph.src is not None and not tb.remove_from_hand(ph.src, base):
+                pass  # a card from a hand in doubt: taken as it is
+            elif ph.src is None:
+                tb.remove_from_pile(base)
+        if m.slot is not None:
+            return True
+        if self.t.matched_targets.get(base):
+            self.r.report(
+                "match.once",
+                f"{base} was already matched this turn: each Center Row card is matched once",
+                ev,
+                "target",
+                expected="a Center Row card not yet matched",
+                found=ev.target,
+            )
+            # nothing lies there to cover: the line cannot have happened, and the cards stay in the
+            # hand (R39), so that the later lines that play them are not judged against a hand short of them
+            return False
+        self.r.report(
+            "match.center",
+            f"there is no {base} in the Center Row",
+            ev,
+            "target",
+            expected="one of " + " ".join(c.base for c in tb.center) if tb.center else "a card of the Center Row",
+            found=ev.target,
+        )
+        # R63: a card of the row was covered all the same (the later refill and matches show it):
+        # one the hand cards match (none: nothing was covered); which one, and its bonus, stay unsure
+        m.slot = self.parts.meant.meant_center(ev)
+        m.unsure = m.slot is not None
+        m.reported = True
+        return True
+
+    @enforces("match.held")
+    def _take_hand_cards(self, m: MatchLine) -> None:
+        """The hand cards played leave p's hand for this turn's matched cards (R42: the card meant)."""
+        tb, ev, p = self.s.table, m.ev, m.player
+        for i, c in enumerate(m.cards):
+            if i in m.meant:  # a typo: the held card it stands for is the one played
+                self.r.report(
+                    "match.held",
+                    f"{p} does not hold {c.base}: {m.meant[i]}, which {p} holds, seems meant",
+                    ev,
+                    "cards",
+                    i,
+                    expected=m.meant[i],
+                    found=c.code,
+                )
+                tb.remove_from_hand(p, m.meant[i])
+                tb.pending.append(m.meant[i])
+                m.reported = True
+                continue
+            if i in m.held_meant:  # R42: the held card that makes the match add up is the one played
+                tb.remove_from_hand(p, m.held_meant[i])
+                tb.pending.append(m.held_meant[i])
+                continue
+            self._take_written_card(m, i, c)
+
+    def _take_written_card(self, m: MatchLine, i: int, c: Card) -> None:
+        """The i-th card as written, or (not held) the held card that may have been played for it."""
+        tb, ev, p = self.s.table, m.ev, m.player
+        hand = tb.hands[p]
+        if (
+            hand.get(c.base, 0) <= 0
+            and UNKNOWN not in hand
+            and not tb.phantom_of(p)
+            and not tb.maybe_held[p].get(c.base)
+        ):
+            # not held: if cards p holds make the match legal in its place, one of them was played (R42)
+            _, fits = self.parts.meant.held_fits(ev, p, only=i)
+            m.uncertain.update(fits)
+        if i in m.uncertain and tb.hands[p].get(c.base, 0) <= 0:
+            m.unsure = True
+            self.report_not_held(ev, p, c, i)
+            m.reported = True
+            y = next(y for y in m.uncertain[i] if tb.hands[p].get(y, 0) > 0)
+            tb.remove_from_hand(p, y)
+            tb.phantoms[p].update(x for x in m.uncertain[i] if x != y)
+            tb.pending.append(UNKNOWN)
+            return
+        if tb.remove_from_hand(p, c.base):
+            if tb.from_hidden:
+                self.parts.facedown.hidden_reveal(p, c.base, ev, "cards", i, "match.held")
+        else:
+            m.unsure = True  # which card was really played is unknown: so is its colour bonus
+            self.report_not_held(ev, p, c, i)
+            m.reported = True
+        if i in m.uncertain:  # held, but perhaps written for another held card: which one left the hand is in doubt
+            m.unsure = True
+            tb.phantoms[p].update(m.uncertain[i])
+            tb.pending.append(UNKNOWN)
+            return
+        tb.pending.append(c.base)
+
+    @enforces("match.single", "match.double", "match.two-cards", "wild.declaration")
+    def _judge(self, m: MatchLine) -> Judgement:
+        """What the cards played add up to (matching.py judges; the rule broken is its finding)."""
+        ev = m.ev
+        j = judge_codes(ev.target, tuple(m.meant.get(i, m.held_meant.get(i, c)) for i, c in enumerate(ev.cards)))
+        if m.held_meant:
+            i, y = next(iter(m.held_meant.items()))
+            assert m.written.rule is not None  # a match that does not add up names the rule it breaks
+            self.r.report(
+                m.written.rule,
+                f"{m.written.message}; {y}, which {m.player} holds, seems meant",
+                ev,
+                "cards",
+                i,
+                expected=y,
+                found=" + ".join(ev.cards),
+            )
+            m.reported = True
+        elif not j.ok:
+            assert j.rule is not None
+            self.r.report(j.rule, j.message, ev, "cards", 0, expected=j.expected, found=" + ".join(ev.cards))
+        return j
+
+    def _apply(self, m: MatchLine, j: Judgement) -> None:
+        """The match made: the row card leaves for the discard, and the bonus and draws it earns are owed."""
+        t, tb, p, n = self.t, self.s.table, m.player, len(m.cards)
+        t.matches += 1
+        if t.drew:
+            t.matches_after_draw += 1
+        if m.slot is not None:
+            t.matched_targets[m.slot.base] = t.matched_targets.get(m.slot.base, 0) + 1
+            tb.center.remove(m.slot)  # CenterCard compares by identity: this is the very card
+            tb.pending.append(m.slot.base)
+            if t.discarded:  # a match after the refill began (reported): refilling again is allowed, not owed
+                t.refill_maybe = max(t.refill_maybe, t.refilled + max(0, 2 - len(tb.center)) - t.refill_owed)
+        if m.unsure and not j.colour and n <= 2:  # R1: a bonus the real card may have earned, not judged
+            t.bonus_maybe += 1
+            if n == 2:
+                for q in self.s.seats_from_left(p):
+                    t.dcm_maybe[q] = t.dcm_maybe.get(q, 0) + 1
+        if j.colour and n <= 2:
+            self._owe_bonus(j, certain=j.ok and not m.reported)
+        if self.s.rs.opt("discard-matched") == "at-once":
+            tb.flush_pending()  # V17: the matched cards reach the discard pile at once
+        if self.s.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+            if t.dcm_now and any(k > 0 for k in t.dcm_owed.values()):
+                t.end_after_draws = m.ev  # V12 + V15: the at-once draws belong to the match, then the round ends
+            else:
+                t.ended = m.ev  # V15: the round ends on this line
+
+    def _owe_bonus(self, j: Judgement, certain: bool) -> None:
+        """A colour match earns a bonus card; a Double Color Match, a draw of each other player (V12, V13)."""
+        t = self.t
+        if not j.double and self.s.rs.opt("single-color-bonus") == "optional":
+            t.bonus_maybe += 1  # bonus.card: S3's Single Color Match card may be placed, or not
+        elif certain:
+            t.bonus_earned += 1
+        else:
+            t.bonus_maybe += 1
+        if j.double:
+            t.dcm += 1
+            owed = t.dcm_owed if certain else t.dcm_maybe
+            for q in self.s.dcm_order(t.player):
+                owed[q] = owed.get(q, 0) + 1
+            if certain and self.s.rs.opt("dcm-draws") == "at-once":
+                t.dcm_now = True
+
+    @enforces("match.held")
+    def report_not_held(self, ev: Match, p: str, c, i: int) -> None:
+        if self.r.follow_on("match.held", p):  # where() counts this turn's cards: not for every card of a long line
+            return
+        where = self.s.table.where(c.base)
+        self.r.report(
+            "match.held",
+            f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""),
+            ev,
+            "cards",
+            i,
+            expected="a card from " + (" ".join(sorted(self.s.table.hands[p].elements())) or "an empty hand"),
+            found=c.code,
+        )

@@ -1,0 +1,103 @@
+"""Which card a line that is written wrong means: the held card a typo stands for, the held cards that
+make a match add up (READINGS R42), a slip rather than the next player's turn begun (R26), and the Center
+Row card a match naming a card not there covered (R63). Nothing here reports: the checks that do ask.
+
+A part of :class:`dosverify.games.dos.referee.Referee`."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..cards import parse_card
+from ..events import Match
+from .matching import judge_codes
+from .part import Part
+from .table import UNKNOWN
+
+
+class Meant(Part):
+    """Infers the cards a match line means where they are not the cards written."""
+
+    def likely_meant(self, ev: Match, p: str) -> dict[int, str]:
+        """For the cards of a match that p does not hold: the one held card each most likely
+        stands for (a typo of colour or number), when exactly one makes the match legal."""
+        if len(ev.cards) > 2:  # no card in place of one makes a match of three or more cards legal
+            return {}
+        hand = self.s.table.hands[p]
+        missing = [i for i, c in enumerate(ev.cards) if hand.get(parse_card(c).base, 0) <= 0]
+        if len(missing) != 1 or hand.get(UNKNOWN):
+            return {}
+        i = missing[0]
+        x = parse_card(ev.cards[i])
+        if x.decl is not None:
+            return {}
+        rest = [parse_card(c).base for j, c in enumerate(ev.cards) if j != i]
+        fits = []
+        for y in sorted(hand):
+            if hand[y] - rest.count(y) <= 0 or parse_card(y).decl is not None or y in ("W2",) or y.endswith("#"):
+                continue
+            codes = list(ev.cards)
+            codes[i] = y
+            if judge_codes(ev.target, tuple(codes)).ok and (y[0] == x.base[0] or y[1:] == x.base[1:]):
+                fits.append(y)
+        return {i: fits[0]} if len(fits) == 1 else {}
+
+    def held_fits(self, ev: Match, p: str, only: int | None = None) -> tuple[dict[int, str], dict[int, list[str]]]:
+        """For a match that does not add up or plays a card p lacks: the cards p holds that make it legal
+        in place of one written card, by position. The first part is the one card meant, when exactly one
+        fits (after the draw under after-draw-match=drawn-only, only the drawn card may); else all fits."""
+        if len(ev.cards) > 2:  # three or more cards never match, whichever one is changed (and trying
+            return {}, {}  # each in place of each costs the cube of a long line's cards)
+        t, hand = self.t, self.s.table.hands[p]
+        drawn_only = t.drew and self.s.rs.opt("after-draw-match") == "drawn-only"
+        fits: dict[int, list[str]] = {}
+        for i, c in enumerate(ev.cards):
+            if only is not None and i != only:
+                continue
+            rest = Counter(parse_card(x).base for k, x in enumerate(ev.cards) if k != i)
+            base = parse_card(c).base
+            for y in sorted(hand, key=lambda y: (y[1:] != base[1:], y[0] != base[0], y)):  # alike first
+                if y == base or y == UNKNOWN or hand[y] - rest.get(y, 0) <= 0 or (drawn_only and y != t.drawn_card):
+                    continue
+                codes = list(ev.cards)
+                codes[i] = y
+                if judge_codes(ev.target, tuple(codes)).ok:
+                    fits.setdefault(i, []).append(y)
+        if sum(map(len, fits.values())) == 1 and only is None:
+            i, ys = next(iter(fits.items()))
+            return {i: ys[0]}, {}
+        return {}, fits
+
+    def slip_in_turn(self, ev: Match) -> bool:
+        """Whether a match of cards the player on turn lacks reads as their slip rather than the next
+        player's turn begun (R26): the turn is still matching (no refill yet), they lack one card of it,
+        and a card they hold makes it legal in its place (R42)."""
+        t, hand = self.t, self.s.table.hands[self.t.player]
+        if t.step >= 2 or t.action_done or UNKNOWN in hand:
+            return False
+        lacking = Counter(parse_card(c).base for c in ev.cards) - hand
+        if sum(lacking.values()) != 1:  # one card wrong: a slip; more: the lines are another player's
+            return False
+        if self.s.table.phantom_of(t.player) is not None:  # a hand the referee knows to be wrong (R42, R43)
+            return True
+        i = next(i for i, c in enumerate(ev.cards) if parse_card(c).base in lacking)
+        return bool(self.held_fits(ev, t.player, only=i)[1])
+
+    def meant_center(self, ev: Match):
+        """The Center Row card a match naming a card not there most likely covered (R63): one its
+        hand cards match, else the one card of the row like the card named (a card written wrong
+        where it entered the row). A match that holds as written covered some card: the first is
+        then marked, and leaves the row when the refill shows the row was a card short."""
+        row = [c for c in self.s.table.center if not c.refilled and c.base != UNKNOWN and not c.maybe_gone]
+        fits = [c for c in row if judge_codes(c.base, tuple(ev.cards)).ok]
+        if fits:
+            return fits[0]
+        if not judge_codes(ev.target, tuple(ev.cards)).ok:
+            return None
+        named = parse_card(ev.target).base
+        like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
+        if len(like) == 1:
+            return like[0]
+        if row:
+            row[0].maybe_gone = True
+        return None

@@ -1,0 +1,131 @@
+"""The referee's shape, held by tests: each check names the rules it reports (@enforces), every rule it
+names is in the spec, and the follow-on policy is read from each rule's `follow_on` field in spec/dos."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from dosverify.games.dos.notation import parse
+from dosverify.games.dos.referee import ENFORCED
+from dosverify.games.dos.referee.reporter import Reporter
+from dosverify.games.dos.referee.state import new_state
+from dosverify.spec import _follow_on, load_spec
+
+REFEREE = Path(__file__).resolve().parents[2] / "dosverify" / "games" / "dos" / "referee"
+SPEC = load_spec("dos")
+LOG = "dos 1\nplayers ann bob\nround 1\ndealer ann\n"
+
+
+def _decorated_ids(fn: ast.FunctionDef) -> set[str]:
+    out: set[str] = set()
+    for d in fn.decorator_list:
+        if isinstance(d, ast.Call) and getattr(d.func, "id", None) == "enforces":
+            out.update(a.value for a in d.args if isinstance(a, ast.Constant))
+    return out
+
+
+def _reported_ids(fn: ast.FunctionDef) -> set[str]:
+    """The rule ids `fn` itself passes as a literal to `self.r.report(...)`."""
+    out: set[str] = set()
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "report"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            out.add(node.args[0].value)
+    return out
+
+
+def _checks():
+    for path in sorted(REFEREE.glob("*.py")):
+        if path.name == "reporter.py":  # the reporter reports for everyone
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                yield path.name, node
+
+
+def test_every_check_names_the_rules_it_reports():
+    missing = [
+        f"{name}:{fn.name} reports {sorted(_reported_ids(fn) - _decorated_ids(fn))}"
+        for name, fn in _checks()
+        if _reported_ids(fn) - _decorated_ids(fn)
+    ]
+    assert not missing, "add them to the check's @enforces(...):\n" + "\n".join(missing)
+
+
+def test_every_rule_a_check_names_is_in_the_spec():
+    assert ENFORCED, "no check registered: @enforces runs as the parts are imported"
+    assert set(ENFORCED) <= set(SPEC.rules), sorted(set(ENFORCED) - set(SPEC.rules))
+
+
+def test_where_a_rule_is_enforced_is_one_lookup():
+    assert "matches.Matches._judge" in ENFORCED["match.double"]
+    assert "matches.Matches._cover" in ENFORCED["match.center"]
+    assert all(name.count(".") == 2 for names in ENFORCED.values() for name in names)
+
+
+def test_the_follow_on_field_names_only_what_can_be_in_doubt():
+    for rule in SPEC.rules.values():
+        assert set(rule.follow_on) <= set(SPEC.follow_ons), rule.id
+    assert set(SPEC.follow_ons) == {"hand", "pile"}
+    assert SPEC.rules["draw.top"].follow_on == ("hand", "pile")
+    assert SPEC.rules["match.held"].follow_on == ("hand",)
+    assert SPEC.rules["match.single"].follow_on == ()
+    with pytest.raises(ValueError, match="follow_on"):
+        _follow_on({"id": "x.y", "follow_on": "hand"}, SPEC.follow_ons)  # a string, not a list
+    with pytest.raises(ValueError, match="follow_on"):
+        _follow_on({"id": "x.y", "follow_on": ["deck"]}, SPEC.follow_ons)
+
+
+def _reporter(spec=SPEC) -> Reporter:
+    state = new_state(parse(LOG).log, SPEC.ruleset("official"), [])
+    return Reporter(state, spec)
+
+
+@pytest.mark.parametrize("rule_id", sorted(SPEC.rules))
+def test_a_rule_is_a_follow_on_exactly_as_its_spec_entry_says(rule_id):
+    follows = SPEC.rules[rule_id].follow_on
+    rep = _reporter()
+    assert not rep.follow_on(rule_id, "ann")
+    rep.s.doubt.add("ann")
+    assert rep.follow_on(rule_id, "ann") == ("hand" in follows)
+    assert rep.follow_on(rule_id, "bob") is False
+    rep.s.pile_doubt = True
+    assert rep.follow_on(rule_id, "bob") == ("pile" in follows)
+
+
+def test_the_policy_is_read_from_the_spec_not_the_code():
+    rules = dict(SPEC.rules)
+    rules["match.held"] = dataclasses.replace(rules["match.held"], follow_on=())
+    rules["match.single"] = dataclasses.replace(rules["match.single"], follow_on=("hand",))
+    rep = _reporter(dataclasses.replace(SPEC, rules=rules))
+    rep.s.doubt.add("ann")
+    assert not rep.follow_on("match.held", "ann")
+    assert rep.follow_on("match.single", "ann")
+    rep.report("match.held", "reported: no longer a follow-on", player="ann")
+    rep.report("match.single", "left out: now a follow-on", player="ann")
+    assert [f.rule for f in rep.s.findings] == ["match.held"]
+
+
+def test_explain_shows_a_rules_follow_on_policy():
+    import subprocess
+    import sys
+
+    def explain(rule_id: str) -> str:
+        r = subprocess.run(
+            [sys.executable, "-m", "dosverify", "explain", rule_id], capture_output=True, text=True, timeout=120
+        )
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    shown = explain("draw.top")
+    assert "Follow-on:" in shown and "hand" in shown and "draw pile" in shown
+    assert "Follow-on:" not in explain("match.single")
