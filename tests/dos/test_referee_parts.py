@@ -127,5 +127,5 @@ def test_explain_shows_a_rules_follow_on_policy():
         return r.stdout
 
     shown = explain("draw.top")
-    assert "Follow-on:" in shown and "hand" in shown and "draw pile" in shown
-    assert "Follow-on:" not in explain("match.single")
+    assert "Follow-on (" in shown and "hand is in doubt" in shown and "draw pile is in doubt" in shown
+    assert "Follow-on" not in explain("match.single")
