@@ -72,6 +72,13 @@ class Provenance:
     def feasible(self) -> bool:
         """Hall's condition for matching every `?` to a copy free when it was drawn."""
         E = self.epoch
+        if E == 0:  # no reshuffle (most rounds): every R_X <= K_X, and T <= sum_X K_X
+            copies = 0
+            for base, kend in self.kend.items():
+                if self.nlab[base][0] > kend[0]:
+                    return False
+                copies += kend[0]
+            return self.ntok[0] <= copies
         total = [0] * (E + 1)  # sum_X R_X[e]
         bonus = [0] * (E + 1)  # sum_X max_{f >= e} (R_X[f] - K*_X[f])
         for base, kend in self.kend.items():
@@ -80,6 +87,12 @@ class Provenance:
             for f in range(E - 1, -1, -1):
                 if kstar[f + 1] < kstar[f]:
                     kstar[f] = kstar[f + 1]
+            if not any(lab):  # no reveal of X: R_X = 0, and K*_X is a suffix minimum (its max is -K*_X[e])
+                if kstar[0] < 0:
+                    return False
+                for e in range(E + 1):
+                    bonus[e] -= kstar[e]
+                continue
             r = 0
             rs = []
             for f in range(E + 1):
