@@ -321,6 +321,8 @@ class DrawsMixin:
                     pass
                 elif UNKNOWN in tb.hands[q] and not any_match(center, hand, parse_card):
                     self.unverify("match.decline")  # whether a face-down card matches: the choice decides
+                    if self.prov is not None:  # the witness chooses the `?` held here to match nothing (R34)
+                        self.prov.declines.append((q, self.prov.now, tuple(center), tuple(hand)))
                 elif any_match(center, hand, parse_card):
                     self.report(
                         "match.decline",
