@@ -546,7 +546,8 @@ class PlaysMixin:
             )
             return  # R47: taken back, as a referee at the table would have it; the later lines agree
         placed = CenterCard(card.base)
-        if tb.remove_from_hand(p, card.base):
+        # a card not held is taken from the unseen cards only when it is placed as written (R64: else a held card was)
+        if tb.remove_from_hand(p, card.base, unseen=p in self.doubt or not tb.hands[p]):
             if tb.from_hidden:
                 self.hidden_reveal(p, card.base, ev, "card", None, "cards.held")
         else:
