@@ -63,6 +63,7 @@ CARD_MISTAKES = frozenset(
         "match.refilled",
         "wild.declaration",
         "cards.composition",
+        "match.decline",  # the match it sees is likelier a card tracked wrongly than a player declining again and again
     }
 )
 # Findings that would only follow from a hand (or the pile) in doubt: not reported then.
