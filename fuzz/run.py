@@ -88,7 +88,7 @@ def corpus_dir(target: str) -> Path:
 
 def _build_view_pool(dirs: list[str]) -> None:
     """The views target's games that the corpus names, simulated in a plain (uninstrumented) process
-    and kept in OUT/views-pool/; the rest are built as inputs first name them."""
+    and kept in OUT/pool-views/; the rest are built as inputs first name them."""
     import subprocess
 
     paths = [str(p) for d in dirs for p in (Path(d).iterdir() if Path(d).is_dir() else [Path(d)]) if p.is_file()]

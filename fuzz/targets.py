@@ -208,12 +208,12 @@ def _pool_config(index: int) -> dict:
 
 @functools.lru_cache(maxsize=VIEW_POOL)
 def _pool_game(index: int) -> str:
-    """The open log of pool game `index`, kept in fuzz/out/views-pool/ (built once, uninstrumented:
+    """The open log of pool game `index`, kept in fuzz/out/pool-views/ (built once, uninstrumented:
     `run.py views` builds the pool in a plain process before it starts)."""
     import os
     from pathlib import Path
 
-    out = Path(os.environ.get("DOSVERIFY_FUZZ_OUT", Path(__file__).resolve().parent / "out")) / "views-pool"
+    out = Path(os.environ.get("DOSVERIFY_FUZZ_OUT", Path(__file__).resolve().parent / "out")) / "pool-views"
     path = out / f"{index:04d}.log"
     if path.exists():
         return path.read_text(encoding="utf-8")
