@@ -119,12 +119,33 @@ def corpus_dir(target: str) -> Path:
     return d
 
 
+def _build_view_pool(dirs: list[str]) -> None:
+    """The views target's games that the corpus names, simulated in a plain (uninstrumented) process
+    and kept in OUT/pool-views/; the rest are built as inputs first name them."""
+    import subprocess
+
+    paths = [str(p) for d in dirs for p in (Path(d).iterdir() if Path(d).is_dir() else [Path(d)]) if p.is_file()]
+    code = (
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]; import targets; "
+        "n = targets.build_pool([open(p, 'rb').read(2) for p in sys.argv[3:]]); print(n, 'pool games', file=sys.stderr)"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code, str(HERE), str(ROOT), *paths],
+        check=True,
+        env=dict(os.environ, DOSVERIFY_FUZZ_OUT=str(OUT)),
+    )
+
+
 def main() -> None:
     import atheris
 
     if len(sys.argv) < 2 or sys.argv[1] not in ("text", "json", "check", "service", "views", "uno"):
         sys.exit(__doc__)
     target = sys.argv[1]
+    flags = [a for a in sys.argv[2:] if a.startswith("-")]
+    dirs = [a for a in sys.argv[2:] if not a.startswith("-")] or [str(corpus_dir(target))]
+    if target == "views":
+        _build_view_pool(dirs)
     # dosverify and the fuzz targets are instrumented for coverage; Lark too with FUZZ_LARK=1 (slower)
     include = ["dosverify", "targets"] + (["lark"] if os.environ.get("FUZZ_LARK") else [])
     with atheris.instrument_imports(include=include):
@@ -146,8 +167,6 @@ def main() -> None:
             import dosverify.service  # noqa: F401
     fn = fuzz_targets.TARGETS[target]
     fn(b"dos 1\n")  # load the spec and build the parser before the clock starts
-    flags = [a for a in sys.argv[2:] if a.startswith("-")]
-    dirs = [a for a in sys.argv[2:] if not a.startswith("-")] or [str(corpus_dir(target))]
     out = OUT
     out.mkdir(parents=True, exist_ok=True)
     if not any(f.startswith("-artifact_prefix") for f in flags):

@@ -170,31 +170,96 @@ def service_body(data: bytes) -> None:
 
 _VIEW_RULESETS = ("official", "italian", "bosnian", "strict")
 _CARD_WORDS = ("R1", "G5", "B10", "Y7", "R#", "W2", "G#", "B3", "Y9", "R6", "G8", "B4", "Y1", "R10", "W2", "?")
+#: the generated games the views target draws on: simulating a game cost half of an input's time (and
+#: twice that instrumented), while what the fuzzer explores is the view and its edits, not the game
+VIEW_POOL = 512
+SEARCH_BUDGET, ROUND_BUDGET = 400, 4000  # referee/hidden.py's budgets while the views target runs
 
 
 def view_game(data: bytes) -> tuple[str, str, bool]:
-    """The game the first four bytes name, as the view they choose (text), and whether the rest of the
-    input edits it. Byte 0: players (2-4), ruleset, `deck` lines or `hand` lines, rounds; bytes 1-2:
-    the seed; byte 3: the view (table or a seat) and a long round (piles run out, reshuffles)."""
+    """The view (text) the first four bytes name, and whether the rest of the input edits it. Bytes
+    0-1: one of VIEW_POOL generated games (2-4 players, any ruleset, `deck` or `hand` lines, 1-2
+    rounds, some long: piles run out, reshuffles); byte 2: the table or a seat; byte 3: the whole
+    log (192 and over) or the log cut before one of its `turn` lines (a log may end after any complete
+    turn): a check costs what the log is long, and a round cut off is a shape of its own."""
     head = data[:4].ljust(4, b"\0")
-    players, ruleset = 2 + head[0] % 3, _VIEW_RULESETS[(head[0] >> 2) % 4]
-    deck, rounds = bool(head[0] & 0x10), 1 + (head[0] >> 5) % 3
-    seed = head[1] | head[2] << 8
-    seat = head[3] % (players + 1)  # 0: the table
-    long_round = (None, False, "drain", "thin")[(head[3] >> 3) % 4]
-    text = _view_text(players, seed, ruleset, deck, rounds, seat, long_round)
+    index = (head[0] | head[1] << 8) % VIEW_POOL
+    players = len(_pool_game(index).split("\n", 3)[1].split()) - 1
+    seat = head[2] % (players + 1)  # 0: the table
+    text = _view_text(index, seat, head[3])
     edits = data[4:]
-    return (_edit(text, edits) if edits else text), f"{players}p/{ruleset}/seed {seed}/seat {seat}", bool(edits)
+    what = f"game {index}/seat {seat}/cut {head[3]}"
+    return (_edit(text, edits) if edits else text), what, bool(edits)
 
 
-@functools.lru_cache(maxsize=512)
-def _view_text(players, seed, ruleset, deck, rounds, seat, long_round) -> str:
-    from dosverify.games.dos.hide import hide
+def _pool_config(index: int) -> dict:
+    import random
+
+    r = random.Random(index)
+    return dict(
+        players=r.randint(2, 4),
+        seed=index,
+        ruleset=r.choice(_VIEW_RULESETS),
+        rounds=r.choice((1, 1, 2)),
+        deck=r.random() < 0.5,
+        long_round=r.choice((None, False, False, "drain", "thin")),
+    )
+
+
+@functools.lru_cache(maxsize=VIEW_POOL)
+def _pool_game(index: int) -> str:
+    """The open log of pool game `index`, kept in fuzz/out/pool-views/ (built once, uninstrumented:
+    `run.py views` builds the pool in a plain process before it starts)."""
+    import os
+    from pathlib import Path
+
+    out = Path(os.environ.get("DOSVERIFY_FUZZ_OUT", Path(__file__).resolve().parent / "out")) / "pool-views"
+    path = out / f"{index:04d}.log"
+    if path.exists():
+        return path.read_text(encoding="utf-8")
     from dosverify.games.dos.notation import write
     from dosverify.games.dos.simulate import simulate
 
-    log = simulate(players, seed, ruleset, rounds=rounds, deck=deck, long_round=long_round)
-    return write(hide(log, "table" if seat == 0 else f"seat:{log.players[seat - 1]}"))
+    cfg = _pool_config(index)
+    text = write(simulate(cfg.pop("players"), cfg.pop("seed"), **cfg))
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def build_pool(inputs: list[bytes] | None = None) -> int:
+    """Build the pool games these inputs name (all of them when None), in this process: `run.py views`
+    calls it in a plain process, so that the games are not simulated under instrumentation."""
+    wanted = (
+        range(VIEW_POOL)
+        if inputs is None
+        else {int.from_bytes(b[:2].ljust(2, b"\0"), "little") % VIEW_POOL for b in inputs}
+    )
+    for index in wanted:
+        _pool_game(index)
+    return len(wanted)
+
+
+@functools.lru_cache(maxsize=VIEW_POOL)
+def _pool_log(index: int):
+    from dosverify.games.dos.notation import parse
+
+    return parse(_pool_game(index)).log  # hide copies it: the cached log is never changed
+
+
+@functools.lru_cache(maxsize=4096)
+def _view_text(index: int, seat: int, cut: int) -> str:
+    from dosverify.games.dos.hide import hide
+    from dosverify.games.dos.notation import write
+
+    log = _pool_log(index)
+    text = write(hide(log, "table" if seat == 0 else f"seat:{log.players[seat - 1]}"))
+    if cut >= 192:
+        return text
+    lines = text.splitlines()
+    turns = [i for i, ln in enumerate(lines) if ln.startswith("turn ")]
+    at = turns[cut * len(turns) // 192] if turns else len(lines)
+    return "\n".join(lines[:at]) + "\n"
 
 
 def _edit(text: str, edits: bytes) -> str:
@@ -227,9 +292,24 @@ def _edit(text: str, edits: bytes) -> str:
 
 
 def face_down_views(data: bytes) -> None:
-    """A view (table or seat) of a generated legal game, perhaps edited: the check and its reports as in
-    `whole_check`, never a traceback; an unedited view is legal, and its witness is a legal open log."""
-    from dosverify.api import check, witness
+    """A view (table or seat) of a generated legal game, perhaps cut short or edited: the check and its
+    reports as in `whole_check`, never a traceback; an unedited view is legal, and the witness of a legal
+    view is a legal open log (checked once a process for each unedited view: it is the same each time)."""
+    from dosverify.games.dos.referee.hidden import Provenance
+
+    # the provenance's exact search at a fiftieth of its budgets: an edited view's reveals that fail search at
+    # line after line, which cost most of the time of the inputs that reach them; the paths (a search that
+    # finds, fails, or gives up undecided, R33) are the same, so are the crashes they can hold
+    saved = Provenance.SEARCH_BUDGET, Provenance.ROUND_BUDGET
+    Provenance.SEARCH_BUDGET, Provenance.ROUND_BUDGET = SEARCH_BUDGET, ROUND_BUDGET
+    try:
+        _judge_view(data)
+    finally:
+        Provenance.SEARCH_BUDGET, Provenance.ROUND_BUDGET = saved
+
+
+def _judge_view(data: bytes) -> None:
+    from dosverify.api import check
     from dosverify.report import render_text
 
     text, what, edited = view_game(data)
@@ -242,12 +322,24 @@ def face_down_views(data: bytes) -> None:
     if not edited:
         errors = [(f.line, f.rule, f.message) for f in report.findings if f.severity == "error"]
         assert report.verdict == "legal", (what, errors[:3])
-    if report.verdict == "legal":
-        proof, _ = witness(text)
-        if proof is not None:
-            again = check(proof, name="fuzz-witness")
-            errors = [(f.line, f.rule, f.message) for f in again.findings if f.severity == "error"]
-            assert not errors, (what, "the witness is not a legal open log", errors[:3])
+        _witness_holds(text, what)
+    elif report.verdict == "legal":
+        _witness_holds.__wrapped__(text, what)
+
+
+@functools.lru_cache(maxsize=4096)
+def _witness_holds(text: str, what: str) -> bool:
+    """The witness of a legal log, when one is given, is a legal open log (no `?`, no error)."""
+    from dosverify.api import check, witness
+
+    proof, _ = witness(text)
+    if proof is None:
+        return False
+    again = check(proof, name="fuzz-witness")
+    errors = [(f.line, f.rule, f.message) for f in again.findings if f.severity == "error"]
+    assert not errors, (what, "the witness is not a legal open log", errors[:3])
+    assert again.face_down == 0, what
+    return True
 
 
 def _uno_rules() -> set[str]:

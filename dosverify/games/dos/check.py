@@ -195,7 +195,8 @@ def witness(
     if errors:
         first = errors[0]
         report.witness_refused = (
-            f"the choice of face-down cards found breaks {first.rule} at line {first.line} ({first.message})"
+            f"the choice of face-down cards found breaks {first.rule} at line {first.line} ({first.message}); "
+            "the log is legal, but this choice is no proof of it (READINGS R34)"
         )
         return None, report
     return proof, report

@@ -120,6 +120,13 @@ def _hide_round(log: Log, rnd, seat: str | None) -> None:
         rnd.shows = [Show(player=p, cards=[c for c in left[p]]) for p in log.players if p != winner and p in left]
 
 
+def _clash(center, hand) -> bool:
+    """Whether some of `hand` match a card of `center` (the witness's choice under decline-match=forbidden)."""
+    from .referee.matching import any_match
+
+    return any_match(list(center), list(hand), parse_card)
+
+
 def witness(referee) -> bool:
     """Replace, in the log `referee` has run on, every `?` by the card its provenance chose
     (the `?` never revealed get any card that fits). False when some `?` found no card."""
@@ -127,7 +134,9 @@ def witness(referee) -> bool:
     for prov in referee.provs:
         if prov is None:
             continue
-        ok = prov.label_rest() and ok
+        if prov.declines:
+            prov.hold_briefly(_clash)
+        ok = prov.label_rest(_clash) and ok
         for tok in prov.tokens:
             if tok.ref is None or tok.label is None:
                 ok = False

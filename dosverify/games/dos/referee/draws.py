@@ -159,6 +159,8 @@ class Draws(Part):
             return
         if UNKNOWN in tb.hands[q] and not any_match(center, hand, parse_card):
             self.parts.facedown.unverify("match.decline")  # whether a face-down card matches: the choice decides
+            if self.s.prov is not None:  # the witness chooses the `?` held here to match nothing (R34)
+                self.s.prov.declines.append((q, self.s.prov.now, tuple(center), tuple(hand)))
         elif any_match(center, hand, parse_card):
             self.r.report(
                 "match.decline",

@@ -78,12 +78,22 @@ class Provenance:
         self.pool: dict[str, list[Token]] = {}  # unrevealed `?` per player, in draw order
         self.revealed: dict[str, list[Token]] = {}
         self.spent = 0  # the work the round's searches did (ROUND_BUDGET)
+        #: draws under decline-match=forbidden over a hand with `?` (player, moment, Center Row, written
+        #: hand): the witness gives the `?` held then cards that match nothing there (READINGS R34)
+        self.declines: list[tuple[str, int, tuple[str, ...], tuple[str, ...]]] = []
 
     # ---- the condition -------------------------------------------------------------------
 
     def feasible(self) -> bool:
         """Hall's condition for matching every `?` to a copy free when it was drawn."""
         E = self.epoch
+        if E == 0:  # no reshuffle (most rounds): every R_X <= K_X, and T <= sum_X K_X
+            copies = 0
+            for base, kend in self.kend.items():
+                if self.nlab[base][0] > kend[0]:
+                    return False
+                copies += kend[0]
+            return self.ntok[0] <= copies
         total = [0] * (E + 1)  # sum_X R_X[e]
         bonus = [0] * (E + 1)  # sum_X max_{f >= e} (R_X[f] - K*_X[f])
         for base, kend in self.kend.items():
@@ -92,6 +102,12 @@ class Provenance:
             for f in range(E - 1, -1, -1):
                 if kstar[f + 1] < kstar[f]:
                     kstar[f] = kstar[f + 1]
+            if not any(lab):  # no reveal of X: R_X = 0, and K*_X is a suffix minimum (its max is -K*_X[e])
+                if kstar[0] < 0:
+                    return False
+                for e in range(E + 1):
+                    bonus[e] -= kstar[e]
+                continue
             r = 0
             rs = []
             for f in range(E + 1):
@@ -342,13 +358,17 @@ class Provenance:
 
     # ---- the witness ---------------------------------------------------------------------
 
-    def label_rest(self) -> bool:
+    def label_rest(self, clash=None) -> bool:
         """Give every `?` never revealed a card (for a witness): in draw order, a code whose
-        copies still fit. False if some `?` found none. A `?` the score chose (choose_sum) keeps its card."""
+        copies still fit. False if some `?` found none. A `?` the score chose (choose_sum) keeps its card.
+        With `clash(center, hand)` (whether some hand cards match a Center Row card), a `?` held at a
+        draw in `declines` takes, when one fits, a card that leaves the hand there without a match."""
         ok = True
-        rest = (t for pool in self.pool.values() for t in pool if t.label is None)
-        for tok in sorted(rest, key=lambda t: t.drawn):
-            for base in self.kend:
+        rest = sorted((t for pool in self.pool.values() for t in pool if t.label is None), key=lambda t: t.drawn)
+        codes = list(self.kend)
+        for tok in rest:
+            safe = self._safe_codes(tok, codes, clash) if clash is not None and self.declines else codes
+            for base in [*safe, *(b for b in codes if b not in safe)]:
                 self.nlab[base][tok.epoch] += 1
                 if self.feasible():
                     tok.label = base
@@ -357,6 +377,68 @@ class Provenance:
             else:
                 ok = False
         return ok
+
+    def hold_briefly(self, clash) -> None:
+        """Before a witness under decline-match=forbidden: within each player's `?` of one epoch (which
+        Hall's condition does not tell apart), the revealed cards that would match at more of the player's
+        declined draws take the later `?` (drawn as late before their reveal as the others leave room
+        for), and the cards the score chose the latest of the rest: a card is in the hand at as few
+        declined draws as it can be; the earliest `?` are left for label_rest's safe cards."""
+        groups: dict = {}
+        for t in self.tokens:
+            if t.label is not None or t in self.pool.get(t.player, ()):
+                groups.setdefault((t.player, t.epoch), []).append(t)
+        for (p, _), toks in groups.items():
+            points = [d for d in self.declines if d[0] == p]
+            reveals = [(t.label, t.reveal_at) for t in toks if t.reveal_at is not None]
+            kept = [t.label for t in toks if t.reveal_at is None and t.label is not None]
+            free = sorted(toks, key=lambda t: t.drawn)
+            for t in toks:
+                t.label = t.reveal_at = None
+            clashes = {
+                r: [now for _, now, center, hand in points if now < r[1] and clash(center, [*hand, r[0]])]
+                for r in reveals
+            }
+            pending = sorted(reveals, key=lambda r: r[1])
+            for label, at in sorted(reveals, key=lambda r: (-len(clashes[r]), r[1])):
+                pending.remove((label, at))
+                fits = [t for t in reversed(free) if t.drawn < at and _room(pending, [u for u in free if u is not t])]
+                fits = fits or [t for t in reversed(free) if t.drawn < at]
+                # the `?` whose stay in the hand holds the fewest declined draws this card would match
+                tok = min(fits, key=lambda t: sum(t.drawn <= now for now in clashes[(label, at)]))
+                free.remove(tok)
+                tok.label, tok.reveal_at = label, at
+            for label, tok in zip(kept, reversed(free), strict=False):
+                tok.label = label
+        for p in {q for q, _ in groups}:
+            members = [t for (q, _), ts in groups.items() if q == p for t in ts]
+            self.revealed[p] = [t for t in members if t.reveal_at is not None]
+            self.pool[p] = sorted((t for t in members if t.reveal_at is None), key=lambda t: t.drawn)
+
+    def _safe_codes(self, tok: Token, codes: list[str], clash) -> list[str]:
+        """The codes (numbers first, highest first: a 10 adds up with nothing) that, given the cards
+        already chosen, leave every hand `tok` is in at a declined draw without a match."""
+        points = [d for d in self.declines if d[0] == tok.player and tok.drawn <= d[1]]
+        if not points:
+            return codes
+        held = [
+            [
+                t.label
+                for t in self.tokens
+                if t.player == p
+                and t is not tok
+                and t.label is not None
+                and t.drawn <= now
+                and (t.reveal_at is None or now < t.reveal_at)
+            ]
+            for p, now, _, _ in points
+        ]
+        order = sorted(codes, key=lambda b: (b[-1] == "#" or b.startswith("W"), -int(b[1:]) if b[1:].isdigit() else 0))
+        return [
+            b
+            for b in order
+            if not any(clash(center, [*hand, *h, b]) for (_, _, center, hand), h in zip(points, held, strict=True))
+        ]
 
     # ---- the score over the choices ------------------------------------------------------
 
@@ -427,3 +509,15 @@ class Provenance:
             for tok, b in zip(toks, chosen, strict=True):
                 tok.label = b  # still unrevealed (in its pool); counted in nlab, so later labels respect it
         return got
+
+
+def _room(reveals: list[tuple[str, int]], toks: list[Token]) -> bool:
+    """Whether each reveal (card, moment), in moment order, can still take its own `?` drawn before it."""
+    drawn = sorted(t.drawn for t in toks)
+    k = 0
+    for n, (_, at) in enumerate(sorted(reveals, key=lambda r: r[1]), 1):
+        while k < len(drawn) and drawn[k] < at:
+            k += 1
+        if k < n:
+            return False
+    return True

@@ -210,7 +210,8 @@ class Plays(Part):
             )
             return  # R47: taken back, as a referee at the table would have it; the later lines agree
         placed = CenterCard(card.base)
-        if tb.remove_from_hand(p, card.base):
+        # a card not held is taken from the unseen cards only when it is placed as written (R64: else a held card was)
+        if tb.remove_from_hand(p, card.base, unseen=p in self.s.doubt or not tb.hands[p]):
             if tb.from_hidden:
                 self.parts.facedown.hidden_reveal(p, card.base, ev, "card", None, "cards.held")
         else:

@@ -47,6 +47,7 @@ CARD_MISTAKES = frozenset(
         "match.refilled",
         "wild.declaration",
         "cards.composition",
+        "match.decline",  # the match it sees is likelier a card tracked wrongly than a player declining again and again
     }
 )
 # What one match line can be found to break: the first of them at a line is the slip; the others

@@ -216,9 +216,9 @@ class Table:
 
     # ---- hands ------------------------------------------------------------------------------
 
-    def remove_from_hand(self, p: str, base: str) -> bool:
-        """Take a card out of p's hand; a card not held is taken from the unseen cards
-        (or an unknown card of the hand) so that the state stays whole. False when not held."""
+    def remove_from_hand(self, p: str, base: str, unseen: bool = True) -> bool:
+        """Take a card out of p's hand; a card not held is taken from the unseen cards (not with
+        `unseen` False) or an unknown card of the hand, so that the state stays whole. False when not held."""
         hand = self.hands[p]
         self.from_hidden = False
         if hand.get(base, 0) <= 0 and self.swaps:
@@ -250,7 +250,7 @@ class Table:
                 self.phantom_dealt[p][y] -= 1
                 self.pile[y] += 1
             return False
-        if self.pile.get(base, 0) > 0:
+        if unseen and self.pile.get(base, 0) > 0:
             self.pile[base] -= 1
             self.pile_size = max(0, self.pile_size - 1)
             if self.pile_order is not None and base in self.pile_order:
