@@ -113,7 +113,7 @@ def test_the_witness_under_decline_forbidden_rulesets():
             proof, report = witness(text)
             assert report.verdict == "legal", (seed, view)
             if proof is None:
-                why = report._witness_refused
+                why = report.witness_refused
                 assert "\n" not in why and why.startswith("the choice of face-down cards found breaks"), why
                 refused += 1
                 continue
