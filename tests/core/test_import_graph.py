@@ -17,13 +17,13 @@ LAYERS: list[tuple[str, ...]] = [
     ("hints", "resources", "settings", "config", "inputs", "terminal", "registry"),
     ("spec",),
     ("findings",),
-    ("model", "report", "jsondoc"),
+    ("model", "report", "jsondoc", "profiling"),
     ("games",),  # the registry; a game's modules are games.<name>.*
     ("api",),
     ("formats",),
     ("runner", "pool", "cluster", "pytest_plugin", "store"),
     ("service", "webui"),
-    ("cli", "replay_cli", "__main__"),
+    ("cli", "__main__"),
 ]
 
 

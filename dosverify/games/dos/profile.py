@@ -15,11 +15,8 @@ interaction options.toml does not name), and the search runs again from the bett
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import json
 import os
-import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
 
@@ -427,36 +424,15 @@ def read_paths(paths: list[str]) -> list[tuple[str, bytes]]:
 
 
 def main_profile(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(
+    from ...profiling import profile_main
+
+    return profile_main(
+        argv,
         prog="dosverify profile",
         description="infer the options (rulebook and engine) that explain many logs of one program",
+        spec=load_spec,
+        read_paths=read_paths,
+        profile=profile,
+        command=command,
+        render_text=render_text,
     )
-    ap.add_argument("paths", nargs="+", metavar="LOG|DIR")
-    ap.add_argument("--format", choices=("text", "json"), default="text")
-    ap.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="fix this option (not inferred); repeatable"
-    )
-    args = ap.parse_args(argv)
-    from ...spec import SpecError, parse_option_args
-
-    try:
-        fixed = parse_option_args(args.option)
-        load_spec().ruleset("official", fixed)
-    except (ValueError, SpecError) as exc:
-        print(f"dosverify profile: {exc}", file=sys.stderr)
-        return 2
-    try:
-        logs = read_paths(args.paths)
-    except OSError as exc:
-        print(f"dosverify profile: {exc.filename}: {exc.strerror}", file=sys.stderr)
-        return 2
-    if not logs:
-        print("dosverify profile: no logs found", file=sys.stderr)
-        return 2
-    prof = profile(logs, fixed)
-    target = " ".join(args.paths)
-    if args.format == "json":
-        print(json.dumps({**prof, "command": command(prof, target)}, ensure_ascii=False, indent=2))
-    else:
-        sys.stdout.write(render_text(prof, target))
-    return 0 if prof["legal"] else 1
