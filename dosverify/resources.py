@@ -13,11 +13,16 @@ import os
 from pathlib import Path
 
 _CHECKOUT = Path(__file__).resolve().parent.parent
-_IN_CHECKOUT = {"spec": ("spec",), "grammars": ("grammars",), "conformance": ("fixtures", "dos", "conformance")}
+_IN_CHECKOUT = {
+    "spec": ("spec",),
+    "grammars": ("grammars",),
+    "conformance": ("fixtures", "dos", "conformance"),
+    "conformance_uno_duo": ("fixtures", "uno-duo", "conformance"),
+}
 
 
 def data_dir(name: str) -> Path:
-    """The folder of bundled data `name` (``spec``, ``grammars`` or ``conformance``)."""
+    """The folder of bundled data `name` (``spec``, ``grammars``, ``conformance`` or ``conformance_uno_duo``)."""
     if name == "spec" and os.environ.get("DOSVERIFY_SPEC"):
         return Path(os.environ["DOSVERIFY_SPEC"])
     from importlib.resources import files

@@ -142,6 +142,8 @@ def test_every_subcommand_from_an_install(kind: str, wheel: Path, tmp_path: Path
     assert r.returncode == 0 and (work / "corpus/README.txt").is_file(), r.stderr
     r = run("corpus", "run", "--api", "--sample", "6", "-q")
     assert r.returncode == 0, r.stdout + r.stderr
+    r = run("corpus", "--game", "uno-duo", "export", str(work / "corpus-uno"))
+    assert r.returncode == 0 and (work / "corpus-uno/README.txt").is_file(), r.stderr
     # commands that need a checkout say so in one line, exit 2, and write nothing
     for args in (
         ("corpus", "build"),
