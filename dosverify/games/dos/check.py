@@ -6,15 +6,21 @@ word); the text is read a round at a time, JSON through jsonstream where it can.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...findings import NO_LINE, Keep, Kept, finding, keep_as_given
 from ...jsondoc import sniff_json
 from ...report import Report
 from ...spec import SpecError, load_spec
 
+if TYPE_CHECKING:
+    from .jsonstream import JsonStream
+    from .notation import TextStream
+
 
 def parse(source: str | bytes | dict, form: str | None = None):
     """Read a log in either form; returns a Parsed (log, findings, malformed, text)."""
-    if form == "json" or (form is None and sniff_json(source)):
+    if isinstance(source, dict) or form == "json" or (form is None and sniff_json(source)):
         from .jsonform import load_json
 
         return load_json(source)
@@ -49,7 +55,7 @@ def check(
         spec.ruleset("official", options)  # raises SpecError naming the unknown option or value
     kept = Kept(keep)
     reader = kept.view(0)  # the reader's findings; the referee's ranks 2 and 3; what the check adds, 4
-    stream = None
+    stream: JsonStream | TextStream | None = None
     as_json = form == "json" or (form is None and sniff_json(source))
     if as_json and not whole and isinstance(source, (str, bytes, bytearray)):
         from ...model import Parsed
@@ -60,13 +66,14 @@ def check(
         if stream.failed:  # not plainly a log: the whole reading says what is wrong
             return _json_whole(source, name=name, ruleset=ruleset, options=options, keep=keep)
         malformed = stream.refused is not None  # in the whole reading's words
-        parsed = Parsed(log, stream.refused if malformed else stream.findings, malformed, stream.text)
+        parsed = Parsed(log, stream.refused if stream.refused is not None else stream.findings, malformed, stream.text)
     elif whole or as_json:
         parsed = parse(source, form)
     else:
         from ...model import Parsed
         from .notation import stream as read_stream
 
+        assert not isinstance(source, dict)  # a dict is JSON (as_json above)
         stream = read_stream(source, kept)
         log = stream.header()
         parsed = Parsed(log, [], stream.malformed, stream.text)

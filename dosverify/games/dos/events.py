@@ -329,8 +329,8 @@ def attach_round_pointers(rnd: Round, ri: int) -> Round:
     for ti, turn in enumerate(rnd.turns):
         tp = f"{rp}/turns/{ti}"
         turn._pointer = tp
-        for ei, ev in enumerate(turn.events):
-            ev._pointer = f"{tp}/events/{ei}"
+        for ei, tev in enumerate(turn.events):
+            tev._pointer = f"{tp}/events/{ei}"
     for si, sh in enumerate(rnd.shows):
         sh._pointer = f"{rp}/shows/{si}"
     if rnd.score:
