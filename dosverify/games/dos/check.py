@@ -6,7 +6,7 @@ word); the text is read a round at a time, JSON through jsonstream where it can.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ...findings import NO_LINE, Keep, Kept, finding, keep_as_given
 from ...jsondoc import sniff_json
@@ -73,8 +73,7 @@ def check(
         from ...model import Parsed
         from .notation import stream as read_stream
 
-        assert not isinstance(source, dict)  # a dict is JSON (as_json above)
-        stream = read_stream(source, kept)
+        stream = read_stream(cast("str | bytes", source), kept)  # a dict is JSON (as_json above)
         log = stream.header()
         parsed = Parsed(log, [], stream.malformed, stream.text)
         if log is None:
