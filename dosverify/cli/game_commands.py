@@ -80,6 +80,7 @@ def _game_of_first_log(argv: list[str]) -> str | None:
     """The game the first log among the arguments names: a file named directly, or else the first
     file of a folder (in sorted order) that a known game's header opens (None: no known game's)."""
     from ..games import REGISTRY, sniff_game
+    from ..inputs import discover
 
     def sniff(path: str) -> str | None:
         try:
@@ -94,11 +95,9 @@ def _game_of_first_log(argv: list[str]) -> str | None:
             continue
         if os.path.isfile(a):
             return sniff(a)
-        if os.path.isdir(a):
-            for root, dirs, files in os.walk(a):
-                dirs.sort()
-                for f in sorted(files):
-                    if (named := sniff(os.path.join(root, f))) is not None:
-                        return named
+        if os.path.isdir(a):  # the folder's logs as `check` finds them (inputs.discover)
+            for item in discover([a]):
+                if not item.empty and item.problem is None and (named := sniff(item.path)) is not None:
+                    return named
             return None
     return None
