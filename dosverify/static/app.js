@@ -436,8 +436,8 @@ async function toggleRule(btn, box, id) {
 const COLOURS = {R: "red", G: "green", B: "blue", Y: "yellow", W: "wild"};
 
 function card(code) {
-  if (!/^[RGBYW]/.test(code)) return el("span", {class: "card back", title: "a card not shown", "aria-label": "a face-down card"}, "");
-  return el("span", {class: `card c-${code[0]}`, "aria-label": `${COLOURS[code[0]]} ${code.slice(1)}`}, code);
+  if (!/^[RGBYW]/.test(code)) return el("span", {class: "card back", role: "img", title: "a card not shown", "aria-label": "a face-down card"}, "");
+  return el("span", {class: `card c-${code[0]}`, role: "img", "aria-label": `${COLOURS[code[0]]} ${code.slice(1)}`}, code);
 }
 
 function showStep(j) {

@@ -309,6 +309,12 @@ def test_accessibility_of_every_view(page, tmp_path):
     page.locator("#findings li").first.get_by_role("button", name="rule turn.order").click()
     expect(page.locator("#findings li .rule").first).to_be_visible()
     assert serious_accessibility_violations(page) == []  # the single view and the replay
+    seat = ROOT / "fixtures" / "dos" / "rules" / "turn.order" / "legal-seat-view.log"
+    page.fill("#log-text", seat.read_text(encoding="utf-8"))
+    page.click("#check-btn")
+    expect(page.locator("#verdict")).to_contain_text("legal")
+    expect(page.locator("#table-view .card.back").first).to_be_visible()
+    assert serious_accessibility_violations(page) == []  # a replay with face-down cards
     page.set_input_files("#folder", str(twenty_logs(tmp_path)))
     page.click("#check-btn")
     expect(page.locator("#games tbody tr")).to_have_count(20)
