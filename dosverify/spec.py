@@ -51,6 +51,8 @@ class Rule:
     # what, once in doubt after an earlier finding, makes this rule's findings follow-ons, not reported:
     # "hand" (the player's hand), "pile" (the draw pile)
     follow_on: tuple[str, ...] = ()
+    # whether a finding of it puts the player's hand in doubt (the "hand" follow-ons) until the round ends
+    puts_in_doubt: bool = False
 
     def to_dict(self) -> dict:
         return {
@@ -65,6 +67,8 @@ class Rule:
             "sources": [s.__dict__ for s in self.sources],
             "example": self.example,
             "fix": self.fix,
+            "follow_on": list(self.follow_on),
+            "puts_in_doubt": self.puts_in_doubt,
         }
 
 
@@ -183,6 +187,7 @@ def load_spec(game: str = "dos") -> Spec:
                 example=r.get("example", "").strip("\n"),
                 fix=r.get("fix", "").strip(),
                 follow_on=_follow_on(r, meta.get("follow_ons", {})),
+                puts_in_doubt=_flag(r, "puts_in_doubt"),
             )
             if rule.id in rules:
                 raise ValueError(f"rule id {rule.id} defined twice")
@@ -211,6 +216,13 @@ def _follow_on(raw_rule: dict, declared: dict[str, str]) -> tuple[str, ...]:
         known = ", ".join(declared) or "nothing ([follow_ons] is empty)"
         raise ValueError(f"rule {raw_rule['id']}: follow_on must be a list of {known}, not {value!r}")
     return tuple(value)
+
+
+def _flag(raw_rule: dict, key: str) -> bool:
+    value = raw_rule.get(key, False)
+    if not isinstance(value, bool):
+        raise ValueError(f"rule {raw_rule['id']}: {key} must be true or false, not {value!r}")
+    return value
 
 
 def parse_option_args(items: list[str]) -> dict[str, str]:

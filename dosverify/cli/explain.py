@@ -115,6 +115,11 @@ def _rule_page(spec: Spec, rule: Rule) -> list[str]:
     if rule.follow_on:  # spec/<game>/rules: the findings that only follow from an earlier one
         out += ["", "Follow-on (not reported while, after an earlier finding; one mistake, one finding):"]
         out += [_wrap(f"- {spec.follow_ons.get(w, w)}") for w in rule.follow_on]
+    if rule.puts_in_doubt:
+        out += [
+            "",
+            "A finding of it puts the player's hand in doubt until the round ends (its hand follow-ons are not reported).",
+        ]
     if rule.example:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:

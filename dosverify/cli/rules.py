@@ -22,7 +22,11 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(
             json.dumps(
-                {"spec_version": spec.version, "rules": [r.to_dict() for r in spec.rules.values()]},
+                {
+                    "spec_version": spec.version,
+                    "follow_ons": dict(spec.follow_ons),
+                    "rules": [r.to_dict() for r in spec.rules.values()],
+                },
                 ensure_ascii=False,
                 indent=2,
             )

@@ -72,6 +72,11 @@ class RuleInfo(BaseModel):
     sources: list[SourceRef]
     example: str
     fix: str
+    follow_on: list[str] = Field(
+        default=[],
+        description="when a finding of it follows from an earlier one and is not reported (the spec's follow_ons)",
+    )
+    puts_in_doubt: bool = Field(default=False, description="whether a finding of it puts the player's hand in doubt")
 
 
 class SourceInfo(BaseModel):
@@ -84,6 +89,10 @@ class RulesResult(BaseModel):
     spec_version: str
     sources: dict[str, SourceInfo]
     kinds: dict[str, str] = Field(description="the finding kinds and what each covers")
+    follow_ons: dict[str, str] = Field(
+        default={},
+        description="what a rule's follow_on may name: the circumstances in which its findings are not reported",
+    )
     rules: list[RuleInfo]
 
 

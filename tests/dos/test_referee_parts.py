@@ -1,5 +1,6 @@
 """The referee's shape, held by tests: each check names the rules it reports (@enforces), every rule it
-names is in the spec, and the follow-on policy is read from each rule's `follow_on` field in spec/dos."""
+names is in the spec, and the follow-on policy is read from each rule's `follow_on` and `puts_in_doubt`
+fields in spec/dos."""
 
 from __future__ import annotations
 
@@ -75,10 +76,12 @@ def test_where_a_rule_is_enforced_is_one_lookup():
 def test_the_follow_on_field_names_only_what_can_be_in_doubt():
     for rule in SPEC.rules.values():
         assert set(rule.follow_on) <= set(SPEC.follow_ons), rule.id
-    assert set(SPEC.follow_ons) == {"hand", "pile"}
+    assert set(SPEC.follow_ons) == {"hand", "pile", "skipped-line", "match-line"}
     assert SPEC.rules["draw.top"].follow_on == ("hand", "pile")
-    assert SPEC.rules["match.held"].follow_on == ("hand",)
-    assert SPEC.rules["match.single"].follow_on == ()
+    assert SPEC.rules["match.held"].follow_on == ("hand", "match-line")
+    assert SPEC.rules["match.single"].follow_on == ("match-line",)
+    assert SPEC.rules["turn.order"].follow_on == ()
+    assert SPEC.rules["match.held"].puts_in_doubt and not SPEC.rules["draw.no-match"].puts_in_doubt
     with pytest.raises(ValueError, match="follow_on"):
         _follow_on({"id": "x.y", "follow_on": "hand"}, SPEC.follow_ons)  # a string, not a list
     with pytest.raises(ValueError, match="follow_on"):
@@ -115,6 +118,36 @@ def test_the_policy_is_read_from_the_spec_not_the_code():
     assert [f.rule for f in rep.s.findings] == ["match.held"]
 
 
+def test_which_findings_put_a_hand_in_doubt_is_read_from_the_spec():
+    rep = _reporter()
+    rep.report("draw.no-match", "not a card finding", player="ann")
+    assert "ann" not in rep.s.doubt
+    rep.report("match.held", "a card finding", player="ann")
+    assert "ann" in rep.s.doubt
+    rules = dict(SPEC.rules)
+    rules["draw.no-match"] = dataclasses.replace(rules["draw.no-match"], puts_in_doubt=True)
+    rules["match.held"] = dataclasses.replace(rules["match.held"], puts_in_doubt=False)
+    rep = _reporter(dataclasses.replace(SPEC, rules=rules))
+    rep.report("match.held", "no longer puts the hand in doubt", player="ann")
+    assert "ann" not in rep.s.doubt
+    rep.report("draw.no-match", "now does", player="ann")
+    assert "ann" in rep.s.doubt
+
+
+def test_one_finding_per_match_line_is_read_from_the_spec():
+    rep = _reporter()
+    rep.report("match.single", "the slip", line=7, player="ann")
+    rep.report("match.center", "judged by a card not meant", line=7, player="bob")
+    rep.report("turn.order", "not a match-line rule", line=7, player="bob")
+    assert [f.rule for f in rep.s.findings] == ["match.single", "turn.order"]
+    rules = dict(SPEC.rules)
+    rules["match.center"] = dataclasses.replace(rules["match.center"], follow_on=("hand",))
+    rep = _reporter(dataclasses.replace(SPEC, rules=rules))
+    rep.report("match.single", "the slip", line=7, player="ann")
+    rep.report("match.center", "no longer one of a line's", line=7, player="bob")
+    assert [f.rule for f in rep.s.findings] == ["match.single", "match.center"]
+
+
 def test_explain_shows_a_rules_follow_on_policy():
     import subprocess
     import sys
@@ -128,4 +161,7 @@ def test_explain_shows_a_rules_follow_on_policy():
 
     shown = explain("draw.top")
     assert "Follow-on (" in shown and "hand is in doubt" in shown and "draw pile is in doubt" in shown
-    assert "Follow-on" not in explain("match.single")
+    assert "Follow-on" not in explain("turn.order")
+    assert "match line already has a finding" in explain("match.single")
+    assert "puts the player's hand in doubt" in explain("match.single")
+    assert "puts the player's hand in doubt" not in explain("turn.order")

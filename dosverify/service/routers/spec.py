@@ -63,6 +63,7 @@ def rules(game: str | None = GAME_Q) -> dict:
         "spec_version": spec.version,
         "sources": _sources(spec),
         "kinds": dict(spec.kinds),
+        "follow_ons": dict(spec.follow_ons),
         "rules": [r.to_dict() for r in spec.rules.values()],
     }
 

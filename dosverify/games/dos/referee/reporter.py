@@ -2,88 +2,63 @@
 
 A finding is made here and nowhere else, so the policy that keeps consequences of an earlier finding
 out of the report is applied in one place: which rules are follow-ons of a hand or of the pile in
-doubt is read from each rule's `follow_on` field in `spec/dos/rules/`.
+doubt, in a turn with a skipped line, or at a match line already found wrong, and which findings put a
+hand in doubt, is read from each rule's `follow_on` and `puts_in_doubt` fields in `spec/dos/rules/`.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ....findings import Position, finding
 from ....hints import near_player
 from ....spec import Spec, load_spec
 from .state import RefereeState
 
-# Findings that need every line of a turn to be known: in a turn with a line the parser
-# skipped (a syntax finding), they would be guesses about what that line did (READINGS R17).
-NEEDS_WHOLE_TURN = frozenset(
-    {
-        "draw.reason",
-        "draw.no-match",
-        "place.no-match",
-        "turn.steps",
-        "turn.pass",
-        "center.refill",
-        "bonus.card",
-        "bonus.draw",
-        "dos.penalty",
-        "dos.catch",
-        "dos.call",
-        "reshuffle.when",
-        "match.once",
-        "match.refilled",
-    }
-)
-# Findings about a player's cards: after one, the hand is in doubt for the rest of the round.
-CARD_MISTAKES = frozenset(
-    {
-        "match.held",
-        "cards.held",
-        "match.single",
-        "match.double",
-        "match.two-cards",
-        "cards.unseen",
-        "draw.top",
-        "match.center",
-        "match.once",
-        "match.refilled",
-        "wild.declaration",
-        "cards.composition",
-        "match.decline",  # the match it sees is likelier a card tracked wrongly than a player declining again and again
-    }
-)
-# What one match line can be found to break: the first of them at a line is the slip; the others
-# judge the line by a card that was not meant (READINGS R62), so they are not reported.
-ONE_A_MATCH_LINE = frozenset(
-    {
-        "match.held",
-        "match.center",
-        "match.single",
-        "match.double",
-        "match.two-cards",
-        "match.after-draw",
-        "match.once",
-        "match.refilled",
-        "wild.declaration",
-        "cards.held",
-    }
-)
+
+@dataclass(frozen=True)
+class FollowOns:
+    """The spec's follow-on policy (spec/dos/rules/*.toml `follow_on` and `puts_in_doubt`,
+    spec.toml [follow_ons]; READINGS R17, R28, R41, R62), as sets of rule ids."""
+
+    hand: frozenset[str]  # not reported while the player's hand is in doubt
+    pile: frozenset[str]  # not reported while the draw pile is in doubt
+    skipped_line: frozenset[str]  # not reported in a turn with a line the reader skipped
+    match_line: frozenset[str]  # one finding of these per match line: the first is the slip
+    puts_in_doubt: frozenset[str]  # card findings that put the player's hand in doubt
 
 
-def follow_ons(spec: Spec) -> tuple[frozenset[str], frozenset[str]]:
-    """The rules whose findings follow from a hand in doubt, and those that follow from the pile in doubt."""
-    hand = frozenset(r.id for r in spec.rules.values() if "hand" in r.follow_on)
-    pile = frozenset(r.id for r in spec.rules.values() if "pile" in r.follow_on)
-    return hand, pile
+_POLICIES: dict[int, tuple[Spec, FollowOns]] = {}  # by id(spec): a spec is read once per process
+
+
+def follow_ons(spec: Spec) -> FollowOns:
+    kept = _POLICIES.get(id(spec))
+    if kept is not None and kept[0] is spec:
+        return kept[1]
+
+    def marked(circumstance: str) -> frozenset[str]:
+        return frozenset(r.id for r in spec.rules.values() if circumstance in r.follow_on)
+
+    policy = FollowOns(
+        hand=marked("hand"),
+        pile=marked("pile"),
+        skipped_line=marked("skipped-line"),
+        match_line=marked("match-line"),
+        puts_in_doubt=frozenset(r.id for r in spec.rules.values() if r.puts_in_doubt),
+    )
+    _POLICIES[id(spec)] = (spec, policy)
+    return policy
 
 
 class Reporter:
     """Makes the referee's findings, placed in the round and turn being replayed, and leaves out those
     that would only follow from one already made."""
 
-    __slots__ = ("s", "hand_follow_ons", "pile_follow_ons")
+    __slots__ = ("s", "policy")
 
     def __init__(self, state: RefereeState, spec: Spec | None = None) -> None:
         self.s = state
-        self.hand_follow_ons, self.pile_follow_ons = follow_ons(spec or load_spec("dos"))
+        self.policy = follow_ons(spec or load_spec("dos"))
 
     def report(
         self,
@@ -111,14 +86,14 @@ class Reporter:
                 if pointer is None and ev._pointer is not None:
                     pointer = f"{ev._pointer}/{field}" + (f"/{index}" if index is not None else "")
         if s.t is not None:
-            if rule in NEEDS_WHOLE_TURN and s.t.turn._damaged:
+            if s.t.turn._damaged and rule in self.policy.skipped_line:
                 return
             if player is None:
                 player = s.t.player
         who = player if player is not None else (s.t.player if s.t is not None else None)
         if self.follow_on(rule, who) or self._second_at_line(rule, ev, line):
             return
-        if rule in CARD_MISTAKES and who is not None:
+        if who is not None and rule in self.policy.puts_in_doubt:
             s.doubt.add(who)
             s.slips[who] += 1
         if related_to is not None:
@@ -140,7 +115,7 @@ class Reporter:
 
     def _second_at_line(self, rule: str, ev, line: int | None) -> bool:
         """Whether `rule` is one more finding about a match line already found wrong (R62)."""
-        if rule not in ONE_A_MATCH_LINE:
+        if rule not in self.policy.match_line:
             return False
         at = line if line is not None else getattr(ev, "_line", None)
         if at is None:
@@ -153,9 +128,7 @@ class Reporter:
     def follow_on(self, rule: str, who: str | None) -> bool:
         """Whether a finding of `rule` about `who` would only follow from one already made (and is
         not reported): a caller asks first when its message is costly to build."""
-        return (rule in self.hand_follow_ons and who in self.s.doubt) or (
-            rule in self.pile_follow_ons and self.s.pile_doubt
-        )
+        return (rule in self.policy.hand and who in self.s.doubt) or (rule in self.policy.pile and self.s.pile_doubt)
 
     def known(self, p: str | None, ev, field: str = "player") -> bool:
         """Whether p is a player of the game (or no player is named); if not, that is reported."""

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from ....findings import Finding, Reporter
-from ....spec import Ruleset, Spec, load_spec, spec_file
+from ....spec import Ruleset, Spec, load_spec
 from ..events import Log
 from .state import UNSEEN, GameState, RoundState, TurnState
 
@@ -30,17 +30,12 @@ class FollowOns:
 
 @cache
 def follow_ons(game: str) -> FollowOns:
-    spec = load_spec(game)
-    circumstances = spec_file("spec.toml", game)["follow_ons"]
-    marks: dict[str, set[str]] = {name: set() for name in circumstances}
-    doubting: set[str] = set()
-    for rule in spec.rules.values():
-        raw = next(r for r in spec_file(f"rules/{rule.section}.toml", game)["rule"] if r["id"] == rule.id)
-        for name in raw.get("follow_on", []):
-            marks[name].add(rule.id)  # an unknown circumstance is a KeyError: the spec is wrong
-        if raw.get("puts_in_doubt"):
-            doubting.add(rule.id)
-    return FollowOns(frozenset(marks["hand-in-doubt"]), frozenset(marks["skipped-line"]), frozenset(doubting))
+    rules = load_spec(game).rules.values()  # `follow_on` names are checked against [follow_ons] on load
+
+    def marked(circumstance: str) -> frozenset[str]:
+        return frozenset(r.id for r in rules if circumstance in r.follow_on)
+
+    return FollowOns(marked("hand-in-doubt"), marked("skipped-line"), frozenset(r.id for r in rules if r.puts_in_doubt))
 
 
 class Judge:
