@@ -22,6 +22,7 @@ from .deal import Deal
 from .draws import Draws
 from .engine import Engine
 from .facedown import FaceDown
+from .handcards import HandCards
 from .matches import Matches
 from .meant import Meant
 from .names import Names
@@ -61,6 +62,7 @@ class Referee:
         parts.deal = Deal(state, reporter, parts)
         parts.plays = Plays(state, reporter, parts)
         parts.matches = Matches(state, reporter, parts)
+        parts.handcards = HandCards(state, reporter, parts)
         parts.meant = Meant(state, reporter, parts)
         parts.draws = Draws(state, reporter, parts)
         parts.pile = Pile(state, reporter, parts)

@@ -1,37 +1,20 @@
-"""A `match` line: the Center Row card it covers, the hand cards it plays, what they add up to, and the
-bonus and Double Color Match draws it earns (digest section 3; READINGS R42, R47, R62, R63).
+"""A `match` line: the Center Row card it covers, what its cards add up to, and the bonus and Double
+Color Match draws it earns (digest section 3; READINGS R42, R47, R62, R63). The hand cards it plays
+leave the hand in :mod:`.handcards`.
 
 A part of :class:`dosverify.games.dos.referee.Referee`; each check names the rule it enforces."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
-from ..cards import Card, parse_card
+from ..cards import parse_card
 from ..events import Match
 from .matching import MatchJudgement as Judgement
 from .matching import judge_codes
+from .matchline import MatchLine
 from .part import Part, enforces
-from .table import UNKNOWN, CenterCard
-
-
-@dataclass(eq=False)
-class MatchLine:
-    """One match line as it is judged: what it names, the cards it seems to mean, what was reported."""
-
-    ev: Match
-    player: str
-    target: Card
-    cards: list[Card]
-    written: Judgement  # the match as written
-    meant: dict[int, str] = field(default_factory=dict)  # position -> the held card a typo stands for
-    held_meant: dict[int, str] = field(default_factory=dict)  # position -> the held card that adds up (R42)
-    uncertain: dict[int, list[str]] = field(default_factory=dict)  # position -> the held cards it may be
-    slot: CenterCard | None = None  # the Center Row card covered
-    only_refilled: bool = False  # the card covered is in the Center Row only as a card refilled this turn
-    reported: bool = False
-    unsure: bool = False  # which card was played is unknown, and so is the bonus it earned
+from .table import UNKNOWN
 
 
 class Matches(Part):
@@ -51,7 +34,7 @@ class Matches(Part):
         self._after_draw(m)
         if not self._cover(m):
             return
-        self._take_hand_cards(m)
+        self.parts.handcards.take(m)
         self.s.hand_changed(m.player)
         j = self._judge(m)
         self._apply(m, j)
@@ -215,67 +198,6 @@ class Matches(Part):
         m.reported = True
         return True
 
-    @enforces("match.held")
-    def _take_hand_cards(self, m: MatchLine) -> None:
-        """The hand cards played leave p's hand for this turn's matched cards (R42: the card meant)."""
-        tb, ev, p = self.s.table, m.ev, m.player
-        for i, c in enumerate(m.cards):
-            if i in m.meant:  # a typo: the held card it stands for is the one played
-                self.r.report(
-                    "match.held",
-                    f"{p} does not hold {c.base}: {m.meant[i]}, which {p} holds, seems meant",
-                    ev,
-                    "cards",
-                    i,
-                    expected=m.meant[i],
-                    found=c.code,
-                )
-                tb.remove_from_hand(p, m.meant[i])
-                tb.pending.append(m.meant[i])
-                m.reported = True
-                continue
-            if i in m.held_meant:  # R42: the held card that makes the match add up is the one played
-                tb.remove_from_hand(p, m.held_meant[i])
-                tb.pending.append(m.held_meant[i])
-                continue
-            self._take_written_card(m, i, c)
-
-    def _take_written_card(self, m: MatchLine, i: int, c: Card) -> None:
-        """The i-th card as written, or (not held) the held card that may have been played for it."""
-        tb, ev, p = self.s.table, m.ev, m.player
-        hand = tb.hands[p]
-        if (
-            hand.get(c.base, 0) <= 0
-            and UNKNOWN not in hand
-            and not tb.phantom_of(p)
-            and not tb.maybe_held[p].get(c.base)
-        ):
-            # not held: if cards p holds make the match legal in its place, one of them was played (R42)
-            _, fits = self.parts.meant.held_fits(ev, p, only=i)
-            m.uncertain.update(fits)
-        if i in m.uncertain and tb.hands[p].get(c.base, 0) <= 0:
-            m.unsure = True
-            self.report_not_held(ev, p, c, i)
-            m.reported = True
-            y = next(y for y in m.uncertain[i] if tb.hands[p].get(y, 0) > 0)
-            tb.remove_from_hand(p, y)
-            tb.phantoms[p].update(x for x in m.uncertain[i] if x != y)
-            tb.pending.append(UNKNOWN)
-            return
-        if tb.remove_from_hand(p, c.base):
-            if tb.from_hidden:
-                self.parts.facedown.hidden_reveal(p, c.base, ev, "cards", i, "match.held")
-        else:
-            m.unsure = True  # which card was really played is unknown: so is its colour bonus
-            self.report_not_held(ev, p, c, i)
-            m.reported = True
-        if i in m.uncertain:  # held, but perhaps written for another held card: which one left the hand is in doubt
-            m.unsure = True
-            tb.phantoms[p].update(m.uncertain[i])
-            tb.pending.append(UNKNOWN)
-            return
-        tb.pending.append(c.base)
-
     @enforces("match.single", "match.double", "match.two-cards", "wild.declaration")
     def _judge(self, m: MatchLine) -> Judgement:
         """What the cards played add up to (matching.py judges; the rule broken is its finding)."""
@@ -342,18 +264,3 @@ class Matches(Part):
                 owed[q] = owed.get(q, 0) + 1
             if certain and self.s.rs.opt("dcm-draws") == "at-once":
                 t.dcm_now = True
-
-    @enforces("match.held")
-    def report_not_held(self, ev: Match, p: str, c, i: int) -> None:
-        if self.r.follow_on("match.held", p):  # where() counts this turn's cards: not for every card of a long line
-            return
-        where = self.s.table.where(c.base)
-        self.r.report(
-            "match.held",
-            f"{p} does not hold {c.base}" + (f" (it is in {where})" if where != "nowhere seen" else ""),
-            ev,
-            "cards",
-            i,
-            expected="a card from " + (" ".join(sorted(self.s.table.hands[p].elements())) or "an empty hand"),
-            found=c.code,
-        )

@@ -1,9 +1,10 @@
 """What every part of the referee is given, and the table saying which check enforces which rule.
 
-A part (setup, plays, draws, calls, steps, scoring, face-down cards, engine departures, turns, names)
-holds no state of its own: it is handed the :class:`~.state.RefereeState` it reads and changes, the
-:class:`~.reporter.Reporter` it reports through, and the other parts it asks (`parts`), so that what it
-depends on is written where it is built (:class:`~dosverify.games.dos.referee.Referee`).
+A part (setup, plays, matches, hand cards, draws, calls, steps, scoring, face-down cards, engine
+departures, turns, names) holds no state of its own: it is handed the :class:`~.state.RefereeState` it
+reads and changes, the :class:`~.reporter.Reporter` it reports through, and the other parts it asks
+(`parts`), so that what it depends on is written where it is built
+(:class:`~dosverify.games.dos.referee.Referee`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from ..events import Catch, Center, Deck, Dos, Draw, FaceDown, Hand, Match, Pass, Place, Refill, Reshuffle, Round, Turn
+from .matchline import MatchLine
 from .reporter import Reporter
 from .state import RefereeState
 from .turn import TurnState
@@ -95,6 +97,12 @@ class MatchesPart(Protocol):
     """What the other parts ask of :class:`~.matches.Matches`."""
 
     def on_match(self, ev: Match) -> None: ...
+
+
+class HandCardsPart(Protocol):
+    """What the other parts ask of :class:`~.handcards.HandCards`."""
+
+    def take(self, m: MatchLine) -> None: ...
 
 
 class MeantPart(Protocol):
@@ -206,6 +214,7 @@ class Parts:
     deal: DealPart
     plays: PlaysPart
     matches: MatchesPart
+    handcards: HandCardsPart
     meant: MeantPart
     draws: DrawsPart
     pile: PilePart
