@@ -130,13 +130,15 @@ def _clash(center, hand) -> bool:
 def witness(referee) -> bool:
     """Replace, in the log `referee` has run on, every `?` by the card its provenance chose
     (the `?` never revealed get any card that fits). False when some `?` found no card."""
+    from .referee.hidden_witness import hold_briefly, label_rest
+
     ok = True
     for prov in referee.provs:
         if prov is None:
             continue
         if prov.declines:
-            prov.hold_briefly(_clash)
-        ok = prov.label_rest(_clash) and ok
+            hold_briefly(prov, _clash)
+        ok = label_rest(prov, _clash) and ok
         for tok in prov.tokens:
             if tok.ref is None or tok.label is None:
                 ok = False

@@ -15,6 +15,7 @@ from ....hints import plural
 from ..cards import composition, value
 from ..events import FACE_DOWN, Draw, Hand, Round
 from .hidden import Provenance
+from .hidden_search import choose_sum
 from .part import Part, enforces
 from .table import UNKNOWN
 
@@ -223,7 +224,7 @@ class FaceDown(Part):
         toks = [t for q, pool in (prov.pool.items() if prov else ()) if q != self.s.round_winner for t in pool]
         if prov is None or len(toks) != hidden:  # unknown cards no `?` stands for (a bare draw, R27): copies only
             return True
-        return prov.choose_sum(toks, caps, value, target)
+        return choose_sum(prov, toks, caps, value, target)
 
     @enforces("score.hidden", "score.round")
     def score_over_choices(self, s, pts_known: int, hidden: int) -> None:
