@@ -183,18 +183,19 @@ class Referee:
         self.parts.rounds.finish(rnd)
 
     def play_turn(self, turn: Turn, rnd: Round) -> None:
-        self.close_turn(turn)
+        self.parts.closing.close_turn(turn)
         turns = self.parts.turns
         if not turns.start(turn, rnd):
             return
         s = self.s
+        event = turns.event  # each line of the turn, without a hop through self.event (hot: one per line)
         skips: list = list(turn._skips)
         for i, ev in enumerate(turn.events):
             while skips and skips[0][0] == i:
                 turns.skipped_line(*skips.pop(0)[1:])
             if s.t is None:
                 return
-            self.event(ev)
+            event(ev)
         for _, kw, n in skips:
             if s.t is not None:
                 turns.skipped_line(kw, n)

@@ -21,9 +21,13 @@ from .table import UNKNOWN
 
 
 def has_face_down(rnd: Round) -> bool:
-    return any(isinstance(ev, Hand) and FACE_DOWN in ev.cards for ev in rnd.setup) or any(
-        isinstance(ev, Draw) and FACE_DOWN in ev.cards for turn in rnd.turns for ev in turn.events
-    )
+    if any(isinstance(ev, Hand) and FACE_DOWN in ev.cards for ev in rnd.setup):
+        return True
+    for turn in rnd.turns:  # loops, not one generator over every line: this runs over every round
+        for ev in turn.events:
+            if isinstance(ev, Draw) and FACE_DOWN in ev.cards:
+                return True
+    return False
 
 
 def _sums(k: int, caps: dict[str, int]) -> int:

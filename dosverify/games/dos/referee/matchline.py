@@ -11,7 +11,7 @@ from .matching import MatchJudgement as Judgement
 from .table import CenterCard
 
 
-@dataclass(eq=False)
+@dataclass(slots=True, eq=False)
 class MatchLine:
     """One match line as it is judged: what it names, the cards it seems to mean, what was reported."""
 

@@ -63,8 +63,11 @@ class Table:
     def hand_size(self, p: str) -> int:
         """The cards p holds: a card of p's hand that went into the Center Row unnamed (a line left
         out, R27, R50) has left the hand, though which card it was is not known yet."""
-        gone = sum(1 for c in self.center if c.src == p and c.base == UNKNOWN)
-        return max(0, sum(self.hands[p].values()) - gone)
+        held = sum(self.hands[p].values())
+        for c in self.center:  # a plain loop: this runs several times a turn, and UNKNOWN is rare
+            if c.base == UNKNOWN and c.src == p:
+                held -= 1
+        return max(0, held)
 
     def where(self, base: str) -> str:
         """Say where the copies of a card are, for messages."""
