@@ -27,7 +27,6 @@ STILL_OWED = {
     "games/dos/notation.py::_syntax_finding": 106,
     "games/dos/referee/hidden.py::Provenance": 445,
     "games/dos/referee/matches.py::Matches": 323,
-    "service/routers/check.py::router": 145,
 }
 
 

@@ -134,17 +134,13 @@ def _encoded(item: Any, i: int, max_log: int) -> tuple[bytes, str]:
     return raw, form
 
 
-async def batch_logs(request: Request, form: str, limits: Limits) -> list[tuple[bytes, str | None, str]]:
+async def batch_logs(request: Request, jobs: Jobs, form: str, limits: Limits) -> list[tuple[bytes, str | None, str]]:
     """(bytes, form, name) of every log of a batch body, multipart or a JSON array."""
     if form == "multipart":
         parts = await read_multipart(request, limits.max_log, limits.max_items)
         return [(bytes(p.data), p.form(), p.filename or p.name or f"[{i}]") for i, p in enumerate(parts)]
     body = await read_body(request)
-    return await jobs_of(request).call(read_batch_job, body, limits.max_items, limits.max_log, lane="batch")
-
-
-def jobs_of(request: Request) -> Jobs:
-    return Jobs(request)
+    return await jobs.call(read_batch_job, body, limits.max_items, limits.max_log, lane="batch")
 
 
 def read_batch_job(body: bytes, max_items: int, max_log: int) -> list[tuple[bytes, str, str]]:
@@ -256,14 +252,133 @@ def _unreadable(form: str, findings: list) -> ServiceError:
     return ServiceError(422, "invalid-log", f"the body is not a readable {form} log", problems)
 
 
-def router(limits: Limits, p: Params) -> APIRouter:
-    """The check routes, their body limits and documented bodies built from the settings."""
-    r = APIRouter()
-    errors = ERROR_RESPONSES
+#: the query parameters of the routes (their enums from the default game's specification)
+Q = Params.build()
 
-    @r.post(
+
+async def check_one(
+    request: Request,
+    jobs: JobsDep,
+    limits: LimitsDep,
+    ruleset: str | None = Q.ruleset,
+    name: str = Q.name,
+    option: list[str] = Q.option,
+) -> Response:
+    """Referee one log. The answer is the report `dosverify check --format json` prints for
+    the same log: status 200 whatever the verdict, `malformed` for a log that cannot be read
+    in either form. With `Accept: text/plain`, the compiler-style text report instead."""
+    body = await read_body(request)
+    form = form_of(request, ("text", "json"))
+    check_ruleset(ruleset)
+    options = parse_options(option)
+    as_text = prefers_text(request)
+    [(_, _, payload)] = await check_all(
+        jobs, limits, [(body, form, name)], ruleset, "text" if as_text else "json", options
+    )
+    return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
+
+
+async def check_batch(
+    request: Request,
+    jobs: JobsDep,
+    limits: LimitsDep,
+    ruleset: str | None = Q.ruleset_batch,
+    option: list[str] = Q.option,
+) -> Response:
+    """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
+    (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
+    multipart upload with one log per part (a part's Content-Type, else its first character,
+    tells text from JSON). One report per log, in order; a log that cannot be read gets a
+    malformed report and never spoils the others. Reports are named by the item's `name`,
+    else `[i]` (JSON array), or by the part's file name."""
+    form = form_of(request, ("json", "multipart"))
+    if ruleset != "auto":
+        check_ruleset(ruleset)
+    options = parse_options(option)
+    items = await batch_logs(request, jobs, form, limits)
+    ruleset, options, auto = await judged_under(jobs, items, ruleset, options)
+    done = await check_all(jobs, limits, items, ruleset, options=options, auto=auto)
+    return Response(batch_payload(done, auto), media_type="application/json")
+
+
+async def judged_under(
+    jobs: Jobs, items: list[tuple[bytes, str | None, str]], ruleset: str | None, options: dict[str, str]
+) -> tuple[str | None, dict[str, str], dict | None]:
+    """(ruleset, options, inference) a batch is judged under: for `auto`, one inference over the
+    whole batch (none for an empty one), then every log judged under it; else as asked."""
+    if ruleset != "auto":
+        return ruleset, options, None
+    if not items:
+        return None, options, None
+    pairs = [(nm, raw) for raw, _, nm in items]
+    size = sum(len(raw) for raw, _, _ in items)
+    auto = await jobs.call(auto_job, pairs, options, size=size, lane="large", weight=len(items))
+    return auto["ruleset"], auto["options"], auto
+
+
+async def profile_logs(
+    request: Request,
+    jobs: JobsDep,
+    limits: LimitsDep,
+    option: list[str] = Q.option,
+) -> JSONResponse:
+    """The options (rulebook and engine, spec/options.toml) that explain logs of one program, as
+    `dosverify profile --format json`: per option the consistent values (or no evidence), the
+    lines that decide it and an example; the verdicts under the inferred options; the command.
+    `option=KEY=VALUE` fixes an option instead of inferring it."""
+    form_of(request, ("json",))
+    fixed = parse_options(option)
+    body = await read_body(request)
+    # its logs are counted only in the worker: one check budget per 2 KiB of body (about
+    # the smallest log of a round), at most one per log a batch may hold
+    weight = min(limits.max_items, 1 + len(body) // 2048)
+    return JSONResponse(await jobs.call(profile_job, body, limits.max_items, fixed, lane="large", weight=weight))
+
+
+async def convert_log(
+    request: Request,
+    jobs: JobsDep,
+    limits: LimitsDep,
+    to: Literal["json", "text"] | None = Query(
+        None,
+        description="the target form; by default the other one than the body's; the body's own form normalises it",
+    ),
+) -> Response:
+    """`text/plain` in, the JSON form out (`log` is an object); `application/json` in, the
+    text notation out (`log` is a string). `to` the body's own form normalises it (through
+    the other form). Comments and spacing are not kept (they are not part of the JSON form).
+    With `Accept: text/plain` the answer is the converted log itself (the notation, or the
+    JSON form's text). A log that cannot be read is a 422 with the findings as problems."""
+    body = await read_body(request)
+    form = form_of(request, ("text", "json"))
+    target = to or ("json" if form == "text" else "text")
+    [(out, findings)] = await jobs.run([("convert", (body, form, target), len(body))])
+    if out is None:
+        raise _unreadable(form, findings)
+    if prefers_text(request):
+        return Response(out if out.endswith("\n") else out + "\n", media_type="text/plain; charset=utf-8")
+    log: Any = json.loads(out) if target == "json" else out
+    return JSONResponse({"to": target, "log": log, "findings": [f.to_dict() for f in findings]})
+
+
+_CONVERT_RESPONSES = {
+    **ERROR_RESPONSES,
+    200: {
+        "description": "The converted log and the warnings met; with `Accept: text/plain`, the converted log itself",
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    },
+}
+
+
+def router(limits: Limits) -> APIRouter:
+    """The check routes under these settings: a route's body limit (`max_body_size`) and the
+    bodies it documents (`maxItems`) are fixed as it is added, so each app adds its own."""
+    r = APIRouter()
+    r.add_api_route(
         "/v1/check",
-        responses={**errors, 200: TEXT_REPORT_RESPONSE},
+        check_one,
+        methods=["POST"],
+        responses={**ERROR_RESPONSES, 200: TEXT_REPORT_RESPONSE},
         max_body_size=limits.max_log,
         openapi_extra=log_body(),
         summary="Check one log",
@@ -271,133 +386,39 @@ def router(limits: Limits, p: Params) -> APIRouter:
         tags=["check"],
         response_model=Report,
     )
-    async def check_one(
-        request: Request,
-        jobs: JobsDep,
-        limits: LimitsDep,
-        ruleset: str | None = p.ruleset,
-        name: str = p.name,
-        option: list[str] = p.option,
-    ) -> Response:
-        """Referee one log. The answer is the report `dosverify check --format json` prints for
-        the same log: status 200 whatever the verdict, `malformed` for a log that cannot be read
-        in either form. With `Accept: text/plain`, the compiler-style text report instead."""
-        body = await read_body(request)
-        form = form_of(request, ("text", "json"))
-        check_ruleset(ruleset)
-        options = parse_options(option)
-        as_text = prefers_text(request)
-        [(_, _, payload)] = await check_all(
-            jobs, limits, [(body, form, name)], ruleset, "text" if as_text else "json", options
-        )
-        return Response(payload, media_type="text/plain; charset=utf-8" if as_text else "application/json")
-
-    @r.post(
+    r.add_api_route(
         "/v1/check/batch",
+        check_batch,
+        methods=["POST"],
         response_model=BatchResult,
-        responses=errors,
+        responses=ERROR_RESPONSES,
         max_body_size=limits.batch_bytes,
         openapi_extra=_batch_body(limits.max_items),
         summary="Check several logs",
         operation_id="checkBatch",
         tags=["check"],
     )
-    async def check_batch(
-        request: Request,
-        jobs: JobsDep,
-        limits: LimitsDep,
-        ruleset: str | None = p.ruleset_batch,
-        option: list[str] = p.option,
-    ) -> Response:
-        """Referee several logs: a JSON array whose items are text logs (strings) or JSON logs
-        (objects) or named logs (`{"name": ..., "log": ...}`, the log a string or an object), or a
-        multipart upload with one log per part (a part's Content-Type, else its first character,
-        tells text from JSON). One report per log, in order; a log that cannot be read gets a
-        malformed report and never spoils the others. Reports are named by the item's `name`,
-        else `[i]` (JSON array), or by the part's file name."""
-        form = form_of(request, ("json", "multipart"))
-        if ruleset != "auto":
-            check_ruleset(ruleset)
-        options = parse_options(option)
-        items = await batch_logs(request, form, limits)
-        auto = None
-        if ruleset == "auto" and items:  # one inference over the batch, then every log judged under it
-            pairs = [(nm, raw) for raw, _, nm in items]
-            size = sum(len(raw) for raw, _, _ in items)
-            auto = await jobs.call(auto_job, pairs, options, size=size, lane="large", weight=len(items))
-            ruleset, options = auto["ruleset"], auto["options"]
-        elif ruleset == "auto":
-            ruleset = None
-        done = await check_all(jobs, limits, items, ruleset, options=options, auto=auto)
-        return Response(batch_payload(done, auto), media_type="application/json")
-
-    @r.post(
+    r.add_api_route(
         "/v1/profile",
-        responses=errors,
+        profile_logs,
+        methods=["POST"],
+        responses=ERROR_RESPONSES,
         max_body_size=limits.batch_bytes,
         openapi_extra=_profile_body(limits.max_items),
         summary="Infer the options that explain several logs",
         operation_id="profileLogs",
         tags=["check"],
     )
-    async def profile_logs(
-        request: Request,
-        jobs: JobsDep,
-        limits: LimitsDep,
-        option: list[str] = p.option,
-    ) -> JSONResponse:
-        """The options (rulebook and engine, spec/options.toml) that explain logs of one program, as
-        `dosverify profile --format json`: per option the consistent values (or no evidence), the
-        lines that decide it and an example; the verdicts under the inferred options; the command.
-        `option=KEY=VALUE` fixes an option instead of inferring it."""
-        form_of(request, ("json",))
-        fixed = parse_options(option)
-        body = await read_body(request)
-        # its logs are counted only in the worker: one check budget per 2 KiB of body (about
-        # the smallest log of a round), at most one per log a batch may hold
-        weight = min(limits.max_items, 1 + len(body) // 2048)
-        return JSONResponse(await jobs.call(profile_job, body, limits.max_items, fixed, lane="large", weight=weight))
-
-    @r.post(
+    r.add_api_route(
         "/v1/convert",
+        convert_log,
+        methods=["POST"],
         response_model=ConvertResult,
         max_body_size=limits.max_log,
-        responses={
-            **errors,
-            200: {
-                "description": "The converted log and the warnings met; with "
-                "`Accept: text/plain`, the converted log itself",
-                "content": {"text/plain": {"schema": {"type": "string"}}},
-            },
-        },
+        responses=_CONVERT_RESPONSES,
         openapi_extra=log_body(),
         tags=["convert"],
         summary="Convert text to JSON and back",
         operation_id="convertLog",
     )
-    async def convert_log(
-        request: Request,
-        jobs: JobsDep,
-        limits: LimitsDep,
-        to: Literal["json", "text"] | None = Query(
-            None,
-            description="the target form; by default the other one than the body's; the body's own form normalises it",
-        ),
-    ) -> Response:
-        """`text/plain` in, the JSON form out (`log` is an object); `application/json` in, the
-        text notation out (`log` is a string). `to` the body's own form normalises it (through
-        the other form). Comments and spacing are not kept (they are not part of the JSON form).
-        With `Accept: text/plain` the answer is the converted log itself (the notation, or the
-        JSON form's text). A log that cannot be read is a 422 with the findings as problems."""
-        body = await read_body(request)
-        form = form_of(request, ("text", "json"))
-        target = to or ("json" if form == "text" else "text")
-        [(out, findings)] = await jobs.run([("convert", (body, form, target), len(body))])
-        if out is None:
-            raise _unreadable(form, findings)
-        if prefers_text(request):
-            return Response(out if out.endswith("\n") else out + "\n", media_type="text/plain; charset=utf-8")
-        log: Any = json.loads(out) if target == "json" else out
-        return JSONResponse({"to": target, "log": log, "findings": [f.to_dict() for f in findings]})
-
     return r
