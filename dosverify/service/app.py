@@ -108,7 +108,7 @@ def create_app(
     app.router.redirect_slashes = False
     install_handlers(app)
     params = Params.build()
-    app.include_router(check.router(limits, params))
+    app.include_router(check.router(limits))
     web.mount_static(app)
     app.include_router(web.router(limits, params, app.title))
     app.include_router(spec.router)
