@@ -90,90 +90,93 @@ def _short(v: Any, n: int = 60) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
+class _NotALog(Exception):
+    """Raised by a step of the whole reading for a document that is no log: its findings, and
+    the log is malformed (`load_json` gives them, never raises)."""
+
+    def __init__(self, *findings: Finding) -> None:
+        super().__init__()
+        self.findings = list(findings)
+
+
 def load_json(data: str | bytes | dict) -> Parsed:
     """Read a log in the JSON form, whole. Never raises: every problem is a finding.
 
     The whole reading: `api.check` reads a round at a time (``jsonstream``), to the same
     report; this one serves `convert`, the witness and ``check(whole=True)``."""
     text = None
-    if isinstance(data, (bytes, bytearray)):
-        from .notation import utf16_problem
+    try:
+        if isinstance(data, (bytes, bytearray)):
+            data = _utf8_text(data)
+        if isinstance(data, str):
+            text = data[1:] if data.startswith("\ufeff") else data
+            # the parsed value is passed, never named here, so _validated can let it go before it validates
+            log = _validated(_json_value(text), text)
+        else:
+            log = _validated(data, None)
+    except _NotALog as e:
+        return Parsed(None, e.findings, True, text)
+    findings = _header_checks(log)
+    if any(f.rule == "notation.players" for f in findings):
+        return Parsed(None, findings, True, text)
+    attach_pointers(log)
+    findings.extend(face_down_checks(log))
+    return Parsed(log, findings, False, text)
 
-        if problem := utf16_problem(bytes(data[:4])):
-            return Parsed(
-                None,
-                [
-                    finding(
-                        "notation.encoding",
-                        problem,
-                        line=1,
-                        column=1,
-                        found="UTF-16",
-                        expected="UTF-8 text",
-                    )
-                ],
-                True,
-                None,
+
+def _utf8_text(data: bytes | bytearray) -> str:
+    """The log's bytes decoded (a UTF-8 byte order mark dropped); UTF-16, or bytes that are not
+    UTF-8, are no log: notation.encoding."""
+    from .notation import utf16_problem
+
+    if problem := utf16_problem(bytes(data[:4])):
+        raise _NotALog(finding("notation.encoding", problem, line=1, column=1, found="UTF-16", expected="UTF-8 text"))
+    try:
+        return bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise _NotALog(
+            finding(
+                "notation.encoding",
+                f"the JSON log is not UTF-8: byte offset {e.start} is not valid UTF-8",
+                line=bytes(data).count(b"\n", 0, e.start) + 1,
             )
-        try:
-            data = bytes(data).decode("utf-8-sig")
-        except UnicodeDecodeError as e:
-            assert isinstance(data, (bytes, bytearray))  # the decoding failed: still the bytes given
-            return Parsed(
-                None,
-                [
-                    finding(
-                        "notation.encoding",
-                        f"the JSON log is not UTF-8: byte offset {e.start} is not valid UTF-8",
-                        line=bytes(data).count(b"\n", 0, e.start) + 1,
-                    )
-                ],
-                True,
-                None,
+        ) from None
+
+
+def _json_value(text: str) -> Any:
+    """The JSON text parsed; a text that is not JSON, or is nested deeper than Python's
+    recursion limit, is no log: notation.schema at the whole document."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise _NotALog(
+            finding("notation.schema", f"this is not JSON: {e.msg}", line=e.lineno, column=e.colno, pointer="")
+        ) from None
+    except RecursionError:
+        raise _NotALog(
+            finding(
+                "notation.schema",
+                f"this is not a log: the JSON is nested more than {sys.getrecursionlimit()} levels deep",
+                line=1,
+                pointer="",
             )
-    if isinstance(data, str):
-        text = data[1:] if data.startswith("\ufeff") else data
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as e:
-            return Parsed(
-                None,
-                [finding("notation.schema", f"this is not JSON: {e.msg}", line=e.lineno, column=e.colno, pointer="")],
-                True,
-                text,
-            )
-        except RecursionError:
-            return Parsed(
-                None,
-                [
-                    finding(
-                        "notation.schema",
-                        f"this is not a log: the JSON is nested more than {sys.getrecursionlimit()} levels deep",
-                        line=1,
-                        pointer="",
-                    )
-                ],
-                True,
-                text,
-            )
-        except ValueError as e:
-            return Parsed(None, [finding("notation.schema", f"this is not JSON: {e}", line=1, pointer="")], True, text)
-    else:
-        obj = data
+        ) from None
+    except ValueError as e:
+        raise _NotALog(finding("notation.schema", f"this is not JSON: {e}", line=1, pointer="")) from None
+
+
+def _validated(obj: Any, text: str | None) -> Log:
+    """The log the schema makes of a JSON value, read from `text` (None: a value given as is);
+    each way it breaks the schema is a notation.schema finding at its JSON pointer."""
     if not isinstance(obj, dict):
-        return Parsed(
-            None,
-            [
-                finding(
-                    "notation.schema",
-                    "a JSON log is one object",
-                    pointer="",
-                    found=json_type_name(obj),
-                    expected="an object",
-                )
-            ],
-            True,
-            text,
+        raise _NotALog(
+            finding(
+                "notation.schema",
+                "a JSON log is one object",
+                pointer="",
+                found=json_type_name(obj),
+                expected="an object",
+            )
         )
     floats: list = []
     obj = _integral_floats(obj, floats)
@@ -181,25 +184,18 @@ def load_json(data: str | bytes | dict) -> Parsed:
     # the parsed objects let go meanwhile (read again only to place an error), so a long log
     # needs its text and its events, not also a second copy and every parsed object
     src = text if text is not None and not floats and not _has_lone_surrogate(text) else json.dumps(obj)
-    reread = src is text and isinstance(data, str)
-    if reread:
+    if src is text:
         obj = None
     try:
         # strict, in JSON mode: JSON types as the schema says (no `false` for 0, no "3" for 3)
-        log = log_adapter().validate_json(src, strict=True)
+        return log_adapter().validate_json(src, strict=True)
     except ValidationError as e:
         if obj is None:
             assert text is not None  # obj let go only when the text given is what was validated
             obj = json.loads(text)
-        return Parsed(None, schema_findings(e.errors(include_url=False), obj), True, text)
+        raise _NotALog(*schema_findings(e.errors(include_url=False), obj)) from None
     except RecursionError:
-        return Parsed(None, [finding("notation.schema", "the JSON log is nested too deeply", pointer="")], True, text)
-    findings = _header_checks(log)
-    if any(f.rule == "notation.players" for f in findings):
-        return Parsed(None, findings, True, text)
-    attach_pointers(log)
-    findings.extend(face_down_checks(log))
-    return Parsed(log, findings, False, text)
+        raise _NotALog(finding("notation.schema", "the JSON log is nested too deeply", pointer="")) from None
 
 
 def schema_findings(errors: Sequence[Mapping[str, Any]], obj: Any, prefix: str = "") -> list[Finding]:
