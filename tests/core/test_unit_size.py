@@ -24,7 +24,6 @@ STILL_OWED = {
     "games/dos/check.py::check": 105,
     "games/dos/jsonform.py::load_json": 110,
     "games/dos/notation.py::_iter_items": 114,
-    "games/dos/notation.py::_syntax_finding": 106,
     "games/dos/referee/hidden.py::Provenance": 445,
     "games/dos/referee/matches.py::Matches": 323,
     "service/routers/check.py::router": 145,
