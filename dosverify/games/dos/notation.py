@@ -1171,10 +1171,11 @@ def _iter_items(text: str):
     first = None  # the first line item: a text that is not a log of notation 1 is read no further
     if fast_path_on():
         stop: list = []
-        for item in _read_fast(lines, b, lark, out, stop):
-            if first is None:
-                first = item
-            yield item
+        fast = _read_fast(lines, b, lark, out, stop)
+        first = next(fast, None)
+        if first is not None:
+            yield first
+            yield from fast
         if not stop:
             return
         i, raw = stop
@@ -1194,11 +1195,7 @@ def _iter_items(text: str):
                 return
             i, raw = stop
             pending = [raw, *held]
-        while len(pending) < _CHUNK:
-            raw = next(lines, None)
-            if raw is None:
-                break
-            pending.append(raw)
+        _top_up(pending, lines)
         if not pending:
             yield from out
             return
@@ -1219,45 +1216,13 @@ def _iter_items(text: str):
                     yield from out
                     out.clear()
                 continue
-        chunk = pending[: _CHUNK - into]
-        lead = "\n" if (errors == 0 and i > 0) or into else ""  # the state after a line end
-        off = i - 1 if lead else i
-        src = lead + "\n".join(chunk) + "\n"
-        b.out = out
-        b.off = off
-        try:
-            lark.parse(src, start="start")
-            used = len(chunk)
-        except UnexpectedInput as e:
-            if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
-                e.line, e.column = 1 + len(lead), 1
-            at = e.line - len(lead)  # the bad line, from 1, within the chunk
-            line = i + at
-            errors += 1
-            b.off = 0
-            if not _retry_upper(lark, b, chunk[at - 1] if at <= len(chunk) else "", line, out):
-                out.append(("bad", line, e.column, [_syntax_finding(e, src, off, errors <= _DETAILED_ERRORS)]))
-                head = first or out[0]
-                if errors == 1 and (head[0] != "dos" or head[3][0] != 1):
-                    yield from out  # not a log of notation 1 (the fold reads no further than its first line)
-                    out.clear()
-                    return
-            used = at
-            resume = True
-        except Exception as e:  # never raise: a defensive net for the unforeseen
-            errors += 1
-            out.append(
-                (
-                    "bad",
-                    i + 1,
-                    1,
-                    [finding("notation.line", f"this line could not be read ({type(e).__name__})", line=i + 1)],
-                )
-            )
-            used = 1
-            resume = True
-        finally:
-            b.off = 0
+        used, bad = _parse_chunk(lark, b, pending[: _CHUNK - into], i, errors, into, out)
+        if bad:  # a bad line: the fast path reads on after it
+            errors, resume = errors + 1, True
+            if bad == "syntax" and errors == 1 and not _notation_1(first or out[0]):
+                yield from out  # not a log of notation 1 (the fold reads no further than its first line)
+                out.clear()
+                return
         del pending[:used]
         i += used
         if resume:
@@ -1267,6 +1232,53 @@ def _iter_items(text: str):
                 first = out[0]
             yield from out
             out.clear()
+
+
+def _top_up(pending: list[str], lines) -> None:
+    """Take lines of the text into `pending` until it holds a chunk (or the text ends)."""
+    while len(pending) < _CHUNK:
+        raw = next(lines, None)
+        if raw is None:
+            return
+        pending.append(raw)
+
+
+def _notation_1(item) -> bool:
+    """Whether a text's first line item is the header of a log of notation 1."""
+    return item[0] == "dos" and item[3][0] == 1
+
+
+def _parse_chunk(lark, b, chunk: list[str], i: int, errors: int, into: int, out: list) -> tuple[int, str | None]:
+    """Lark reads a chunk of lines (from index `i`; `errors` so far; `into`: lines into a chunk of
+    Lark alone), appending its items to `out`, up to and with its first bad line. Returns the
+    lines it used, and what the bad one was: None if none; "syntax" for Lark's error (a detailed
+    finding for the first errors); "retried" when it reads upper-cased (`_retry_upper`);
+    "unforeseen" for any other exception (one finding: the reader never raises)."""
+    lead = "\n" if (errors == 0 and i > 0) or into else ""  # the state after a line end
+    detailed = errors < _DETAILED_ERRORS
+    off = i - 1 if lead else i
+    src = lead + "\n".join(chunk) + "\n"
+    b.out = out
+    b.off = off
+    try:
+        lark.parse(src, start="start")
+        return len(chunk), None
+    except UnexpectedInput as e:
+        if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
+            e.line, e.column = 1 + len(lead), 1
+        at = e.line - len(lead)  # the bad line, from 1, within the chunk
+        line = i + at
+        b.off = 0
+        if _retry_upper(lark, b, chunk[at - 1] if at <= len(chunk) else "", line, out):
+            return at, "retried"
+        out.append(("bad", line, e.column, [_syntax_finding(e, src, off, detailed)]))
+        return at, "syntax"
+    except Exception as e:  # never raise: a defensive net for the unforeseen
+        message = f"this line could not be read ({type(e).__name__})"
+        out.append(("bad", i + 1, 1, [finding("notation.line", message, line=i + 1)]))
+        return 1, "unforeseen"
+    finally:
+        b.off = 0
 
 
 _CHEAP_JUNK = True  # tests turn it off to compare
