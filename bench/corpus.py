@@ -61,14 +61,13 @@ def _fingerprint(*files: Path) -> str:
 
 
 def _generator_files() -> list[Path]:
-    pkg = ROOT / "dosverify"
-    return [
-        pkg / "games" / "dos" / "simulate",  # a package: every module of it counts
-        pkg / "games" / "dos" / "notation.py",
-        pkg / "games" / "dos" / "jsonform.py",
-        pkg / "games" / "dos" / "events.py",
-        ROOT / "spec" / "dos",
+    dos = ROOT / "dosverify" / "games" / "dos"
+    # a module may become a package of the same name (simulate did): either counts
+    mods = [
+        dos / f"{m}.py" if (dos / f"{m}.py").is_file() else dos / m
+        for m in ("simulate", "notation", "jsonform", "events")
     ]
+    return [*mods, ROOT / "spec" / "dos"]
 
 
 def _dos_fingerprint() -> str:

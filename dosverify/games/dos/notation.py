@@ -21,7 +21,7 @@ import json
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from itertools import chain
 from pathlib import Path
 from typing import cast
@@ -645,111 +645,135 @@ def _line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
-def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = True) -> Finding:
-    """A finding for a Lark error in ``text`` (whose first line is line ``off + 1``). Not
-    ``detailed``, what was expected is the parser state's terminals, without replaying each to
-    see which the line could really take (``accepts``: the costly part, a few ms a line)."""
-    line = exc.line + off
-    column = exc.column
+_KEYWORDS_LONGEST_FIRST = sorted(KEYWORDS, key=len, reverse=True)
+
+
+def _glued_keyword(word: str) -> str | None:
+    """The keyword ``word`` starts with but is not (the longest): a keyword glued to the next word."""
+    return next((k for k in _KEYWORDS_LONGEST_FIRST if word.startswith(k) and word != k), None)
+
+
+def _error_site(exc: UnexpectedInput, text: str, detailed: bool) -> tuple[int, Collection[str], str]:
+    """Where in ``text`` Lark stopped, the terminals it could have taken there, and the word it
+    found there ("" at a line end). Not ``detailed``: the parser state's terminals, without
+    replaying each to see which the line could really take (``accepts``: a few ms a line)."""
     if isinstance(exc, UnexpectedToken):
         tok = exc.token
-        pos = tok.start_pos if tok.start_pos is not None else 0
         try:
-            expected_names = (exc.accepts if detailed else None) or exc.expected
+            names = (exc.accepts if detailed else None) or exc.expected
         except Exception:  # pragma: no cover - lark internals
-            expected_names = exc.expected
-        if tok.type in ("_NL", "$END"):
-            word = ""
-        else:
-            word = str(tok)
-    else:  # UnexpectedCharacters, the lexer's (the other kind the parser raises)
-        pos = exc.pos_in_stream or 0
-        expected_names = cast(UnexpectedCharacters, exc).allowed or set()
-        word = _word_at(text, pos)
-    expected = _readable(expected_names)
-    ls = _line_start(text, pos)
-    at_start = text[ls:pos].strip(" \t") == ""
-    help = None
-    if not at_start:
-        # the line's first word: a keyword glued to the next word, or no keyword at all
-        indent = len(text[ls:pos]) - len(text[ls:pos].lstrip(" \t"))
-        first = _word_at(text, ls + indent)
-        col1 = indent + 1
-        free_tag = first not in KEYWORDS and TAG_RE.match(first) is not None
-        if free_tag:
-            glued = next((k for k in sorted(KEYWORDS, key=len, reverse=True) if first.startswith(k)), None)
-            if glued:
-                return finding(
-                    "notation.line",
-                    f"`{_short(first)}` is not a keyword: words are separated by white space "
-                    f"(`{glued} {first[len(glued) :]}`?)",
-                    line=line,
-                    column=col1,
-                    found=_short(first),
-                    expected="a line keyword",
-                    help="separate the words of a line with spaces",
-                )
-            if word or "WORD" not in expected_names:
-                free_tag = False
-        if free_tag:
+            names = exc.expected
+        return (tok.start_pos or 0), names, "" if tok.type in ("_NL", "$END") else str(tok)
+    # UnexpectedCharacters, the lexer's (the other kind the parser raises)
+    pos = exc.pos_in_stream or 0
+    return pos, cast(UnexpectedCharacters, exc).allowed or set(), _word_at(text, pos)
+
+
+def _not_a_keyword(first: str, word: str, names: Collection[str], line: int, column: int) -> Finding | None:
+    """An error past a line's first word that is no keyword but could be a tag: the first word
+    is what is wrong (a keyword glued to the next word, or a free tag out of place)."""
+    if first in KEYWORDS or TAG_RE.match(first) is None:
+        return None
+    glued = _glued_keyword(first)
+    if glued:
+        return finding(
+            "notation.line",
+            f"`{_short(first)}` is not a keyword: words are separated by white space "
+            f"(`{glued} {first[len(glued) :]}`?)",
+            line=line,
+            column=column,
+            found=_short(first),
+            expected="a line keyword",
+            help="separate the words of a line with spaces",
+        )
+    if word or "WORD" not in names:
+        return None
+    return finding(
+        "notation.line",
+        f"`{_short(first)}` is not a keyword of the notation (as a free tag, it "
+        f"would need one value and stand in the header)",
+        line=line,
+        column=column,
+        found=_short(first),
+        expected="a line keyword",
+    )
+
+
+def _card_word_finding(
+    word: str, first: str, names: Collection[str], expected: str, line: int, column: int
+) -> Finding | None:
+    """A found word that is a card word, or a slip of one, where it cannot stand: what is wrong
+    with the card, or that a card cannot stand there (a player name above all)."""
+    found = _short(word)
+    if CARD_WORD_RE.match(word):
+        problem = card_problem(word)
+        if problem:
+            return finding("notation.card", problem, line=line, column=column, found=found, expected=expected)
+        if "CARD" not in names:
+            if first == "players":
+                message = f"`{word}` is a card word: it cannot be a player name"
+                return finding("notation.players", message, line=line, column=column, found=found, expected=expected)
+            help = "a card word is never a player name" if "NAME" in names else None
+            message = f"expected {expected}, found the card `{word}`"
             return finding(
-                "notation.line",
-                f"`{_short(first)}` is not a keyword of the notation (as a free tag, it "
-                f"would need one value and stand in the header)",
-                line=line,
-                column=col1,
-                found=_short(first),
-                expected="a line keyword",
+                "notation.line", message, line=line, column=column, found=found, expected=expected, help=help
             )
+    slip = card_slip(word) if "CARD" in names else None
+    if slip:
+        return finding("notation.line", slip, line=line, column=column, found=found, expected=expected)
+    return None
+
+
+def _wrong_word(
+    word: str, names: Collection[str], expected: str, at_start: bool, exc: UnexpectedInput
+) -> tuple[str, str | None]:
+    """The message and help for a found word the line cannot take: at a line's start, a keyword
+    in capitals, glued to the next word, or no keyword at all; further on, words not spaced."""
+    found = _short(word)
+    if at_start:
+        low = word.lower()
+        if low in KEYWORDS and word != low:
+            return f"`{found}` is not a keyword: keywords are lower case (`{low}`)", f"keywords are lower case: `{low}`"
+        glued = _glued_keyword(low)
+        if glued:
+            message = (
+                f"`{found}` is not a keyword: words are separated by white space (`{glued} {word[len(glued) :]}`?)"
+            )
+            return message, "separate the words of a line with spaces"
+        if "TAG" in names or tok_type(exc) == "NAME":
+            help = (
+                "a line starts with a keyword (`turn`, `match`, `draw`, ...) or, in the header, a lower-case tag name"
+            )
+            return f"`{found}` is not a keyword of the notation", help
+    elif "=" in word or "+" in word:
+        return f"expected {expected}, found `{found}`", "separate the words of a line with spaces"
+    return f"expected {expected}, found `{found}`", None
+
+
+def _syntax_finding(exc: UnexpectedInput, text: str, off: int, detailed: bool = True) -> Finding:
+    """A finding for a Lark error in ``text`` (whose first line is line ``off + 1``), worded for
+    the slip it most likely is. Not ``detailed``: see `_error_site`."""
+    line, column = exc.line + off, exc.column
+    pos, names, word = _error_site(exc, text, detailed)
+    expected = _readable(names)
+    ls = _line_start(text, pos)
+    before = text[ls:pos]
+    indent = len(before) - len(before.lstrip(" \t"))
+    at_start = before.strip(" \t") == ""
+    first = _word_at(text, ls + indent)  # the line's first word
+    if not at_start:
+        wrong_first = _not_a_keyword(first, word, names, line, indent + 1)
+        if wrong_first:
+            return wrong_first
     if not word:
-        found = "end of line"
-        message = f"the line ends too early: expected {expected}"
+        found, message, help = "end of line", f"the line ends too early: expected {expected}", None
     else:
+        card = _card_word_finding(word, first, names, expected, line, column)
+        if card:
+            return card
         found = _short(word)
-        if CARD_WORD_RE.match(word):
-            problem = card_problem(word)
-            if problem:
-                return finding("notation.card", problem, line=line, column=column, found=found, expected=expected)
-            if "CARD" not in expected_names:
-                message = f"expected {expected}, found the card `{word}`"
-                if _word_at(text, ls + len(text[ls:pos]) - len(text[ls:pos].lstrip(" \t"))) == "players":
-                    return finding(
-                        "notation.players",
-                        f"`{word}` is a card word: it cannot be a player name",
-                        line=line,
-                        column=column,
-                        found=found,
-                        expected=expected,
-                    )
-                if "NAME" in expected_names:
-                    help = "a card word is never a player name"
-                return finding(
-                    "notation.line", message, line=line, column=column, found=found, expected=expected, help=help
-                )
-        message = f"expected {expected}, found `{found}`"
-        slip = card_slip(word) if "CARD" in expected_names else None
-        if slip:
-            return finding("notation.line", slip, line=line, column=column, found=found, expected=expected)
-        if at_start:
-            low = word.lower()
-            if low in KEYWORDS and word != low:
-                help = f"keywords are lower case: `{low}`"
-                message = f"`{found}` is not a keyword: keywords are lower case (`{low}`)"
-            else:
-                glued = next(
-                    (k for k in sorted(KEYWORDS, key=len, reverse=True) if low.startswith(k) and low != k), None
-                )
-                if glued:
-                    message = f"`{found}` is not a keyword: words are separated by white space (`{glued} {word[len(glued) :]}`?)"
-                    help = "separate the words of a line with spaces"
-                elif "TAG" in expected_names or tok_type(exc) == "NAME":
-                    message = f"`{found}` is not a keyword of the notation"
-                    help = "a line starts with a keyword (`turn`, `match`, `draw`, ...) or, in the header, a lower-case tag name"
-        elif "=" in word or "+" in word:
-            help = "separate the words of a line with spaces"
-    rule = "notation.line"
-    if _word_at(text, ls + len(text[ls:pos]) - len(text[ls:pos].lstrip(" \t"))) == "players":
-        rule = "notation.players"  # no valid players line: the log is malformed
+        message, help = _wrong_word(word, names, expected, at_start, exc)
+    rule = "notation.players" if first == "players" else "notation.line"  # no valid players line: malformed
     return finding(rule, message, line=line, column=column, found=found, expected=expected, help=help)
 
 
@@ -1147,10 +1171,11 @@ def _iter_items(text: str):
     first = None  # the first line item: a text that is not a log of notation 1 is read no further
     if fast_path_on():
         stop: list = []
-        for item in _read_fast(lines, b, lark, out, stop):
-            if first is None:
-                first = item
-            yield item
+        fast = _read_fast(lines, b, lark, out, stop)
+        first = next(fast, None)
+        if first is not None:
+            yield first
+            yield from fast
         if not stop:
             return
         i, raw = stop
@@ -1170,11 +1195,7 @@ def _iter_items(text: str):
                 return
             i, raw = stop
             pending = [raw, *held]
-        while len(pending) < _CHUNK:
-            raw = next(lines, None)
-            if raw is None:
-                break
-            pending.append(raw)
+        _top_up(pending, lines)
         if not pending:
             yield from out
             return
@@ -1195,45 +1216,13 @@ def _iter_items(text: str):
                     yield from out
                     out.clear()
                 continue
-        chunk = pending[: _CHUNK - into]
-        lead = "\n" if (errors == 0 and i > 0) or into else ""  # the state after a line end
-        off = i - 1 if lead else i
-        src = lead + "\n".join(chunk) + "\n"
-        b.out = out
-        b.off = off
-        try:
-            lark.parse(src, start="start")
-            used = len(chunk)
-        except UnexpectedInput as e:
-            if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
-                e.line, e.column = 1 + len(lead), 1
-            at = e.line - len(lead)  # the bad line, from 1, within the chunk
-            line = i + at
-            errors += 1
-            b.off = 0
-            if not _retry_upper(lark, b, chunk[at - 1] if at <= len(chunk) else "", line, out):
-                out.append(("bad", line, e.column, [_syntax_finding(e, src, off, errors <= _DETAILED_ERRORS)]))
-                head = first or out[0]
-                if errors == 1 and (head[0] != "dos" or head[3][0] != 1):
-                    yield from out  # not a log of notation 1 (the fold reads no further than its first line)
-                    out.clear()
-                    return
-            used = at
-            resume = True
-        except Exception as e:  # never raise: a defensive net for the unforeseen
-            errors += 1
-            out.append(
-                (
-                    "bad",
-                    i + 1,
-                    1,
-                    [finding("notation.line", f"this line could not be read ({type(e).__name__})", line=i + 1)],
-                )
-            )
-            used = 1
-            resume = True
-        finally:
-            b.off = 0
+        used, bad = _parse_chunk(lark, b, pending[: _CHUNK - into], i, errors, into, out)
+        if bad:  # a bad line: the fast path reads on after it
+            errors, resume = errors + 1, True
+            if bad == "syntax" and errors == 1 and not _notation_1(first or out[0]):
+                yield from out  # not a log of notation 1 (the fold reads no further than its first line)
+                out.clear()
+                return
         del pending[:used]
         i += used
         if resume:
@@ -1243,6 +1232,53 @@ def _iter_items(text: str):
                 first = out[0]
             yield from out
             out.clear()
+
+
+def _top_up(pending: list[str], lines) -> None:
+    """Take lines of the text into `pending` until it holds a chunk (or the text ends)."""
+    while len(pending) < _CHUNK:
+        raw = next(lines, None)
+        if raw is None:
+            return
+        pending.append(raw)
+
+
+def _notation_1(item) -> bool:
+    """Whether a text's first line item is the header of a log of notation 1."""
+    return item[0] == "dos" and item[3][0] == 1
+
+
+def _parse_chunk(lark, b, chunk: list[str], i: int, errors: int, into: int, out: list) -> tuple[int, str | None]:
+    """Lark reads a chunk of lines (from index `i`; `errors` so far; `into`: lines into a chunk of
+    Lark alone), appending its items to `out`, up to and with its first bad line. Returns the
+    lines it used, and what the bad one was: None if none; "syntax" for Lark's error (a detailed
+    finding for the first errors); "retried" when it reads upper-cased (`_retry_upper`);
+    "unforeseen" for any other exception (one finding: the reader never raises)."""
+    lead = "\n" if (errors == 0 and i > 0) or into else ""  # the state after a line end
+    detailed = errors < _DETAILED_ERRORS
+    off = i - 1 if lead else i
+    src = lead + "\n".join(chunk) + "\n"
+    b.out = out
+    b.off = off
+    try:
+        lark.parse(src, start="start")
+        return len(chunk), None
+    except UnexpectedInput as e:
+        if not isinstance(e.line, int) or e.line < 1:  # pragma: no cover - lark gives positions
+            e.line, e.column = 1 + len(lead), 1
+        at = e.line - len(lead)  # the bad line, from 1, within the chunk
+        line = i + at
+        b.off = 0
+        if _retry_upper(lark, b, chunk[at - 1] if at <= len(chunk) else "", line, out):
+            return at, "retried"
+        out.append(("bad", line, e.column, [_syntax_finding(e, src, off, detailed)]))
+        return at, "syntax"
+    except Exception as e:  # never raise: a defensive net for the unforeseen
+        message = f"this line could not be read ({type(e).__name__})"
+        out.append(("bad", i + 1, 1, [finding("notation.line", message, line=i + 1)]))
+        return 1, "unforeseen"
+    finally:
+        b.off = 0
 
 
 _CHEAP_JUNK = True  # tests turn it off to compare
