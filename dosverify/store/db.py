@@ -20,6 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
+from .insert import insert_audit
 from .judge import Judged, judge
 from .schema import aliases, audits, events, reports
 
@@ -153,6 +154,10 @@ class Store:
         check_url(url)
         self.engine = make_engine(url)
         self.writer = self.engine.execution_options(store_write=True)
+        # a submission's write is one statement on PostgreSQL (dosverify.store.insert): in
+        # autocommit it is its own transaction, with no BEGIN and COMMIT round trips of its own
+        pg = self.engine.dialect.name == "postgresql"
+        self.submitter = self.engine.execution_options(isolation_level="AUTOCOMMIT") if pg else self.writer
         if migrate_to:
             with self._guard():
                 migrate(self.writer, migrate_to)
@@ -245,30 +250,39 @@ class Store:
         *,
         form: str | None = None,
         judged: Judged | None = None,
-        looked: bool = False,
     ) -> tuple[dict, bool]:
         """Keep ``data`` as an audit of the event: (the audit, True) when new, (the audit that
         has the same bytes, False) when the event has it already. ``judged`` is the judgement
-        made elsewhere (the service's worker pool; ``looked``: after :meth:`lookup` said the
-        bytes are new); by default the log is judged here."""
+        made elsewhere (the service's worker pool): the write is then the only trip to the
+        database. Without it the log is judged here, after a lookup, so that bytes the event
+        has already are not judged again."""
         digest = hashlib.sha256(data).hexdigest()
-        if not looked and (existing := self.lookup(event_id, digest)) is not None:
-            return existing, False
-        judged = judged or judge(data, name or digest[:12], form)
-        row = {"id": new_id(), "event_id": event_id, "sha256": digest, "name": name or digest[:12], "form": form}
-        rep = {"audit_id": row["id"], "current": True, **_report_row(judged)}
+        if judged is None:
+            if (existing := self.lookup(event_id, digest)) is not None:
+                return existing, False
+            judged = judge(data, name or digest[:12], form)
+        stamp = now()
+        row: dict[str, Any] = {
+            "id": new_id(),
+            "event_id": event_id,
+            "sha256": digest,
+            "name": name or digest[:12],
+            "log": data,
+            "form": form,
+            "submitted": stamp,
+        }
+        rep = {**_report_row(judged), "judged": stamp, "current": True}
         try:
-            with self._tx(write=True) as conn:
+            with self._guard(), self.submitter.begin() as conn:
                 # the order of submission (two concurrent PostgreSQL transactions may share a
                 # number: the order is then by time)
-                row["seq"] = conn.execute(_NEXT_SEQ, {"e": event_id}).scalar_one()
-                row["submitted"] = rep["judged"] = now()
-                conn.execute(_INSERT_AUDIT, {**row, "log": data})
-                conn.execute(_INSERT_REPORT, rep)
-        except sa_exc.IntegrityError:  # the same bytes committed first elsewhere, or no such event
+                row["seq"] = insert_audit(conn, row, rep)
+        except sa_exc.IntegrityError:  # no such event, or (other databases) the same bytes
+            row["seq"] = None
+        if row["seq"] is None:  # the same bytes committed first, here or elsewhere
             existing = self.lookup(event_id, digest)  # NotFound when there is no event
             if existing is None:  # pragma: no cover - an integrity error of another kind
-                raise
+                raise RuntimeError(f"the audit of {digest} was neither written nor found")
             return existing, False
         return _audit_dict(row, [rep], False), True
 
@@ -412,10 +426,7 @@ def _report_cols() -> list:
 
 
 _AUDIT_KEYS = ("id", "event_id", "sha256", "name", "form", "submitted", "seq")
-# the statements of a submission, built once (building one costs more than running it)
-_NEXT_SEQ = sa.select(sa.func.coalesce(sa.func.max(audits.c.seq), 0) + 1).where(audits.c.event_id == sa.bindparam("e"))
-_INSERT_AUDIT = audits.insert()
-_INSERT_REPORT = reports.insert()
+# the lookup by SHA-256, built once (building it costs more than running it)
 _LOOKUP = (
     sa.select(events.c.id.label("event"), *[audits.c[k] for k in _AUDIT_KEYS], *_report_cols())
     .select_from(events)
