@@ -86,7 +86,12 @@ def insert_audit(conn: sa.Connection, row: dict, rep: dict) -> int | None:
             sql = _SQLITE_REPORT
             cur.execute(sql, p)
     except conn.dialect.loaded_dbapi.Error as exc:  # as SQLAlchemy would raise it
-        raise sa_exc.DBAPIError.instance(sql, p, exc, conn.dialect.loaded_dbapi.Error) from exc
+        gone = conn.dialect.is_disconnect(exc, conn.connection.dbapi_connection, cur)
+        if gone:  # not back into the pool
+            conn.invalidate(exc)
+        raise sa_exc.DBAPIError.instance(
+            sql, p, exc, conn.dialect.loaded_dbapi.Error, connection_invalidated=gone
+        ) from exc
     finally:
         cur.close()
     return None if got is None else got[0]
