@@ -13,7 +13,6 @@ URL keeps no events: the routes answer 404 saying so (it writes no file where it
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 import threading
@@ -286,11 +285,11 @@ async def add_game(
     limit = getattr(request.app.state, "max_log_bytes", None)
     if limit is not None and len(body) > limit:
         raise StoreProblem(413, f"the log is over the limit of {limit} bytes")
-    existing = await _call(request, Store.lookup, event_id, hashlib.sha256(body).hexdigest())
-    if existing is not None:
-        return JSONResponse(existing, status_code=200)
+    # judged first, then one trip to the database (the write, which finds bytes the event has
+    # already): a new log, the common case, pays no lookup before it; the same bytes sent again
+    # are judged again for nothing, and answered with the audit kept
     judged = await _judged(request, body, name or "-", form)
-    audit, new = await _call(request, Store.submit, event_id, body, name, form=form, judged=judged, looked=True)
+    audit, new = await _call(request, Store.submit, event_id, body, name, form=form, judged=judged)
     return JSONResponse(audit, status_code=201 if new else 200)
 
 
