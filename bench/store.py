@@ -5,7 +5,7 @@ same logs, on SQLite and on PostgreSQL; then the standings of the event.
                                     [--backends sqlite,postgresql] [--workers N] [--json OUT]
 
 For each backend: starts ``python -m dosverify serve`` on a free 127.0.0.1 port with a fresh
-store (SQLite: a temporary data folder, WAL, synchronous=NORMAL; PostgreSQL: a throwaway cluster
+store (SQLite: a temporary data folder, WAL, synchronous=FULL, or NORMAL under DOSVERIFY_SQLITE_SYNC=normal; PostgreSQL: a throwaway cluster
 made with Debian's initdb/pg_ctl, as tests/pgserver.py does) and warms it up. Then, ``--repeats``
 times, the two phases on the same server, interleaved (check, store; then store, check; ...) so
 that a change of the machine's load falls on both alike: ``--concurrency`` closed-loop httpx

@@ -76,22 +76,29 @@ def check_url(url: str) -> None:
         raise ValueError(f"`{url}` is not a database URL dosverify can use: {exc}") from exc
 
 
+def sqlite_sync() -> str:
+    """SQLite's `synchronous` setting: FULL unless DOSVERIFY_SQLITE_SYNC says normal (see make_engine)."""
+    raw = os.environ.get("DOSVERIFY_SQLITE_SYNC", "full").strip().lower() or "full"
+    if raw not in ("full", "normal"):
+        raise ValueError(f"DOSVERIFY_SQLITE_SYNC must be `full` or `normal`, not `{raw}`")
+    return raw.upper()
+
+
 def make_engine(url: str) -> sa.Engine:
     """An engine with the store's settings: SQLite in WAL mode, every write taking the write lock
     at once (BEGIN IMMEDIATE: concurrent writers queue on the busy timeout instead of failing;
     reads stay deferred, never waiting for a writer in WAL mode); other databases with
     connections checked before use after a second idle (a restarted server is reconnected to).
 
-    SQLite's sync is NORMAL, not FULL: in WAL mode a commit is then written to the log but not
-    flushed to the disk until the next checkpoint. That keeps every guarantee the store gives
-    against its own failures: a commit survives the process killed (the log is in the operating
-    system's hands; tests/core/test_store_kill.py), and the database is never corrupted, whatever
-    fails. What it gives up is the last commits before the machine itself loses power or its
-    kernel crashes, which roll back as a whole (an audit is there with its report, or not at
-    all); an organiser sends those logs again, and bytes kept already are the same audit. FULL
-    flushes at every commit while holding the write lock: 7 to 9 ms of wall time a submission
-    here, the writes queued behind each other, and a third of its database CPU."""
+    SQLite's sync is FULL by default: a commit is on the disk before the client is answered, so an
+    audit acknowledged is never lost, not even to the machine losing power (PostgreSQL's default,
+    synchronous_commit=on, promises the same). `DOSVERIFY_SQLITE_SYNC=normal` trades that for
+    speed: in WAL mode a commit is then flushed at the next checkpoint, not at once; the process
+    killed loses nothing and the database is never corrupted (tests/core/test_store_kill.py), but
+    a power loss or kernel crash may roll back the last commits, each whole. FULL costs 7 to 9 ms
+    of wall time per submission here (the flush, with the write lock held)."""
     if url.startswith("sqlite"):
+        sync = sqlite_sync()
         engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False}, pool_size=16)
 
         @sa.event.listens_for(engine, "connect")
@@ -99,7 +106,7 @@ def make_engine(url: str) -> sa.Engine:
             dbapi_conn.isolation_level = None  # the driver leaves transactions to us (BEGIN below)
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")  # safe in WAL mode: the docstring says why
+            cur.execute(f"PRAGMA synchronous={sync}")  # the docstring says what each costs
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")
             cur.close()

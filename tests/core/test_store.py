@@ -295,11 +295,19 @@ def test_a_database_that_is_away_is_store_unavailable(tmp_path):
         Store(f"sqlite:///{tmp_path}")  # a folder: the database cannot be opened
 
 
-def test_sqlite_is_in_wal_mode_with_normal_sync(tmp_path):
-    """WAL with synchronous=NORMAL: commits survive the process killed (test_store_kill.py) and
-    the database is never corrupted; make_engine's docstring says what it gives up and why."""
-    store = Store(f"sqlite:///{tmp_path / 'events.db'}")
-    with store.engine.connect() as conn:
-        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 1  # NORMAL
-    store.close()
+def test_sqlite_is_in_wal_mode_with_full_sync_unless_told(tmp_path, monkeypatch):
+    """WAL with synchronous=FULL: an audit acknowledged is on the disk (make_engine's docstring);
+    DOSVERIFY_SQLITE_SYNC=normal trades that for speed, and anything else is refused in one line."""
+    for env, want in ((None, 2), ("normal", 1), ("FULL", 2)):  # PRAGMA synchronous: 1 NORMAL, 2 FULL
+        if env is None:
+            monkeypatch.delenv("DOSVERIFY_SQLITE_SYNC", raising=False)
+        else:
+            monkeypatch.setenv("DOSVERIFY_SQLITE_SYNC", env)
+        store = Store(f"sqlite:///{tmp_path / f'events-{env}.db'}")
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == want, env
+        store.close()
+    monkeypatch.setenv("DOSVERIFY_SQLITE_SYNC", "off")
+    with pytest.raises(ValueError, match="DOSVERIFY_SQLITE_SYNC"):
+        Store(f"sqlite:///{tmp_path / 'events-off.db'}")
