@@ -90,9 +90,6 @@ def _wrap(s: str, ind: str = "  ") -> str:
     )
 
 
-_DOUBTED = {"hand": "the player's hand", "pile": "the draw pile"}
-
-
 def _rule_page(spec: Spec, rule: Rule) -> list[str]:
     """A rule as `explain` prints it, section by section."""
     out = [
@@ -124,7 +121,7 @@ def _rule_page(spec: Spec, rule: Rule) -> list[str]:
         out += ["", "Example (breaks the rule):"] + [f"    {line}" for line in rule.example.splitlines()]
     if rule.fix:
         out += ["", "What to do:", _wrap(rule.fix)]
-    out += _fixtures_line(rule)
+    out += _fixtures_line(spec, rule)
     if rule.sources:
         out += ["", "Sources:"]
         for s in rule.sources:
@@ -133,12 +130,12 @@ def _rule_page(spec: Spec, rule: Rule) -> list[str]:
     return out
 
 
-def _fixtures_line(rule: Rule) -> list[str]:
-    """In a source checkout: the logs that keep and break this rule."""
+def _fixtures_line(spec: Spec, rule: Rule) -> list[str]:
+    """In a source checkout: the logs that keep and break this rule (fixtures/<game>/rules/<id>/)."""
     from ..resources import checkout
 
     root = checkout()
-    fx = root / "fixtures" / "dos" / "rules" / rule.id if root else None
+    fx = root / "fixtures" / spec.game / "rules" / rule.id if root else None
     if fx is None or not fx.is_dir() or root is None:
         return []
     logs = sorted(

@@ -76,6 +76,21 @@ def test_every_rule_has_a_legal_and_an_illegal_fixture(pack):
     assert not sorted(rules - illegal), f"{pack.name}: rules without an illegal fixture: {sorted(rules - illegal)}"
 
 
+def test_explain_names_a_rules_fixtures(pack):
+    """`explain RULE --game G` lists the logs of fixtures/G/rules/RULE/ (in a source checkout)."""
+    from dosverify.cli.explain import _rule_page
+
+    spec = pack.spec()
+    for rule_id in sorted(spec.rules):
+        folder = pack.fixtures() / "rules" / rule_id
+        if not folder.is_dir():
+            continue
+        page = "\n".join(_rule_page(spec, spec.rules[rule_id]))
+        assert f"Fixtures (fixtures/{pack.folder}/rules/{rule_id}/)" in page, rule_id
+        logs = [p.name for p in folder.iterdir() if p.suffix in (".log", ".json") and ".expected." not in p.name]
+        assert logs and all(name in page for name in logs), rule_id
+
+
 def test_fixtures_mean_what_they_say(pack):
     wrong = []
     for exp in _expected(pack):
