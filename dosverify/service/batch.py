@@ -26,30 +26,20 @@ def batch_item(item: Any, i: int) -> tuple[str, Any]:
     if isinstance(item, dict) and "log" in item and set(item) <= _NAMED_KEYS:
         name = item.get("name")
         if name is not None and not isinstance(name, str):
-            raise ServiceError(
-                422,
-                "invalid-batch",
-                f"item {i}'s name is not a string",
-                [
-                    Problem(
-                        location=loc("body", pointer=f"/{i}/name", item=i),
-                        message=f"expected a string, found {json_type_name(name)}",
-                    )
-                ],
-            )
+            raise _bad_item(i, "/name", "name is not a string", f"expected a string, found {json_type_name(name)}")
         if name and not _is_unicode(name):
-            raise ServiceError(
-                422,
-                "invalid-batch",
-                f"item {i}'s name is not valid Unicode",
-                [
-                    Problem(
-                        location=loc("body", pointer=f"/{i}/name", item=i), message="a lone surrogate (\\ud800-\\udfff)"
-                    )
-                ],
-            )
+            raise _bad_item(i, "/name", "name is not valid Unicode", "a lone surrogate (\\ud800-\\udfff)")
         return (name if name else f"[{i}]"), item["log"]
     return f"[{i}]", item
+
+
+def _bad_item(i: int, under: str, what: str, message: str) -> ServiceError:
+    """422 for batch item i (at its JSON pointer, `under` it): "item 3 is not a log",
+    "item 3's name is not a string"."""
+    title = f"item {i}'s {what}" if under else f"item {i} {what}"
+    return ServiceError(
+        422, "invalid-batch", title, [Problem(location=loc("body", pointer=f"/{i}{under}", item=i), message=message)]
+    )
 
 
 def _is_unicode(text: str) -> bool:
@@ -113,12 +103,7 @@ def _encoded(item: Any, i: int, max_log: int) -> tuple[bytes, str]:
         else:  # an object is a JSON log; anything else fails the log schema in its report
             raw, form = json.dumps(item, ensure_ascii=False).encode("utf-8", "surrogatepass"), "json"
     except RecursionError:
-        raise ServiceError(
-            422,
-            "invalid-batch",
-            f"item {i} is nested too deeply to read",
-            [Problem(location=loc("body", pointer=f"/{i}", item=i), message="the JSON is nested too deeply")],
-        ) from None
+        raise _bad_item(i, "", "is nested too deeply to read", "the JSON is nested too deeply") from None
     if len(raw) > max_log:
         raise ServiceError(
             413,
@@ -153,17 +138,7 @@ def profile_pairs(data: list) -> list[tuple[str, Any]]:
     for i, item in enumerate(data):
         item_name, log = batch_item(item, i)
         if not isinstance(log, (str, dict)):
-            raise ServiceError(
-                422,
-                "invalid-batch",
-                f"item {i} is not a log",
-                [
-                    Problem(
-                        location=loc("body", pointer=f"/{i}", item=i),
-                        message=f"expected a string or an object, found {json_type_name(log)}",
-                    )
-                ],
-            )
+            raise _bad_item(i, "", "is not a log", f"expected a string or an object, found {json_type_name(log)}")
         pairs.append((item_name, log))
     return pairs
 
