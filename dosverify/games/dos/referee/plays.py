@@ -218,7 +218,7 @@ class Plays(Part):
             placed = self._place_not_held(ev, p, card.base)
         self.s.hand_changed(p)
         tb.center.append(placed)
-        if self.s.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+        if self.s.end_at_once and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
     @enforces("turn.pass")
