@@ -27,7 +27,7 @@ class Pile(Part):
             or (
                 isinstance(written, str)
                 and tb.pile.get(wanted := parse_card(written).base, 0) <= 0
-                and self.s.taken_in[1].get(wanted, 0) > 0
+                and s.taken_in[1].get(wanted, 0) > 0
             )
         ):
             self.took_matches_in(ev)
