@@ -24,7 +24,8 @@ class Matches(Part):
         # the hot path of a log: each check is called only when its cheap condition holds (tested here)
         parts, s = self.parts, self.s
         plays = parts.plays
-        plays.lazy_penalty_shown(self.t.player, ev.cards)
+        if s.lazy_skip is not None:
+            plays.lazy_penalty_shown(self.t.player, ev.cards)
         if s.table.swaps:
             self._take_swapped(ev)
         if (nxt := plays.turn_seems_missing(ev, ev.cards)) is not None and not parts.meant.slip_in_turn(ev):

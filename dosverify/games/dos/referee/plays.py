@@ -149,8 +149,9 @@ class Plays(Part):
 
     @enforces("bonus.card", "draw.no-match", "notation.card", "place.no-match")
     def on_place(self, ev: Place) -> None:
-        self.lazy_penalty_shown(self.t.player, [ev.card])
         t, tb = self.t, self.s.table
+        if self.s.lazy_skip is not None:
+            self.lazy_penalty_shown(t.player, [ev.card])
         p = t.player
         card = parse_card(ev.card)
         if card.decl is not None:

@@ -196,7 +196,7 @@ class Turns(Part):
                 t.dcm_owed.clear()
             elif later_play:  # a later play came before the owed draws
                 self._late_dcm(ev)
-        self._event_rest(ev)
+        self._event_rest(ev, t)
 
     @enforces("bonus.draw-time")
     def _late_dcm(self, ev) -> None:
@@ -218,8 +218,7 @@ class Turns(Part):
         t.dcm_now = False
 
     @enforces("dos.penalty")
-    def _event_rest(self, ev) -> None:
-        t = self.t
+    def _event_rest(self, ev, t: TurnState) -> None:
         if (t.dcm_early or t.dcm_order_reported or t.dcm_order_early is not None) and (
             isinstance(ev, (Match, Place, Pass, Refill))
             or (isinstance(ev, Draw) and (ev.player or t.player) == t.player)
