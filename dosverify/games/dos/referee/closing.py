@@ -41,17 +41,23 @@ class Closing(Part):
             steps.flush()
             if t.reserved or t.skipped:
                 self._left_out_steps(t, kw)
-            if tb.hand_size(p) == 0:
+            # whether p's hand is empty, kept while no check below changes the hand (None once one may have)
+            empty: bool | None = tb.hand_size(p) == 0
+            if empty:
                 self.round_ended_at_once(p, kw, closing)
             if t.refill_owed > t.refilled:
                 self._missing_refill(t, kw)
             if t.bonus_earned > t.bonus_placed or t.bonus_maybe:
                 steps.lapse_bonus()
                 if t.bonus_earned > t.bonus_placed:
-                    self._missing_bonus(t, kw)
+                    self._missing_bonus(t, kw)  # (a bonus card left out leaves the hand)
+                    empty = None
             if t.penalty_owed > 0 or t.dcm_owed:
-                self._missing_end_draws(t, kw, closing)
-        if t.ended is not None or tb.hand_size(p) == 0:
+                self._missing_end_draws(t, kw, closing)  # (a penalty left out comes into the hand)
+                empty = None
+        else:
+            empty = None
+        if t.ended is not None or (empty if empty is not None else tb.hand_size(p) == 0):
             s.round_over = True
             s.round_winner = p
         s.t = None
