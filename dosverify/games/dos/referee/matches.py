@@ -62,18 +62,25 @@ class Matches(Part):
 
     def _read(self, ev: Match) -> MatchLine:
         """The line's cards, and the held cards meant where they are written wrong."""
-        tb, p = self.s.table, self.t.player
+        s = self.s
+        tb, p = s.table, self.t.player
+        hand, doubted = tb.hands[p], p in s.doubt
         cards = [parse_card(c) for c in ev.cards]
-        m = MatchLine(ev, p, parse_card(ev.target), cards, judge_codes(ev.target, tuple(ev.cards)))
-        m.meant = {} if p in self.s.doubt else self.parts.meant.likely_meant(ev, p)
+        meant: dict[int, str] = {}
+        if not doubted:
+            for card in cards:  # the held card a typo stands for: only where p lacks a card written (likely_meant)
+                if hand.get(card.base, 0) <= 0:
+                    meant = self.parts.meant.likely_meant(ev, p)
+                    break
+        m = MatchLine(ev, p, parse_card(ev.target), cards, judge_codes(ev.target, tuple(ev.cards)), meant)
         # a match that does not add up, with cards p holds: the held card meant instead (R42), or which
         # written cards are in doubt (they reach the discard pile as unknown cards) and the cards that may be them
         if (
-            not m.meant
+            not meant
             and not m.written.ok
-            and p not in self.s.doubt
-            and UNKNOWN not in tb.hands[p]
-            and not (Counter(c.base for c in cards) - tb.hands[p])
+            and not doubted
+            and UNKNOWN not in hand
+            and not (Counter(c.base for c in cards) - hand)
         ):
             m.held_meant, m.uncertain = self.parts.meant.held_fits(ev, p)
         # the Center Row card covered: the first of that card not refilled this turn (one loop, no genexpr:
@@ -246,10 +253,11 @@ class Matches(Part):
         t.matches += 1
         if t.drew:
             t.matches_after_draw += 1
-        if m.slot is not None:
-            t.matched_targets[m.slot.base] = t.matched_targets.get(m.slot.base, 0) + 1
-            tb.center.remove(m.slot)  # CenterCard compares by identity: this is the very card
-            tb.pending.append(m.slot.base)
+        if (slot := m.slot) is not None:
+            b = slot.base
+            t.matched_targets[b] = t.matched_targets.get(b, 0) + 1
+            tb.center.remove(slot)  # CenterCard compares by identity: this is the very card
+            tb.pending.append(b)
             if t.discarded:  # a match after the refill began (reported): refilling again is allowed, not owed
                 t.refill_maybe = max(t.refill_maybe, t.refilled + max(0, 2 - len(tb.center)) - t.refill_owed)
         if m.unsure and not j.colour and n <= 2:  # R1: a bonus the real card may have earned, not judged
