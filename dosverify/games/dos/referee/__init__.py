@@ -189,6 +189,12 @@ class Referee:
             return
         s = self.s
         event = turns.event  # each line of the turn, without a hop through self.event (hot: one per line)
+        if not turn._skips:  # the reader skipped no line of this turn (nearly every turn): no skips to interleave
+            for ev in turn.events:
+                if s.t is None:
+                    return
+                event(ev)
+            return
         skips: list = list(turn._skips)
         for i, ev in enumerate(turn.events):
             while skips and skips[0][0] == i:

@@ -20,14 +20,14 @@ class Closing(Part):
 
     def close_turn(self, closing) -> None:
         """The turn ends at `closing` (the next turn, score, round) or at the end of the log."""
-        t = self.s.t
+        s = self.s
+        t = s.t
         if t is None:
             return
-        self.s.t = t  # findings below still belong to the closing turn
-        line = closing._line if closing is not None else self.s.log._end_line
+        line = closing._line if closing is not None else s.log._end_line
         ptr = closing._pointer if closing is not None else None
         kw: dict[str, Any] = dict(line=line, pointer=ptr, related_to=t.turn)
-        p = t.player
+        p, tb = t.player, s.table
         steps = self.parts.steps
         if t.reshuffled is not None:
             self.parts.refills.unneeded_reshuffle()
@@ -35,23 +35,34 @@ class Closing(Part):
             self.draws_before_end_missing(p, kw, closing)
             t.ended, t.end_after_draws = t.end_after_draws, None
         if t.ended is None:  # round-end=at-once (V15) ends the round there: no refill, no later step
-            self._no_match_steps(t, kw)
+            # each check is called only when what it judges is there (this runs once a turn)
+            if t.immediate or not t.matches:
+                self._no_match_steps(t, kw)
             steps.flush()
-            if t.reserved or t.skipped:  # (most turns leave out nothing: no call)
+            if t.reserved or t.skipped:
                 self._left_out_steps(t, kw)
-            if self.s.table.hand_size(p) == 0:
+            # whether p's hand is empty, kept while no check below changes the hand (None once one may have)
+            empty: bool | None = tb.hand_size(p) == 0
+            if empty:
                 self.round_ended_at_once(p, kw, closing)
             if t.refill_owed > t.refilled:
                 self._missing_refill(t, kw)
-            steps.lapse_bonus()
-            self._missing_bonus(t, kw)
-            self._missing_end_draws(t, kw, closing)
-        if t.ended is not None or self.s.table.hand_size(p) == 0:
-            self.s.round_over = True
-            self.s.round_winner = p
-        self.s.t = None
-        if self.s.watch is not None:
-            self.s.watch()
+            if t.bonus_earned > t.bonus_placed or t.bonus_maybe:
+                steps.lapse_bonus()
+                if t.bonus_earned > t.bonus_placed:
+                    self._missing_bonus(t, kw)  # (a bonus card left out leaves the hand)
+                    empty = None
+            if t.penalty_owed > 0 or t.dcm_owed:
+                self._missing_end_draws(t, kw, closing)  # (a penalty left out comes into the hand)
+                empty = None
+        else:
+            empty = None
+        if t.ended is not None or (empty if empty is not None else tb.hand_size(p) == 0):
+            s.round_over = True
+            s.round_winner = p
+        s.t = None
+        if s.watch is not None:
+            s.watch()
 
     @enforces("dos.penalty", "draw.no-match", "place.no-match")
     def _no_match_steps(self, t: TurnState, kw: dict[str, Any]) -> None:
@@ -167,9 +178,11 @@ class Closing(Part):
                 **kw,
             )
             steps.draw_left_out(p, t.penalty_owed)
-        never = self.parts.engine.next_card_is_top(closing)  # the draws were never made, not just left out of the log
-        for q in self.s.dcm_order(p):
+        never = None  # the draws were never made, not just left out of the log: asked at the first one missing
+        for q in self.s.dcm_order_of[p]:
             if t.dcm_owed.get(q, 0) > 0 and can_draw:
+                if never is None:
+                    never = self.parts.engine.next_card_is_top(closing)
                 self.r.report(
                     "bonus.draw",
                     f"{q} did not draw for {p}'s Double Color Match",

@@ -23,7 +23,8 @@ class Draws(Part):
             return
         n = max(1, len(ev.cards))
         written: list[str | FaceDown | None] = list(ev.cards) if ev.cards else [None]
-        self._own_penalty_at_once(ev, q)
+        if q == t.player and t.penalty_owed > 0:  # (the cheap half of the check's condition)
+            self._own_penalty_at_once(ev, q)
         reason, owed = self._reason(q, n)
         if (
             reason is None
@@ -203,6 +204,7 @@ class Draws(Part):
         n = max(1, len(ev.cards))
         extra_reported = False
         taken: list[str | None] = []
+        damaged, hand, draw_from_pile = t.turn._damaged, tb.hands[q], self.parts.pile.draw_from_pile
         for i, w in enumerate(written):
             if reason is not None and i >= owed and not extra_reported:
                 extra_reported = True
@@ -216,18 +218,18 @@ class Draws(Part):
                     expected=plural(owed, "card"),
                     found=plural(n, "card"),
                 )
-            if (reason is None or i >= owed) and isinstance(w, str) and not t.turn._damaged:
+            if (reason is None or i >= owed) and isinstance(w, str) and not damaged:
                 # a card nobody owes (reported): taken as not drawn, since the later lines of an engine or
                 # scribe that wrote one line too many play on without it; if q plays it later, it came
                 # from the unseen cards after all (R41). q's hand is in doubt either way
                 tb.maybe_held[q][parse_card(w).base] += 1
                 self.s.doubt.add(q)
                 continue
-            res = t.reserved.get((reason, q)) if reason in ("penalty", "dcm") else None
+            res = t.reserved.get((reason, q)) if t.reserved and reason in ("penalty", "dcm") else None
             if res and (w is None or (isinstance(w, str) and parse_card(w).base == res[0])):
                 got: str | None = res.pop(0)  # a card set aside for this draw, written after a later step (R44)
             else:
-                got = self.parts.pile.draw_from_pile(w, ev, i, "draw", q)
+                got = draw_from_pile(w, ev, i, "draw", q)
             taken.append(got)
             if got is None:
                 continue
@@ -236,13 +238,14 @@ class Draws(Part):
                     self.parts.facedown.hidden_token(q, ev, i)
                 elif self.s.prov:
                     self.s.prov.token(q)
-            tb.hands[q][got] += 1
+            hand[got] += 1
         return taken
 
     def _settle(self, q: str, reason: str | None, n: int, written: list, taken: list[str | None]) -> None:
         """What the draw leaves owed, and whether q is still drawing for one reason (V6: a call is owed
         once all the cards drawn for one reason are in, not in between)."""
         t = self.t
+        still = False  # q is still drawing the cards owed for this reason
         if reason == "no-match":
             t.drew = True
             # the card taken from the pile, not the word written: a bare `draw` from a known deck is its top card
@@ -260,8 +263,10 @@ class Draws(Part):
             assert t.immediate is not None
             left = t.immediate[1] - n
             t.immediate = (q, left) if left > 0 else None
+            still = left > 0
         elif reason == "penalty":
             t.penalty_owed = max(0, t.penalty_owed - n)
+            still = t.penalty_owed > 0
         elif reason == "maybe-penalty":
             t.penalty_maybe[q] = max(0, t.penalty_maybe[q] - n)
         elif reason == "dcm":
@@ -270,12 +275,8 @@ class Draws(Part):
             t.dcm_maybe[q] = max(0, t.dcm_maybe.get(q, 0) - (n - certain))
             if t.dcm_now and not any(t.dcm_owed.values()):
                 t.dcm_now = False
-        still = {
-            "immediate": lambda: t.immediate is not None,
-            "penalty": lambda: t.penalty_owed > 0,
-            "dcm": lambda: t.dcm_owed.get(q, 0) > 0,
-        }.get(reason or "")
-        if still is not None and still():
+            still = t.dcm_owed[q] > 0
+        if still:
             t.drawing.add(q)
         else:
             t.drawing.discard(q)

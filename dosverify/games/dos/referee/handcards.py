@@ -20,6 +20,7 @@ class HandCards(Part):
     def take(self, m: MatchLine) -> None:
         """The hand cards played leave p's hand for this turn's matched cards (R42: the card meant)."""
         tb, ev, p = self.s.table, m.ev, m.player
+        hand, uncertain = tb.hands[p], m.uncertain
         for i, c in enumerate(m.cards):
             if i in m.meant:  # a typo: the held card it stands for is the one played
                 self.r.report(
@@ -38,6 +39,10 @@ class HandCards(Part):
             if i in m.held_meant:  # R42: the held card that makes the match add up is the one played
                 tb.remove_from_hand(p, m.held_meant[i])
                 tb.pending.append(m.held_meant[i])
+                continue
+            if i not in uncertain and hand.get(b := c.base, 0) > 0:  # held as written (most cards): taken
+                tb.remove_from_hand(p, b)
+                tb.pending.append(b)
                 continue
             self._take_written_card(m, i, c)
 

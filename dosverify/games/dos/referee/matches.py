@@ -21,23 +21,31 @@ class Matches(Part):
     """Judges a `match` line of the player on turn, and applies it as written where it can."""
 
     def on_match(self, ev: Match) -> None:
-        plays = self.parts.plays
-        plays.lazy_penalty_shown(self.t.player, ev.cards)
-        self._take_swapped(ev)
-        if (nxt := plays.turn_seems_missing(ev, ev.cards)) is not None and not self.parts.meant.slip_in_turn(ev):
+        # the hot path of a log: each check is called only when its cheap condition holds (tested here)
+        parts, s = self.parts, self.s
+        plays = parts.plays
+        if s.lazy_skip is not None:
+            plays.lazy_penalty_shown(self.t.player, ev.cards)
+        if s.table.swaps:
+            self._take_swapped(ev)
+        if (nxt := plays.turn_seems_missing(ev, ev.cards)) is not None and not parts.meant.slip_in_turn(ev):
             plays.start_implied_turn(nxt, ev)
+        t = s.t  # (start_implied_turn may have begun another turn)
+        assert t is not None  # a match line is played within a turn
         m = self._read(ev)
-        self._dcm_draw_before(ev)
-        if self._refilled_target(m):
+        if t.dcm_draw_ev is not None and not t.order_reported:
+            self._dcm_draw_before(ev)
+        if m.only_refilled and self._refilled_target(m):
             return
-        self._after_phase(m)
-        self._after_draw(m)
-        if not self._cover(m):
+        if t.step >= 2 or t.action_done:
+            self._after_phase(m)
+        if t.drew:
+            self._after_draw(m)
+        if m.slot is None and not self._cover(m):
             return
-        self.parts.handcards.take(m)
-        self.s.hand_changed(m.player)
-        j = self._judge(m)
-        self._apply(m, j)
+        parts.handcards.take(m)
+        s.hand_changed(m.player)
+        self._apply(m, self._judge(m))
 
     def _take_swapped(self, ev: Match) -> None:
         """A card p lacks, where a draw.top wrote another: p took this one (R40)."""
@@ -54,24 +62,37 @@ class Matches(Part):
 
     def _read(self, ev: Match) -> MatchLine:
         """The line's cards, and the held cards meant where they are written wrong."""
-        tb, p = self.s.table, self.t.player
+        s = self.s
+        tb, p = s.table, self.t.player
+        hand, doubted = tb.hands[p], p in s.doubt
         cards = [parse_card(c) for c in ev.cards]
-        m = MatchLine(ev, p, parse_card(ev.target), cards, judge_codes(ev.target, tuple(ev.cards)))
-        m.meant = {} if p in self.s.doubt else self.parts.meant.likely_meant(ev, p)
+        meant: dict[int, str] = {}
+        if not doubted:
+            for card in cards:  # the held card a typo stands for: only where p lacks a card written (likely_meant)
+                if hand.get(card.base, 0) <= 0:
+                    meant = self.parts.meant.likely_meant(ev, p)
+                    break
+        m = MatchLine(ev, p, parse_card(ev.target), cards, judge_codes(ev.target, tuple(ev.cards)), meant)
         # a match that does not add up, with cards p holds: the held card meant instead (R42), or which
         # written cards are in doubt (they reach the discard pile as unknown cards) and the cards that may be them
         if (
-            not m.meant
+            not meant
             and not m.written.ok
-            and p not in self.s.doubt
-            and UNKNOWN not in tb.hands[p]
-            and not (Counter(c.base for c in cards) - tb.hands[p])
+            and not doubted
+            and UNKNOWN not in hand
+            and not (Counter(c.base for c in cards) - hand)
         ):
             m.held_meant, m.uncertain = self.parts.meant.held_fits(ev, p)
-        base = m.target.base
-        m.only_refilled = any(c.base == base and c.refilled for c in tb.center) and not any(
-            c.base == base and not c.refilled for c in tb.center
-        )
+        # the Center Row card covered: the first of that card not refilled this turn (one loop, no genexpr:
+        # this runs for every match); only_refilled when the row holds that card only as one refilled
+        base, refilled = m.target.base, False
+        for c in tb.center:
+            if c.base == base:
+                if not c.refilled:
+                    m.slot = c
+                    return m
+                refilled = True
+        m.only_refilled = refilled
         return m
 
     @enforces("bonus.draw-time")
@@ -158,11 +179,11 @@ class Matches(Part):
 
     @enforces("match.once", "match.center")
     def _cover(self, m: MatchLine) -> bool:
-        """The Center Row card covered (a card matched this turn has left the row already); False when
-        the line cannot have happened."""
+        """The Center Row card covered where the row holds none of the card named but refilled ones
+        (`_read` found none; a card matched this turn has left the row already); False when the line
+        cannot have happened."""
         tb, ev, base = self.s.table, m.ev, m.target.base
-        m.slot = next((c for c in tb.center if c.base == base and not c.refilled), None)
-        if m.slot is None and (ph := next((c for c in tb.center if c.base == UNKNOWN), None)) is not None:
+        if (ph := next((c for c in tb.center if c.base == UNKNOWN), None)) is not None:
             m.slot = ph  # a refill or bonus card the log left out (reported) brought this card: it is the one matched
             ph.base = base
             if ph.src is not None and not tb.remove_from_hand(ph.src, base):
@@ -202,7 +223,10 @@ class Matches(Part):
     def _judge(self, m: MatchLine) -> Judgement:
         """What the cards played add up to (matching.py judges; the rule broken is its finding)."""
         ev = m.ev
-        j = judge_codes(ev.target, tuple(m.meant.get(i, m.held_meant.get(i, c)) for i, c in enumerate(ev.cards)))
+        if not m.meant and not m.held_meant:  # the cards as written: judged already
+            j = m.written
+        else:
+            j = judge_codes(ev.target, tuple(m.meant.get(i, m.held_meant.get(i, c)) for i, c in enumerate(ev.cards)))
         if m.held_meant:
             i, y = next(iter(m.held_meant.items()))
             assert m.written.rule is not None  # a match that does not add up names the rule it breaks
@@ -223,26 +247,29 @@ class Matches(Part):
 
     def _apply(self, m: MatchLine, j: Judgement) -> None:
         """The match made: the row card leaves for the discard, and the bonus and draws it earns are owed."""
-        t, tb, p, n = self.t, self.s.table, m.player, len(m.cards)
+        s = self.s
+        t, tb, p, n = s.t, s.table, m.player, len(m.cards)
+        assert t is not None  # a match line is played within a turn
         t.matches += 1
         if t.drew:
             t.matches_after_draw += 1
-        if m.slot is not None:
-            t.matched_targets[m.slot.base] = t.matched_targets.get(m.slot.base, 0) + 1
-            tb.center.remove(m.slot)  # CenterCard compares by identity: this is the very card
-            tb.pending.append(m.slot.base)
+        if (slot := m.slot) is not None:
+            b = slot.base
+            t.matched_targets[b] = t.matched_targets.get(b, 0) + 1
+            tb.center.remove(slot)  # CenterCard compares by identity: this is the very card
+            tb.pending.append(b)
             if t.discarded:  # a match after the refill began (reported): refilling again is allowed, not owed
                 t.refill_maybe = max(t.refill_maybe, t.refilled + max(0, 2 - len(tb.center)) - t.refill_owed)
         if m.unsure and not j.colour and n <= 2:  # R1: a bonus the real card may have earned, not judged
             t.bonus_maybe += 1
             if n == 2:
-                for q in self.s.seats_from_left(p):
+                for q in s.from_left[p]:
                     t.dcm_maybe[q] = t.dcm_maybe.get(q, 0) + 1
         if j.colour and n <= 2:
             self._owe_bonus(j, certain=j.ok and not m.reported)
-        if self.s.rs.opt("discard-matched") == "at-once":
+        if s.discard_at_once:
             tb.flush_pending()  # V17: the matched cards reach the discard pile at once
-        if self.s.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+        if s.end_at_once and tb.hand_size(p) == 0:
             if t.dcm_now and any(k > 0 for k in t.dcm_owed.values()):
                 t.end_after_draws = m.ev  # V12 + V15: the at-once draws belong to the match, then the round ends
             else:

@@ -20,13 +20,14 @@ class Pile(Part):
         self, written: str | FaceDown | None, ev, index: int, what: str, who: str | None = None
     ) -> str | None:
         """Take one card for a draw or refill, checking the reshuffle, the top and conservation."""
-        tb = self.s.table
-        if self.s.taken_in is not None and (
+        s = self.s
+        tb = s.table
+        if s.taken_in is not None and (
             tb.pile_size <= 0
             or (
                 isinstance(written, str)
                 and tb.pile.get(wanted := parse_card(written).base, 0) <= 0
-                and self.s.taken_in[1].get(wanted, 0) > 0
+                and s.taken_in[1].get(wanted, 0) > 0
             )
         ):
             self.took_matches_in(ev)
@@ -40,14 +41,19 @@ class Pile(Part):
                 return got
             tb.pile_size = max(0, tb.pile_size - 1)
             return UNKNOWN
-        self._known(written, ev, what)
-        base = parse_card(written).base if written else None
-        self._line_up(base)
-        top = tb.top()
+        # one card of every draw and refill line: each check is called only when its cheap condition holds
+        if written is None and tb.pile_order is None:
+            self._known(written, ev, what)
+        card = parse_card(written) if written else None
+        base = card.base if card is not None else None
+        if s.lazy_skip is not None or tb.swaps or s.deck_alias is not None:
+            self._line_up(base)
+        top = tb.pile_order[-1] if tb.pile_order else None
         got, problem = tb.take(base)
-        if problem is None and base is not None:
+        if problem is None and base is not None and s.prov is not None:  # (face-down cards about)
             self.parts.facedown.hidden_out(base, ev, index, what)
-        self._check_taken(problem, written, base, top, ev, index, what, who)
+        if problem is not None or (card is not None and card.decl is not None):
+            self._check_taken(problem, written, base, top, ev, index, what, who)
         return got
 
     @enforces("cards.unseen", "reshuffle.when")

@@ -149,8 +149,9 @@ class Plays(Part):
 
     @enforces("bonus.card", "draw.no-match", "notation.card", "place.no-match")
     def on_place(self, ev: Place) -> None:
-        self.lazy_penalty_shown(self.t.player, [ev.card])
         t, tb = self.t, self.s.table
+        if self.s.lazy_skip is not None:
+            self.lazy_penalty_shown(t.player, [ev.card])
         p = t.player
         card = parse_card(ev.card)
         if card.decl is not None:
@@ -218,7 +219,7 @@ class Plays(Part):
             placed = self._place_not_held(ev, p, card.base)
         self.s.hand_changed(p)
         tb.center.append(placed)
-        if self.s.rs.opt("round-end") == "at-once" and tb.hand_size(p) == 0:
+        if self.s.end_at_once and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line
 
     @enforces("turn.pass")

@@ -32,7 +32,8 @@ class Refills(Part):
                 tb.center.extend(CenterCard(b, refilled=True) for b in tb.take_owed(d))
                 t.refilled += d
                 t.skipped.append(("refill", None, d))
-        self.parts.steps.arrive(2, ev)
+        if t.early is not None:  # a line before this step came too early (Steps.arrive)
+            self.parts.steps.arrive(2, ev)
         t.step = max(t.step, 2)
         if t.taken_back and t.refilled >= t.refill_owed + t.refill_maybe:
             self.parts.plays.stand_taken_back()  # R47: the match taken back stood, this refill shows
@@ -55,8 +56,7 @@ class Refills(Part):
                     expected="no refill",
                     found=f"refill {w or ''}".strip(),
                 )
-            gone = next((c for c in tb.center if c.maybe_gone), None)
-            if gone is not None and t.refilled >= t.refill_owed:
+            if t.refilled >= t.refill_owed and (gone := next((c for c in tb.center if c.maybe_gone), None)) is not None:
                 tb.center.remove(gone)  # the refill shows the row was a card short: the match covered it (R63)
             got = self.parts.pile.draw_from_pile(w, ev, i, "refill")
             if got is None:

@@ -79,6 +79,9 @@ class RefereeState:
     last_token: Any = None
     unverified: list[str] = field(default_factory=list)
     match_lines_found: set[int] = field(default_factory=set)  # lines with a finding of a match line (R62)
+    # options read on every match or placed card: read from the ruleset once, by new_state
+    discard_at_once: bool = False  # discard-matched=at-once (V17)
+    end_at_once: bool = False  # round-end=at-once (V15)
 
     def left(self, p: str) -> str:
         """The player sitting left of p: the next to play."""
@@ -134,4 +137,6 @@ def new_state(log: Log, ruleset: Ruleset, findings: list[Finding]) -> RefereeSta
         totals={p: 0 for p in players},
         totals_written={p: 0 for p in players},
         totals_replayed={p: 0 for p in players},
+        discard_at_once=ruleset.opt("discard-matched") == "at-once",
+        end_at_once=ruleset.opt("round-end") == "at-once",
     )

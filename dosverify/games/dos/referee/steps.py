@@ -22,16 +22,19 @@ class Steps(Part):
 
     def flush(self) -> None:
         """Step 1: this turn's matched cards go to the discard pile; the refill owed is fixed now."""
-        t = self.s.t
+        s = self.s
+        t = s.t
         if t is None or not t.matches:
             return  # before any match the end of the turn has not begun (a reshuffle for the draw after no match)
-        t.flushed.extend(self.s.table.pending)
-        self.s.table.flush_pending()
+        tb = s.table
+        if tb.pending:
+            t.flushed.extend(tb.pending)
+            tb.flush_pending()
         if not t.discarded:
             t.discarded = True
-            t.refill_owed = max(0, 2 - len(self.s.table.center))
+            t.refill_owed = max(0, 2 - len(tb.center))
             # a card a match may have covered (R63): one refill card more is allowed, and takes its place
-            t.refill_maybe += sum(1 for c in self.s.table.center if c.maybe_gone)
+            t.refill_maybe += sum(1 for c in tb.center if c.maybe_gone)
 
     def refill_possible(self) -> bool:
         tb = self.s.table

@@ -34,17 +34,19 @@ class Turns(Part):
 
     def start(self, turn: Turn, rnd: Round) -> bool:
         """Begin `turn`: whether its lines are then played (not after the round ended, nor by nobody)."""
-        if not self._player_named(turn):
-            return False
-        if self._after_round_end(turn, rnd):
-            return False
         s = self.s
+        # once a turn: each check is called only when its cheap condition fails
+        if turn.player not in s.seat and not self._player_named(turn):
+            return False
+        if s.round_over and self._after_round_end(turn, rnd):
+            return False
         s.after_end_reported = False
         if s.turn_no == 0:
             s.prev_player = None  # a round's first turn: the dealer's left starts
         s.turn_no += 1
         s.turns_seen += 1
-        self._check_order(turn, rnd)
+        if s.prev_player is None or turn.player != s.left(s.prev_player):
+            self._check_order(turn, rnd)
         s.prev_player = turn.player
         for c in s.table.center:
             c.refilled = c.maybe_gone = False
@@ -194,7 +196,7 @@ class Turns(Part):
                 t.dcm_owed.clear()
             elif later_play:  # a later play came before the owed draws
                 self._late_dcm(ev)
-        self._event_rest(ev)
+        self._event_rest(ev, t)
 
     @enforces("bonus.draw-time")
     def _late_dcm(self, ev) -> None:
@@ -216,10 +218,10 @@ class Turns(Part):
         t.dcm_now = False
 
     @enforces("dos.penalty")
-    def _event_rest(self, ev) -> None:
-        t = self.t
-        if isinstance(ev, (Match, Place, Pass, Refill)) or (
-            isinstance(ev, Draw) and (ev.player or t.player) == t.player
+    def _event_rest(self, ev, t: TurnState) -> None:
+        if (t.dcm_early or t.dcm_order_reported or t.dcm_order_early is not None) and (
+            isinstance(ev, (Match, Place, Pass, Refill))
+            or (isinstance(ev, Draw) and (ev.player or t.player) == t.player)
         ):
             # a line of another step: the next Double Color Match draws are another group (V12, V13)
             t.dcm_early = t.dcm_order_reported = False
