@@ -169,6 +169,9 @@ class Matches(Part):
                 pass  # a card from a hand in doubt: taken as it is
             elif ph.src is None:
                 tb.remove_from_pile(base)
+        if m.slot is None:
+            # R76: the `place` R64 read as another card (reported) put this card in the row
+            m.slot = self.parts.meant.placed_instead(base)
         if m.slot is not None:
             return True
         if self.t.matched_targets.get(base):

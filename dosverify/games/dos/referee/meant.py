@@ -12,7 +12,7 @@ from ..cards import parse_card
 from ..events import Match
 from .matching import judge_codes
 from .part import Part
-from .table import UNKNOWN
+from .table import UNKNOWN, CenterCard
 
 
 class Meant(Part):
@@ -83,6 +83,19 @@ class Meant(Part):
         i = next(i for i, c in enumerate(ev.cards) if parse_card(c).base in lacking)
         return bool(self.held_fits(ev, t.player, only=i)[1])
 
+    def placed_instead(self, base: str) -> CenterCard | None:
+        """The Center Row card that R64 took as the card a `place` meant, when the player who placed it
+        holds `base` as replayed: `base` was the card placed, and the guess goes back to the hand (R76)."""
+        tb = self.s.table
+        c = next((c for c in tb.center if c.guess and tb.hands[c.guess].get(base, 0) > 0), None)
+        if c is None or not c.guess:
+            return None
+        p = c.guess
+        tb.hands[p][c.base] += 1
+        tb.remove_from_hand(p, base, unseen=False)
+        c.base, c.guess = base, None
+        return c
+
     def meant_center(self, ev: Match):
         """The Center Row card a match naming a card not there most likely covered (R63): one its
         hand cards match, else the one card of the row like the card named (a card written wrong
@@ -98,6 +111,16 @@ class Meant(Part):
         like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
         if len(like) == 1:
             return like[0]
+        tb = self.s.table
+        unchecked = [c for c in row if c.guess == ""]
+        if unchecked and tb.pile.get(named, 0) > 0:
+            # R75: the refill nobody could check wrote this card wrong (the last one refilled, the likeliest
+            # still unplayed): the pile gets back the card written and gives up the card named
+            c = unchecked[-1]
+            tb.pile[c.base] += 1
+            tb.remove_from_pile(named)
+            c.base, c.guess = named, None
+            return c
         if row:
             row[0].maybe_gone = True
         return None

@@ -61,7 +61,8 @@ class Refills(Part):
             got = self.parts.pile.draw_from_pile(w, ev, i, "refill")
             if got is None:
                 continue
-            tb.center.append(CenterCard(got, refilled=True))
+            # a refill from a pile of unknown order is taken as written, unchecked (R75)
+            tb.center.append(CenterCard(got, refilled=True, guess="" if tb.pile_order is None else None))
             t.refilled += 1
 
     @enforces("reshuffle.when")
