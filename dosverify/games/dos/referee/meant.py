@@ -84,16 +84,19 @@ class Meant(Part):
         return bool(self.held_fits(ev, t.player, only=i)[1])
 
     def placed_instead(self, base: str) -> CenterCard | None:
-        """The Center Row card that R64 took as the card a `place` meant, when the player who placed it
-        holds `base` as replayed: `base` was the card placed, and the guess goes back to the hand (R76)."""
+        """The Center Row card that R64 took as the card a `place` meant, when `base` is the card that line
+        wrote or one the player who placed it holds as replayed: `base` was the card placed, and the
+        guess goes back to the hand (R76)."""
         tb = self.s.table
-        c = next((c for c in tb.center if c.guess and tb.hands[c.guess].get(base, 0) > 0), None)
+        c = next((c for c in tb.center if c.guess and (c.written == base or tb.hands[c.guess].get(base, 0) > 0)), None)
         if c is None or not c.guess:
             return None
         p = c.guess
         tb.hands[p][c.base] += 1
-        tb.remove_from_hand(p, base, unseen=False)
-        c.base, c.guess = base, None
+        if c.written != base:
+            tb.remove_from_hand(p, base, unseen=False)
+        # else the card written was placed after all: the slip was in the hand as replayed (in doubt)
+        c.base, c.guess, c.written = base, None, None
         return c
 
     def meant_center(self, ev: Match):

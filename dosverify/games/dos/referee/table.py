@@ -24,6 +24,7 @@ class CenterCard:
     # its code is only as good as a line nobody could check: "" for a refill from a pile of unknown order
     # (R75), a player's name for the card R64 took as meant in a `place` not held (R76)
     guess: str | None = None
+    written: str | None = None  # for R64's card meant: the card the `place` line wrote (R76)
 
 
 @dataclass
