@@ -63,7 +63,9 @@ def test_most_edits_give_one_finding_today():
     assert dist[1] / sum(dist.values()) >= 0.95, many[:5]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 20 item 7: 95.5% give exactly one error today, but up to 5; aim never > 3")
+@pytest.mark.xfail(
+    strict=True, reason="issue 20 item 7: 95.5% give exactly one error today, but up to 5; aim never > 3"
+)
 def test_one_finding_in_95_percent_never_more_than_three():
     dist, many = distribution()
     assert dist[1] / sum(dist.values()) >= 0.95 and max(dist) <= 3, many[:5]
