@@ -184,7 +184,9 @@ class Matches(Part):
                 found=ev.target,
             )
             # nothing lies there to cover: the line cannot have happened, and the cards stay in the
-            # hand (R39), so that the later lines that play them are not judged against a hand short of them
+            # hand (R39), so that the later lines that play them are not judged against a hand short of them;
+            # a row card they match may be the one meant: it leaves the row if the refill shows it covered (R63)
+            self.parts.meant.maybe_meant_row_card(ev)
             return False
         self.r.report(
             "match.center",
@@ -222,6 +224,7 @@ class Matches(Part):
         elif not j.ok:
             assert j.rule is not None
             self.r.report(j.rule, j.message, ev, "cards", 0, expected=j.expected, found=" + ".join(ev.cards))
+            m.unsure = True  # R1: which card was meant is unknown, and so is the bonus it earned
         return j
 
     def _apply(self, m: MatchLine, j: Judgement) -> None:

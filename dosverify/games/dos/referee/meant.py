@@ -99,6 +99,20 @@ class Meant(Part):
         c.base, c.guess, c.written = base, None, None
         return c
 
+    def maybe_meant_row_card(self, ev: Match) -> None:
+        """A void match line (R39): the first row card its hand cards match is marked, and leaves the row
+        when the refill shows the row was a card short (R63)."""
+        c = next(
+            (
+                c
+                for c in self.s.table.center
+                if not c.refilled and c.base != UNKNOWN and not c.maybe_gone and judge_codes(c.base, tuple(ev.cards)).ok
+            ),
+            None,
+        )
+        if c is not None:
+            c.maybe_gone = True
+
     def meant_center(self, ev: Match):
         """The Center Row card a match naming a card not there most likely covered (R63): one its
         hand cards match, else the one card of the row like the card named (a card written wrong
@@ -112,8 +126,6 @@ class Meant(Part):
             return None
         named = parse_card(ev.target).base
         like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
-        if len(like) == 1:
-            return like[0]
         tb = self.s.table
         unchecked = [c for c in row if c.guess == ""]
         if unchecked and tb.pile.get(named, 0) > 0:
@@ -124,6 +136,8 @@ class Meant(Part):
             tb.remove_from_pile(named)
             c.base, c.guess = named, None
             return c
+        if len(like) == 1:
+            return like[0]
         if row:
             row[0].maybe_gone = True
         return None
