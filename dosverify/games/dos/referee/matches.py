@@ -175,6 +175,9 @@ class Matches(Part):
         if m.slot is not None:
             return True
         if self.t.matched_targets.get(base):
+            m.slot = self.parts.meant.covered_instead(base)
+            if m.slot is not None:
+                return True  # R79: an earlier match R63 read as covering this card covered another
             self.r.report(
                 "match.once",
                 f"{base} was already matched this turn: each Center Row card is matched once",
@@ -200,6 +203,8 @@ class Matches(Part):
         # one the hand cards match (none: nothing was covered); which one, and its bonus, stay unsure
         m.slot = self.parts.meant.meant_center(ev)
         m.unsure = m.slot is not None
+        if m.slot is not None:
+            self.t.guessed_covers[m.slot.base] = ev
         m.reported = True
         return True
 

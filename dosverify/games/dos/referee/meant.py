@@ -99,6 +99,21 @@ class Meant(Part):
         c.base, c.guess, c.written = base, None, None
         return c
 
+    def covered_instead(self, base: str) -> CenterCard | None:
+        """A match naming `base` once R63 read an earlier match of the turn as covering it: that match
+        covered another row card its cards match, which leaves the row now in its place (R79)."""
+        earlier = self.t.guessed_covers.pop(base, None)
+        if earlier is None:
+            return None
+        return next(
+            (
+                c
+                for c in self.s.table.center
+                if not c.refilled and c.base != UNKNOWN and judge_codes(c.base, tuple(earlier.cards)).ok
+            ),
+            None,
+        )
+
     def maybe_meant_row_card(self, ev: Match) -> None:
         """A void match line (R39): the first row card its hand cards match is marked, and leaves the row
         when the refill shows the row was a card short (R63)."""
