@@ -170,8 +170,9 @@ class Matches(Part):
             elif ph.src is None:
                 tb.remove_from_pile(base)
         if m.slot is None:
-            # R76: the `place` R64 read as another card (reported) put this card in the row
-            m.slot = self.parts.meant.placed_instead(base)
+            # R76, R80: the `place` R64 read as another card, or a refill not of the pile's top (reported),
+            # put this card in the row
+            m.slot = self.parts.meant.placed_instead(base) or self.parts.meant.refilled_instead(base)
         if m.slot is not None:
             return True
         if self.t.matched_targets.get(base):

@@ -128,6 +128,19 @@ class Meant(Part):
         if c is not None:
             c.maybe_gone = True
 
+    def refilled_instead(self, base: str) -> CenterCard | None:
+        """A row card refilled where the known pile's top was `base` (draw.top, reported): the refill took
+        `base` after all, and the card written lies in the pile where R2 put `base` back (R80)."""
+        tb, order = self.s.table, self.s.table.pile_order
+        c = next((c for c in tb.center if c.top_was == base), None)
+        if c is None or order is None or base not in order:
+            return None
+        order[len(order) - 1 - order[::-1].index(base)] = c.base
+        tb.pile[c.base] += 1
+        tb.pile[base] -= 1
+        c.base, c.top_was = base, None
+        return c
+
     def meant_center(self, ev: Match):
         """The Center Row card a match naming a card not there most likely covered (R63): one its
         hand cards match, else the one card of the row like the card named (a card written wrong

@@ -25,6 +25,7 @@ class CenterCard:
     # (R75), a player's name for the card R64 took as meant in a `place` not held (R76)
     guess: str | None = None
     written: str | None = None  # for R64's card meant: the card the `place` line wrote (R76)
+    top_was: str | None = None  # refilled where the known pile's top was this card (draw.top): maybe it (R80)
 
 
 @dataclass
