@@ -34,6 +34,8 @@ class Closing(Part):
         if t.end_after_draws is not None:  # V12 + V15: the turn closes on the at-once draws of the last match
             self.draws_before_end_missing(p, kw, closing)
             t.ended, t.end_after_draws = t.end_after_draws, None
+        if isinstance(closing, Score) and closing.player == p and p in self.s.doubt:
+            self.s.table.hands[p].clear()  # R77: the score line says p went out; a hand in doubt is taken as empty
         if t.ended is None:  # round-end=at-once (V15) ends the round there: no refill, no later step
             # each check is called only when what it judges is there (this runs once a turn)
             if t.immediate or not t.matches:

@@ -35,6 +35,7 @@ class HandCards(Part):
                 tb.remove_from_hand(p, m.meant[i])
                 tb.pending.append(m.meant[i])
                 m.reported = True
+                m.unsure = True  # R1: the colour bonus the card written would have earned may be honoured
                 continue
             if i in m.held_meant:  # R42: the held card that makes the match add up is the one played
                 tb.remove_from_hand(p, m.held_meant[i])

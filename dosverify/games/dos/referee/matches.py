@@ -190,9 +190,16 @@ class Matches(Part):
                 pass  # a card from a hand in doubt: taken as it is
             elif ph.src is None:
                 tb.remove_from_pile(base)
+        if m.slot is None:
+            # R76, R80: the `place` R64 read as another card, or a refill not of the pile's top (reported),
+            # put this card in the row
+            m.slot = self.parts.meant.placed_instead(base) or self.parts.meant.refilled_instead(base)
         if m.slot is not None:
             return True
         if self.t.matched_targets.get(base):
+            m.slot = self.parts.meant.covered_instead(base)
+            if m.slot is not None:
+                return True  # R79: an earlier match R63 read as covering this card covered another
             self.r.report(
                 "match.once",
                 f"{base} was already matched this turn: each Center Row card is matched once",
@@ -202,7 +209,9 @@ class Matches(Part):
                 found=ev.target,
             )
             # nothing lies there to cover: the line cannot have happened, and the cards stay in the
-            # hand (R39), so that the later lines that play them are not judged against a hand short of them
+            # hand (R39), so that the later lines that play them are not judged against a hand short of them;
+            # a row card they match may be the one meant: it leaves the row if the refill shows it covered (R63)
+            self.parts.meant.maybe_meant_row_card(ev)
             return False
         self.r.report(
             "match.center",
@@ -216,6 +225,8 @@ class Matches(Part):
         # one the hand cards match (none: nothing was covered); which one, and its bonus, stay unsure
         m.slot = self.parts.meant.meant_center(ev)
         m.unsure = m.slot is not None
+        if m.slot is not None:
+            self.t.guessed_covers[m.slot.base] = ev
         m.reported = True
         return True
 
@@ -243,6 +254,7 @@ class Matches(Part):
         elif not j.ok:
             assert j.rule is not None
             self.r.report(j.rule, j.message, ev, "cards", 0, expected=j.expected, found=" + ".join(ev.cards))
+            m.unsure = True  # R1: which card was meant is unknown, and so is the bonus it earned
         return j
 
     def _apply(self, m: MatchLine, j: Judgement) -> None:

@@ -12,7 +12,7 @@ from ..cards import parse_card
 from ..events import Match
 from .matching import judge_codes
 from .part import Part
-from .table import UNKNOWN
+from .table import UNKNOWN, CenterCard
 
 
 class Meant(Part):
@@ -83,6 +83,64 @@ class Meant(Part):
         i = next(i for i, c in enumerate(ev.cards) if parse_card(c).base in lacking)
         return bool(self.held_fits(ev, t.player, only=i)[1])
 
+    def placed_instead(self, base: str) -> CenterCard | None:
+        """The Center Row card that R64 took as the card a `place` meant, when `base` is the card that line
+        wrote or one the player who placed it holds as replayed: `base` was the card placed, and the
+        guess goes back to the hand (R76)."""
+        tb = self.s.table
+        c = next((c for c in tb.center if c.guess and (c.written == base or tb.hands[c.guess].get(base, 0) > 0)), None)
+        if c is None or not c.guess:
+            return None
+        p = c.guess
+        tb.hands[p][c.base] += 1
+        if c.written != base:
+            tb.remove_from_hand(p, base, unseen=False)
+        # else the card written was placed after all: the slip was in the hand as replayed (in doubt)
+        c.base, c.guess, c.written = base, None, None
+        return c
+
+    def covered_instead(self, base: str) -> CenterCard | None:
+        """A match naming `base` once R63 read an earlier match of the turn as covering it: that match
+        covered another row card its cards match, which leaves the row now in its place (R79)."""
+        earlier = self.t.guessed_covers.pop(base, None)
+        if earlier is None:
+            return None
+        return next(
+            (
+                c
+                for c in self.s.table.center
+                if not c.refilled and c.base != UNKNOWN and judge_codes(c.base, tuple(earlier.cards)).ok
+            ),
+            None,
+        )
+
+    def maybe_meant_row_card(self, ev: Match) -> None:
+        """A void match line (R39): the first row card its hand cards match is marked, and leaves the row
+        when the refill shows the row was a card short (R63)."""
+        c = next(
+            (
+                c
+                for c in self.s.table.center
+                if not c.refilled and c.base != UNKNOWN and not c.maybe_gone and judge_codes(c.base, tuple(ev.cards)).ok
+            ),
+            None,
+        )
+        if c is not None:
+            c.maybe_gone = True
+
+    def refilled_instead(self, base: str) -> CenterCard | None:
+        """A row card refilled where the known pile's top was `base` (draw.top, reported): the refill took
+        `base` after all, and the card written lies in the pile where R2 put `base` back (R80)."""
+        tb, order = self.s.table, self.s.table.pile_order
+        c = next((c for c in tb.center if c.top_was == base), None)
+        if c is None or order is None or base not in order:
+            return None
+        order[len(order) - 1 - order[::-1].index(base)] = c.base
+        tb.pile[c.base] += 1
+        tb.pile[base] -= 1
+        c.base, c.top_was = base, None
+        return c
+
     def meant_center(self, ev: Match):
         """The Center Row card a match naming a card not there most likely covered (R63): one its
         hand cards match, else the one card of the row like the card named (a card written wrong
@@ -96,6 +154,16 @@ class Meant(Part):
             return None
         named = parse_card(ev.target).base
         like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
+        tb = self.s.table
+        unchecked = [c for c in row if c.guess == ""]
+        if unchecked and tb.pile.get(named, 0) > 0:
+            # R75: the refill nobody could check wrote this card wrong (the last one refilled, the likeliest
+            # still unplayed): the pile gets back the card written and gives up the card named
+            c = unchecked[-1]
+            tb.pile[c.base] += 1
+            tb.remove_from_pile(named)
+            c.base, c.guess = named, None
+            return c
         if len(like) == 1:
             return like[0]
         if row:

@@ -134,8 +134,8 @@ class Pile(Part):
                 found=written,
                 player=who,
             )
-        elif problem == "unseen":
-            self.r.report(
+        elif problem == "unseen" and not self._copy_in_doubt(base):
+            if self.r.report(
                 "cards.unseen",
                 f"{what} {written}, but no {written} is unseen: every copy is in {tb.where(base)}",
                 ev,
@@ -144,7 +144,11 @@ class Pile(Part):
                 expected="a card still in the draw pile",
                 found=written,
                 player=who,
-            )
+            ):  # reported: a copy in a hand may be the slip as well as the draw (R78)
+                for q in (q for q, h in tb.hands.items() if h.get(base, 0) > 0):
+                    self.s.doubt.add(q)
+                    self.s.slips[q] += 1
+                    tb.phantoms[q][base] += 1  # a card the player lacks may be played in its place (R42)
         if written and parse_card(written).decl is not None:
             self.r.report(
                 "notation.card",
@@ -155,6 +159,20 @@ class Pile(Part):
                 expected=parse_card(written).base,
                 found=written,
             )
+
+    def _copy_in_doubt(self, base: str) -> bool:
+        """A card drawn whose every copy is seen, one of them in a hand in doubt (R28): that copy was the
+        slip, and is the card drawn; the hand's card there is an unknown one (R78)."""
+        tb = self.s.table
+        q = next((q for q in self.s.players if q in self.s.doubt and tb.hands[q].get(base, 0) > 0), None)
+        if q is None:
+            return False
+        hand = tb.hands[q]
+        hand[base] -= 1
+        if not hand[base]:
+            del hand[base]
+        hand[UNKNOWN] += 1
+        return True
 
     def catch_up(
         self, ev: Draw, written: str | FaceDown, dcm_of: str | None, q: str | None = None, own: int = 0

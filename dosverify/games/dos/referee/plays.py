@@ -144,7 +144,7 @@ class Plays(Part):
         )
         if meant:
             self.s.table.remove_from_hand(p, near[0])
-            return CenterCard(near[0])
+            return CenterCard(near[0], guess=p, written=base)  # a guess: a later line may show another card (R76)
         return CenterCard(UNKNOWN, src=p) if hand and not doubted else CenterCard(base)
 
     @enforces("bonus.card", "draw.no-match", "notation.card", "place.no-match")

@@ -58,10 +58,16 @@ class Refills(Part):
                 )
             if t.refilled >= t.refill_owed and (gone := next((c for c in tb.center if c.maybe_gone), None)) is not None:
                 tb.center.remove(gone)  # the refill shows the row was a card short: the match covered it (R63)
+            top = tb.top()
             got = self.parts.pile.draw_from_pile(w, ev, i, "refill")
             if got is None:
                 continue
-            tb.center.append(CenterCard(got, refilled=True))
+            # a refill from a pile of unknown order is taken as written, unchecked (R75); one that is not the
+            # top of a known pile may have been the top card after all (R80)
+            card = CenterCard(got, refilled=True, guess="" if tb.pile_order is None else None)
+            if top is not None and got != top:
+                card.top_was = top
+            tb.center.append(card)
             t.refilled += 1
 
     @enforces("reshuffle.when")

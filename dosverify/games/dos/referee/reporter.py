@@ -74,8 +74,9 @@ class Reporter:
         pointer: str | None = None,
         related_to=None,
         **kw,
-    ) -> None:
-        """Report `rule` at `ev` (its `field`, the `index`-th item of it), unless it is a follow-on."""
+    ) -> bool:
+        """Report `rule` at `ev` (its `field`, the `index`-th item of it), unless it is a follow-on;
+        whether it was reported."""
         s = self.s
         if ev is not None:
             if field is not None:
@@ -87,12 +88,12 @@ class Reporter:
                     pointer = f"{ev._pointer}/{field}" + (f"/{index}" if index is not None else "")
         if s.t is not None:
             if s.t.turn._damaged and rule in self.policy.skipped_line:
-                return
+                return False
             if player is None:
                 player = s.t.player
         who = player if player is not None else (s.t.player if s.t is not None else None)
         if self.follow_on(rule, who) or self._second_at_line(rule, ev, line):
-            return
+            return False
         if who is not None and rule in self.policy.puts_in_doubt:
             s.doubt.add(who)
             s.slips[who] += 1
@@ -112,6 +113,7 @@ class Reporter:
                 **kw,
             )
         )
+        return True
 
     def _second_at_line(self, rule: str, ev, line: int | None) -> bool:
         """Whether `rule` is one more finding about a match line already found wrong (R62)."""

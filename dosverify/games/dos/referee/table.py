@@ -21,6 +21,11 @@ class CenterCard:
     refilled: bool = False  # refilled this turn: cannot be matched (match.refilled)
     src: str | None = None  # for a card the log left out (base UNKNOWN): the hand it came from, None for the pile
     maybe_gone: bool = False  # perhaps the card a match naming a card not there covered (R63)
+    # its code is only as good as a line nobody could check: "" for a refill from a pile of unknown order
+    # (R75), a player's name for the card R64 took as meant in a `place` not held (R76)
+    guess: str | None = None
+    written: str | None = None  # for R64's card meant: the card the `place` line wrote (R76)
+    top_was: str | None = None  # refilled where the known pile's top was this card (draw.top): maybe it (R80)
 
 
 @dataclass
@@ -187,6 +192,10 @@ class Table:
                     return y
         return None
 
+    def guessed_place(self, p: str, base: str) -> CenterCard | None:
+        """The Center Row card `base` that R64 took as the card p placed, if it is still there (R76)."""
+        return next((c for c in self.center if c.guess == p and c.base == base), None)
+
     def remove_from_pile(self, base: str) -> None:
         """A card of the pile turns out to have left it unseen (drawn by a line the log left out)."""
         if self.pile.get(base, 0) > 0:
@@ -236,6 +245,10 @@ class Table:
             hand[UNKNOWN] -= 1
             if not hand[UNKNOWN]:
                 del hand[UNKNOWN]
+            return True
+        if (guessed := self.guessed_place(p, base)) is not None:
+            # R76: the card R64 took as placed is played from the hand: another card of it went into the row
+            guessed.base, guessed.src, guessed.guess = UNKNOWN, p, None
             return True
         if (
             self.maybe_held[p].get(base, 0) > 0
