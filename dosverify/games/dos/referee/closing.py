@@ -11,7 +11,7 @@ from ....hints import plural
 from ..cards import value
 from ..events import Score, Turn
 from .part import Part, enforces
-from .table import UNKNOWN, CenterCard
+from .table import UNKNOWN, CenterCard, owed_line
 from .turn import TurnState
 
 
@@ -77,7 +77,7 @@ class Closing(Part):
                 "dos.penalty",
                 f"{q} was caught and never drew the {plural(n, 'penalty card')}",
                 player=q,
-                expected=f"draw {q} " + " ".join(["C"] * n),
+                expected=owed_line(f"draw {q}", n),
                 found="no penalty draw",
                 **kw,
             )
@@ -126,7 +126,7 @@ class Closing(Part):
                 f"the {what} of {plural(n, 'card')}" + (f" by {who}" if who else "") + " is missing: a later line "
                 "draws the card below them",
                 player=who or t.player,
-                expected=(f"draw {who} " if who else "refill ") + " ".join(["C"] * n),
+                expected=owed_line(f"draw {who}" if who else "refill", n),
                 found="no line",
                 **kw,
             )
@@ -142,7 +142,7 @@ class Closing(Part):
             "center.refill",
             f"after the discard the Center Row held {plural(2 - t.refill_owed, 'card')} and {t.refilled} "
             f"{'was' if t.refilled == 1 else 'were'} refilled: {need} more needed to make 2",
-            expected="refill " + " ".join(["C"] * need),
+            expected=owed_line("refill", need),
             found="no refill",
             **kw,
         )
@@ -175,7 +175,7 @@ class Closing(Part):
             self.r.report(
                 "dos.penalty",
                 f"{p} was caught and never drew the {plural(t.penalty_owed, 'penalty card')}",
-                expected=f"draw {p} " + " ".join(["C"] * t.penalty_owed),
+                expected=owed_line(f"draw {p}", t.penalty_owed),
                 found="no penalty draw",
                 **kw,
             )
@@ -189,7 +189,7 @@ class Closing(Part):
                     "bonus.draw",
                     f"{q} did not draw for {p}'s Double Color Match",
                     player=q,
-                    expected=f"draw {q} " + " ".join(["C"] * t.dcm_owed[q]),
+                    expected=owed_line(f"draw {q}", t.dcm_owed[q]),
                     found="no draw",
                     **kw,
                 )
@@ -223,7 +223,7 @@ class Closing(Part):
                 "center.refill",
                 f"the Center Row is left with {plural(len(self.s.table.center), 'card')}: {why}, "
                 f"and the refill to 2 comes first",
-                expected="refill " + " ".join(["C"] * refill),
+                expected=owed_line("refill", refill),
                 found="no refill",
                 **kw,
             )
@@ -233,7 +233,7 @@ class Closing(Part):
                 "bonus.draw",
                 f"{', '.join(dcm)} did not draw for {p}'s Double Color Match: {why}",
                 player=q,
-                expected=f"draw {q} " + " ".join(["C"] * n),
+                expected=owed_line(f"draw {q}", n),
                 found="no draw",
                 **kw,
             )
@@ -241,7 +241,7 @@ class Closing(Part):
             self.r.report(
                 "dos.penalty",
                 f"{p} was caught and never drew the {plural(penalty, 'penalty card')}: {why}",
-                expected=f"draw {p} " + " ".join(["C"] * penalty),
+                expected=owed_line(f"draw {p}", penalty),
                 found="no penalty draw",
                 **kw,
             )
@@ -264,7 +264,7 @@ class Closing(Part):
             f"{', '.join(owed)} did not draw for {p}'s Double Color Match: under dcm-draws=at-once the draws "
             "belong to the match, so they come before the round ends (round-end=at-once)",
             player=q,
-            expected=f"draw {q} " + " ".join(["C"] * n),
+            expected=owed_line(f"draw {q}", n),
             found="no draw",
             **kw,
         )

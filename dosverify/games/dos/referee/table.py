@@ -13,6 +13,11 @@ from ..cards import composition
 UNKNOWN = "?"  # a card the log did not name (a bare draw without a known pile)
 
 
+def owed_line(line: str, n: int) -> str:
+    """The line a finding expects for n cards owed: `draw bob C C`, `refill C` (`C`: a card not named)."""
+    return f"{line} " + " ".join(["C"] * n)
+
+
 @dataclass(slots=True, eq=False)
 class CenterCard:
     """One card of the Center Row (identity matters: two R3s are two cards)."""

@@ -9,7 +9,7 @@ from typing import Any
 from ....hints import plural
 from ..events import Catch, Dos, Draw, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from .part import Part, enforces
-from .table import UNKNOWN, CenterCard
+from .table import UNKNOWN, CenterCard, owed_line
 from .turn import TurnState
 
 
@@ -209,7 +209,7 @@ class Turns(Part):
             "the match line (dcm-draws=at-once)",
             ev,
             player=late[0],
-            expected=f"draw {late[0]} " + " ".join(["C"] * t.dcm_owed[late[0]]),
+            expected=owed_line(f"draw {late[0]}", t.dcm_owed[late[0]]),
             found=f"`{type(ev).__name__.lower()}`",
         )
         for q in late:  # still allowed later, no longer owed: one finding for one mistake
@@ -244,7 +244,7 @@ class Turns(Part):
                     f"{q} was caught and must draw the {plural(n, 'penalty card')} at once, on the next line",
                     ev,
                     player=q,
-                    expected=f"draw {q} " + " ".join(["C"] * n),
+                    expected=owed_line(f"draw {q}", n),
                     found=f"`{type(ev).__name__.lower()}`",
                 )
                 t.immediate = None
