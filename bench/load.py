@@ -13,7 +13,9 @@ phases with a bounded asyncio/httpx client that stops by itself:
    elsewhere on a shared machine changes from minute to minute; each ratio compares a phase
    with the baseline just before it);
 2. mix: ``--concurrency`` closed-loop clients for ``--duration`` s sending small legal logs
-   (55%), illegal logs (25%) and batches of 50 small logs (20%); the clients join one by one
+   (55%), illegal logs (25%) and batches of 50 small logs (20%), each client from a loopback
+   address of its own (127.0.1.N; ``--addresses 1`` sends all from one, which then meets the
+   service's per-address share of the checks in flight); the clients join one by one
    over the first ``--ramp`` s (default 5), so the phase measures a saturated service rather
    than the instant all of them fire at once;
 3. mix + junk, ``--repeats`` times (default 3), each after its own baseline: the same, with 10%
@@ -47,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import multiprocessing
@@ -250,7 +253,17 @@ async def one(client, kind: str, body, stats: dict, t_end: float | None) -> None
         stats["status"][f"{kind} lost {type(exc).__name__}"] += 1
 
 
-async def phase(base: str, logs: dict, duration: float, conc: int, junk: bool, seed: int, ramp: float) -> dict:
+def mix_address(i: int, addresses: int) -> str:
+    """The loopback address client ``i`` of the mix sends from: ``addresses`` clients of their own
+    (127.0.1.1, 127.0.1.2, ...; Linux routes all of 127/8 to loopback). The service gives each
+    client address its share of the checks in flight (a quarter of them by default), so 32
+    requests at once from one address measure that share, not a service under load from many."""
+    return f"127.0.1.{i % addresses + 1}"
+
+
+async def phase(
+    base: str, logs: dict, duration: float, conc: int, junk: bool, seed: int, ramp: float, addresses: int = 0
+) -> dict:
     import httpx
 
     rng = random.Random(seed)
@@ -267,13 +280,27 @@ async def phase(base: str, logs: dict, duration: float, conc: int, junk: bool, s
         "bad5xx": 0,
         "sent": 0,
     }
-    limits = httpx.Limits(max_connections=conc, max_keepalive_connections=conc)
-    async with httpx.AsyncClient(base_url=base, timeout=CLIENT_TIMEOUT, limits=limits) as client:
+    addresses = min(addresses or conc, conc)
+    per_address = -(-conc // addresses)
+    limits = httpx.Limits(max_connections=per_address, max_keepalive_connections=per_address)
+    clients = [
+        httpx.AsyncClient(
+            base_url=base,
+            timeout=CLIENT_TIMEOUT,
+            limits=limits,
+            transport=httpx.AsyncHTTPTransport(local_address=mix_address(a, addresses), limits=limits),
+        )
+        for a in range(addresses)
+    ]
+    async with contextlib.AsyncExitStack() as stack:
+        for c in clients:
+            await stack.enter_async_context(c)
         t_start = time.perf_counter()
         t_end = t_start + duration
 
         async def worker(i: int) -> None:
             await asyncio.sleep(ramp * i / conc)  # clients join one by one over the ramp, not all at once
+            client = clients[i % addresses]
             while time.perf_counter() < t_end:
                 kind = rng.choices(names, weights)[0]
                 stats["sent"] += 1
@@ -298,6 +325,7 @@ async def phase(base: str, logs: dict, duration: float, conc: int, junk: bool, s
     return {
         "duration_s": round(elapsed, 1),
         "concurrency": conc,
+        "addresses": addresses,
         "junk": junk,
         "sent": stats["sent"],
         "answered": stats["answered"],
@@ -425,6 +453,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duration", type=float, default=60.0, help="seconds of each loaded phase (default 60)")
     ap.add_argument("--concurrency", type=int, default=32, help="clients at once (default 32)")
     ap.add_argument(
+        "--addresses",
+        type=int,
+        default=0,
+        help="loopback addresses the mix's clients send from (default: one each; 1: all from one address, "
+        "which then meets the service's per-client share of the checks in flight)",
+    )
+    ap.add_argument(
         "--workers", type=int, default=None, help="the server's check workers (default: its own, one per core)"
     )
     ap.add_argument("--unloaded", type=int, default=1000, help="requests of each unloaded baseline (default 1000)")
@@ -461,12 +496,13 @@ def main(argv: list[str] | None = None) -> int:
     if not (
         0 < args.duration <= 600
         and 0 < args.concurrency <= 256
+        and 0 <= args.addresses <= 254
         and 0 <= args.ramp < args.duration
         and 1 <= args.repeats <= 9
         and 100 <= args.unloaded <= 100_000
     ):
         ap.error(
-            "--duration must be in (0, 600], --concurrency in (0, 256], --ramp in [0, duration), "
+            "--duration must be in (0, 600], --concurrency in (0, 256], --addresses in [0, 254], --ramp in [0, duration), "
             "--repeats in [1, 9] and --unloaded in [100, 100000]"
         )
     attacks = [] if args.attacks == "none" else [a.strip() for a in args.attacks.split(",") if a.strip()]
@@ -520,7 +556,9 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
             cpu0, t0 = cpu_seconds(server.pid), time.perf_counter()
-            load = asyncio.run(phase(base, logs, args.duration, args.concurrency, junk, args.seed + k, args.ramp))
+            load = asyncio.run(
+                phase(base, logs, args.duration, args.concurrency, junk, args.seed + k, args.ramp, args.addresses)
+            )
             cpu1, dt = cpu_seconds(server.pid), time.perf_counter() - t0
             # each process's share of one CPU over the phase: a client near 100% measures itself
             load["cpu_pct"] = {role: round(100 * (cpu1[role] - cpu0.get(role, 0.0)) / dt) for role in cpu1}

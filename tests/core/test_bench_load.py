@@ -67,3 +67,46 @@ def test_an_attack_s_verdict_is_the_median_of_its_runs(load):
     assert not load.attack_verdict("slow_body", [run(1.0), run(1.0, {"200": 8, "503": 1}), run(1.0)])["verdict"]
     assert not load.attack_verdict("slow_body", [run(1.0), run(1.0, undocumented={"500": 1}), run(1.0)])["verdict"]
     assert not load.attack_verdict("slow_body", [run(None)])["verdict"]
+
+
+def test_the_mix_s_clients_send_from_addresses_of_their_own(load):
+    """The service gives each client address a share of the checks in flight: the mix's 32
+    clients must be 32 addresses, or the bench measures one greedy client's share (issue 22:
+    from one address, its small checks waited 60-250x their baseline behind its own batches)."""
+    import asyncio
+    import socket
+    import threading
+
+    import uvicorn
+
+    seen: list[str] = []
+
+    async def app(scope, receive, send):
+        if scope["type"] != "http":
+            return
+        seen.append(scope["client"][0])
+        while (await receive()).get("more_body"):
+            pass
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            threading.Event().wait(0.02)
+        logs = {k: [b"dos 1\n"] for k in ("legal", "illegal", "batch")}
+        base = f"http://127.0.0.1:{port}"
+        got = asyncio.run(load.phase(base, logs, 0.5, 6, False, 1, 0.0))
+        assert got["lost"] == 0 and got["addresses"] == 6
+        assert {a for a in seen if a != "127.0.0.1"} == {f"127.0.1.{i}" for i in range(1, 7)}  # (the probe's is .0.1)
+        seen.clear()
+        asyncio.run(load.phase(base, logs, 0.5, 6, False, 1, 0.0, addresses=1))
+        assert {a for a in seen if a != "127.0.0.1"} == {"127.0.1.1"}
+    finally:
+        server.should_exit = True
+        thread.join(10)
