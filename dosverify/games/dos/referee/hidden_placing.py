@@ -7,13 +7,16 @@ so any such placement keeps the choice fitting. The search goes over the player'
 order (all epochs), the greedy's choice first (so that what it finds is found first), and prunes
 a card that, with the cards already placed, makes the known hand match at a declined draw
 (`adds_match`: more cards only add matches, so a hand that matched stays matched) or that leaves
-the group's later reveals without a `?` drawn before them (`_Group.room`). ``placements`` yields
-the ways that pass, within a node budget.
+the group's later reveals without a `?` drawn before them (`_Group.lacks_room`); where every card
+of a `?` fails, it goes back to the latest `?` the failures rest on (``_Search``), not to the one
+before: a card dealt at the start may be what a hand a hundred lines later matches with.
+``placements`` yields the ways that pass, within a node budget.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
+from enum import Enum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -43,13 +46,13 @@ class _Group:
         self.kept = [t.label for t in toks if t.reveal_at is None and t.label is not None]
         self.free = len(toks) - len(self.reveals) - len(self.kept)
 
-    def room(self, after: int) -> bool:
-        """Whether each reveal left, in moment order, can still take its own `?` drawn after `after`."""
+    def lacks_room(self, after: int) -> int | None:
+        """A moment by which more reveals are left than `?` drawn after `after` and before it, if any."""
         k = bisect_left(self.drawn, after + 1)
         for n, (_, at) in enumerate(self.reveals):
             if k + n >= len(self.drawn) or self.drawn[k + n] >= at:
-                return False
-        return True
+                return at
+        return None
 
     def options(self, tok: Token, first: Card | None) -> list[Card | None]:
         """The cards `tok` may carry: the greedy's first, then a free `?`, the reveals soonest first, the kept."""
@@ -82,13 +85,15 @@ class _Group:
 
 
 class _Declines:
-    """One player's declined draws (moment, Center Row, written hand) and the cards placed held at each."""
+    """One player's declined draws (moment, Center Row, written hand) and the cards placed held at
+    each, with the `?` (their index in draw order) that carry them."""
 
     def __init__(self, points: list, adds_match) -> None:
         points = sorted(points, key=lambda d: d[1])
         self.now = [d[1] for d in points]
         self.center = [d[2] for d in points]
         self.hand = [list(d[3]) for d in points]  # the written cards, then the cards placed held there
+        self.holders: list[list[int]] = [[] for _ in points]
         self.adds_match = adds_match
 
     def span(self, tok: Token, card: Card | None) -> range:
@@ -98,9 +103,28 @@ class _Declines:
         hi = len(self.now) if end is None else bisect_left(self.now, end)
         return range(lo, hi)
 
-    def fits(self, span: range, code: str) -> bool:
-        """Whether `code` joins the hand at every decline of `span` without making it match."""
-        return not any(self.adds_match(self.center[i], self.hand[i], code) for i in span)
+    def clash(self, span: range, code: str) -> int | None:
+        """The first decline of `span` at which `code` joining the hand makes it match, if any."""
+        return next((d for d in span if self.adds_match(self.center[d], self.hand[d], code)), None)
+
+    def hold(self, span: range, code: str, i: int) -> None:
+        for d in span:
+            self.hand[d].append(code)
+            self.holders[d].append(i)
+
+    def release(self, span: range) -> None:
+        for d in span:
+            self.hand[d].pop()
+            self.holders[d].pop()
+
+
+class _Budget(Enum):
+    SPENT = "spent"  # what the walk returns once NODE_BUDGET cards were tried
+
+
+# what a failed subtree returns: the `?` (indices) whose cards made it fail, for the walk to jump
+# back over the `?` not among them (conflict-directed backjumping); None when a way was found in it
+Conflict = set[int] | None
 
 
 def placements(toks: list[Token], points: list, adds_match, first: dict) -> Generator[dict, int | None, None]:
@@ -108,50 +132,87 @@ def placements(toks: list[Token], points: list, adds_match, first: dict) -> Gene
     decline of `points` rules out, the greedy's (`first`) first; at most NODE_BUDGET cards tried.
     Sent a moment (the hand held then matched, with label_rest's codes), the next way differs
     in a `?` drawn by then."""
-    toks = sorted(toks, key=lambda t: t.drawn)
-    groups: dict[int, _Group] = {}
-    for e in {t.epoch for t in toks}:
-        groups[e] = _Group([t for t in toks if t.epoch == e])
-    declines = _Declines(points, adds_match)
-    twin = _twins(toks, groups, declines.now)
-    first = _in_order(toks, twin, first)
-    choice: dict = {}
-    nodes = [0]
-    failed: list[int | None] = [None]  # a moment the last way failed at: vary only the `?` drawn by then
+    yield from _Search(sorted(toks, key=lambda t: t.drawn), _Declines(points, adds_match), first).walk(0)
 
-    def walk(i: int) -> Generator[dict, int | None, None]:
-        if i == len(toks):
-            failed[0] = yield dict(choice)
-            return
-        tok = toks[i]
-        g = groups[tok.epoch]
-        floor = _key(choice[toks[i - 1]]) if twin[i] else None
-        for card in g.options(tok, first.get(tok)):
-            if floor is not None and _key(card) < floor:
-                continue  # the same cards on twin `?` in another order: tried already
-            if failed[0] is not None:
-                if tok.drawn > failed[0]:
-                    return  # the `?` drawn later are not in the hand that matched
-                failed[0] = None
-            nodes[0] += 1
-            if nodes[0] > NODE_BUDGET:
-                return
+
+class _Search:
+    """The depth-first walk of ``placements`` over one player's `?` in draw order. A `?` all of whose
+    cards fail returns the `?` before it that the failures rest on (the holders of the cards at the
+    declines that matched, the `?` of its epoch when the reveals lacked room), and the walk goes back
+    to the latest of them: the `?` in between, changed, would fail the same way."""
+
+    def __init__(self, toks: list[Token], declines: _Declines, first: dict) -> None:
+        self.toks = toks
+        self.groups = {e: _Group([t for t in toks if t.epoch == e]) for e in {t.epoch for t in toks}}
+        self.declines = declines
+        self.twin = _twins(toks, self.groups, declines.now)
+        self.first = _in_order(toks, self.twin, first)
+        self.choice: dict = {}
+        self.nodes = 0
+        self.failed: int | None = None  # a moment the last way failed at: vary only the `?` drawn by then
+
+    def walk(self, i: int) -> Generator[dict, int | None, Conflict | _Budget]:
+        if i == len(self.toks):
+            self.failed = yield dict(self.choice)
+            return None
+        tok, declines = self.toks[i], self.declines
+        g = self.groups[tok.epoch]
+        floor = _key(self.choice[self.toks[i - 1]]) if self.twin[i] else None
+        conflict: Conflict = set()
+        for card in g.options(tok, self.first.get(tok)):
+            if floor is not None and _key(card) < floor:  # the same cards on twin `?` in another order
+                conflict = _join(conflict, {i - 1})
+                continue
+            self.nodes += 1
+            if self.nodes > NODE_BUDGET:
+                return _Budget.SPENT
             span = declines.span(tok, card)
-            if card is not FREE and not declines.fits(span, card[0]):
+            bad = declines.clash(span, card[0]) if card is not FREE else None
+            if bad is not None:
+                conflict = _join(conflict, set(declines.holders[bad]))
                 continue
             g.take(card)
-            if g.room(tok.drawn):
-                if card is not FREE:
-                    for d in span:
-                        declines.hand[d].append(card[0])
-                choice[tok] = card
-                yield from walk(i + 1)
-                if card is not FREE:
-                    for d in span:
-                        declines.hand[d].pop()
+            short = g.lacks_room(tok.drawn)
+            if short is not None:
+                g.give_back(card)
+                conflict = _join(conflict, self._took_room(i, short))
+                continue
+            if card is not FREE:
+                declines.hold(span, card[0], i)
+            self.choice[tok] = card
+            below = yield from self.walk(i + 1)
+            if card is not FREE:
+                declines.release(span)
             g.give_back(card)
+            if below is _Budget.SPENT:
+                return _Budget.SPENT
+            if below is None:  # ways were found below this card
+                if self.failed is not None:
+                    if tok.drawn > self.failed:
+                        return None  # the `?` drawn later are not in the hand that matched
+                    self.failed = None
+                conflict = None
+            elif i not in below:
+                return below  # this `?`'s card is not what failed below: another would fail alike
+            else:
+                conflict = _join(conflict, below - {i})
+        return conflict
 
-    yield from walk(0)
+    def _took_room(self, i: int, by: int) -> set[int]:
+        """The `?` before the i-th, of its epoch, that could have taken a reveal due by `by` but carry another card."""
+        epoch = self.toks[i].epoch
+        out = set()
+        for j in range(i):
+            t = self.toks[j]
+            if t.epoch == epoch and t.drawn < by:
+                card = self.choice[t]
+                if card is FREE or card[1] is None or card[1] > by:
+                    out.add(j)
+        return out
+
+
+def _join(conflict: Conflict, more: set[int]) -> Conflict:
+    return None if conflict is None else conflict | more
 
 
 def _key(card: Card | None) -> tuple:
