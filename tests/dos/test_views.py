@@ -103,7 +103,9 @@ def test_the_witness_of_every_legal_face_down_fixture_is_a_legal_open_log(path):
 def test_the_witness_under_decline_forbidden_rulesets():
     """issue 20 (witness): under decline-match=forbidden the witness chooses the `?` held at each declined
     draw to match nothing there (READINGS R34), so most views get one, and every one given is a legal open
-    log. Before, 51 of 119 views of 30 games got one; a refusal is one line that names the rule and line."""
+    log. Each of the 39 views of these 10 games gets one since the search over which `?` held each revealed
+    card (119 of 119 views of 30 games, 354 of 354 of 90; the greedy before it 80 of 119, and 51 before
+    that); a refusal would be one line that names the rule and line."""
     given = refused = 0
     for seed in range(0, 30, 3):
         r = random.Random(seed)
@@ -120,7 +122,7 @@ def test_the_witness_under_decline_forbidden_rulesets():
             opened = check(proof)
             assert not _errors(opened), (seed, view, _errors(opened)[:3])
             given += 1
-    assert given >= 2 * refused, (given, refused)
+    assert refused == 0, (given, refused)
 
 
 def test_the_witness_takes_the_claimed_score():

@@ -127,18 +127,28 @@ def _clash(center, hand) -> bool:
     return any_match(list(center), list(hand), parse_card)
 
 
+def _adds_match(center, hand, code: str) -> bool:
+    """Whether `code` joining `hand`, which matches nothing in `center`, makes it match: alone or with
+    one of its cards (the witness's search, per card tried: the kinds of the hand, not their pairs)."""
+    from .referee.matching import judge_codes
+
+    kinds = set(hand)
+    for t in set(center):
+        if judge_codes(t, (code,)).ok or any(judge_codes(t, (code, h)).ok for h in kinds):
+            return True
+    return False
+
+
 def witness(referee) -> bool:
     """Replace, in the log `referee` has run on, every `?` by the card its provenance chose
     (the `?` never revealed get any card that fits). False when some `?` found no card."""
-    from .referee.hidden_witness import hold_briefly, label_rest
+    from .referee.hidden_witness import hold_and_label, label_rest
 
     ok = True
     for prov in referee.provs:
         if prov is None:
             continue
-        if prov.declines:
-            hold_briefly(prov, _clash)
-        ok = label_rest(prov, _clash) and ok
+        ok = (hold_and_label(prov, _clash, _adds_match) if prov.declines else label_rest(prov, _clash)) and ok
         for tok in prov.tokens:
             if tok.ref is None or tok.label is None:
                 ok = False
