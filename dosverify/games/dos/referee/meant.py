@@ -214,6 +214,12 @@ class Meant(Part):
             return c
         if fits:
             return fits[0]
+        if dealt := [c for c in row if c.dealt and c.guess == ""]:
+            # R91: a card of a `center` line nobody could check may be the card named, written wrong there: each
+            # is marked, and the one the refill shows gone leaves the row (R63), or a later match names it
+            for c in dealt:
+                c.maybe_gone = True
+            return None
         like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
         if len(like) == 1:
             return like[0]
