@@ -212,6 +212,13 @@ class Meant(Part):
             tb.remove_from_pile(named)
             c.base, c.guess = named, None
             return c
+        if pc := next((c for c in reversed(row) if c.placed_by and tb.hands[c.placed_by].get(named, 0) > 0), None):
+            # R92: the `place` that put a row card there wrote another card its player held: it placed this one
+            assert pc.placed_by is not None
+            tb.hands[pc.placed_by][pc.base] += 1
+            tb.remove_from_hand(pc.placed_by, named, unseen=False)
+            pc.base, pc.placed_by = named, None
+            return pc
         if fits:
             return fits[0]
         if dealt := [c for c in row if c.dealt and c.guess == ""]:

@@ -33,6 +33,7 @@ class CenterCard:
     top_was: str | None = None  # refilled where the known pile's top was this card (draw.top): maybe it (R80)
     top_at: int = -1  # and where in the pile order R2 put that card back
     dealt: bool = False  # a card of a `center` line
+    placed_by: str | None = None  # the player whose `place` put it there, held as written (R92)
     in_doubt: bool = False  # maybe another card after an earlier finding: it judges no declined match (R85)
     maybe_was: str | None = None  # the card R75 took as the refill written wrong, which this one may be (R86)
 
