@@ -55,10 +55,11 @@ def test_every_illegal_edit_is_found():
 
 
 def test_most_edits_give_one_finding_today():
-    # the floor reached so far (96.6% on the 60 games of CI with READINGS R75-R78; 80.9% before them, 74.2%
-    # before the place and decline fixes of the second session): a change that brings cascades back fails here
+    # the floor reached so far (98.3% on the 60 games of CI with READINGS R81-R92, 98.7% on 150 games, 98.1%
+    # on 300; 96.6% with R75-R78, 80.9% before them, 74.2% before the place and decline fixes of the second
+    # session): a change that brings cascades back fails here
     dist, many = distribution()
-    assert dist[1] / sum(dist.values()) >= 0.96, many[:5]
+    assert dist[1] / sum(dist.values()) >= 0.98, many[:5]
 
 
 def test_one_finding_in_95_percent_never_more_than_three():

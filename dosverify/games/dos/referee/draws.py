@@ -154,7 +154,7 @@ class Draws(Part):
         if self.s.rs.opt("decline-match") != "forbidden":
             return
         tb = self.s.table
-        center = [c.base for c in tb.center if not c.refilled]
+        center = tb.plain_row()  # not a card only guessed after an earlier finding (R85)
         hand = [b for b in tb.hands[q].elements() if b != UNKNOWN]
         if UNKNOWN in center:  # a Center Row card left out (R27): not judged
             return

@@ -89,6 +89,9 @@ class Matches(Part):
         for c in tb.center:
             if c.base == base:
                 if not c.refilled:
+                    if c.guess is not None or c.maybe_was is not None:
+                        # a card nobody could check, or a guess: a twin the log showed is the one covered (R87)
+                        c = next((d for d in tb.center if d.base == base and d.guess is None and not d.refilled), c)
                     m.slot = c
                     return m
                 refilled = True
@@ -191,11 +194,13 @@ class Matches(Part):
             elif ph.src is None:
                 tb.remove_from_pile(base)
         if m.slot is None:
-            # R76, R80: the `place` R64 read as another card, or a refill not of the pile's top (reported),
-            # put this card in the row
-            m.slot = self.parts.meant.placed_instead(base) or self.parts.meant.refilled_instead(base)
+            m.slot = self.parts.meant.shown_in_row(base)  # a card an earlier finding's guess put there (R76, ...)
         if m.slot is not None:
             return True
+        if not self.t.matched_targets.get(base) and self.s.guessed_covers:
+            m.slot = self.parts.meant.covered_instead(base)  # R88: an earlier turn's match R63 read as covering it
+            if m.slot is not None:
+                return True
         if self.t.matched_targets.get(base):
             m.slot = self.parts.meant.covered_instead(base)
             if m.slot is not None:
@@ -226,7 +231,11 @@ class Matches(Part):
         m.slot = self.parts.meant.meant_center(ev)
         m.unsure = m.slot is not None
         if m.slot is not None:
-            self.t.guessed_covers[m.slot.base] = ev
+            self.s.guessed_covers[m.slot.base] = ev
+            if m.held_meant and judge_codes(m.slot.base, tuple(ev.cards)).ok:
+                # R84: the cards as written match the row card covered: they were played, not held cards
+                # that add up to the card named (R42 judged them against a card that is not there)
+                m.held_meant, m.uncertain = {}, {}
         m.reported = True
         return True
 
@@ -255,6 +264,7 @@ class Matches(Part):
             assert j.rule is not None
             self.r.report(j.rule, j.message, ev, "cards", 0, expected=j.expected, found=" + ".join(ev.cards))
             m.unsure = True  # R1: which card was meant is unknown, and so is the bonus it earned
+            self.parts.meant.maybe_covered(ev)  # and which row card it covered (R85)
         return j
 
     def _apply(self, m: MatchLine, j: Judgement) -> None:

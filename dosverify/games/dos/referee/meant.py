@@ -83,6 +83,24 @@ class Meant(Part):
         i = next(i for i, c in enumerate(ev.cards) if parse_card(c).base in lacking)
         return bool(self.held_fits(ev, t.player, only=i)[1])
 
+    def shown_in_row(self, base: str) -> CenterCard | None:
+        """The row card a match naming `base`, not in the row as replayed, shows to be `base`: the `place` R64
+        read as another card (R76), a refill not of the pile's top (R80), a refill R75 passed over (R86), or
+        a copy of the deck's card written wrong (R89)."""
+        return (
+            self.placed_instead(base)
+            or self.refilled_instead(base)
+            or self.rewritten_instead(base)
+            or self.dealt_instead(base)
+        )
+
+    def maybe_covered(self, ev: Match) -> None:
+        """A match that does not add up: a row card its cards match may be the one it covered, and is in
+        doubt (R85)."""
+        for c in self.s.table.center:
+            if not c.refilled and c.base != UNKNOWN and judge_codes(c.base, tuple(ev.cards)).ok:
+                c.in_doubt = True
+
     def placed_instead(self, base: str) -> CenterCard | None:
         """The Center Row card that R64 took as the card a `place` meant, when `base` is the card that line
         wrote or one the player who placed it holds as replayed: `base` was the card placed, and the
@@ -99,10 +117,34 @@ class Meant(Part):
         c.base, c.guess, c.written = base, None, None
         return c
 
+    def rewritten_instead(self, base: str) -> CenterCard | None:
+        """A match naming `base`, the card R75 took as a refill written wrong and gave the name of an earlier
+        match's card: that refill was right, and another card R75 passed over was the one written wrong and
+        covered then; it is `base` now (R86)."""
+        tb = self.s.table
+        c = next((c for c in tb.center if c.maybe_was == base and c.guess == ""), None)
+        if c is None:
+            return None
+        tb.pile[c.base] += 1
+        tb.remove_from_pile(base)
+        c.base, c.guess, c.in_doubt, c.maybe_was = base, None, False, None
+        return c
+
+    def dealt_instead(self, base: str) -> CenterCard | None:
+        """A match naming `base`, the card a `deck` line left out where it wrote another (R66), while a copy of
+        the card written over the deck lies in the Center Row: that copy is `base` (R89)."""
+        alias = self.s.deck_alias
+        if alias is None or alias[1] != base:
+            return None
+        c = next((c for c in self.s.table.center if c.base == alias[0] and not c.refilled), None)
+        if c is not None:
+            c.base, self.s.deck_alias = base, None
+        return c
+
     def covered_instead(self, base: str) -> CenterCard | None:
         """A match naming `base` once R63 read an earlier match of the turn as covering it: that match
         covered another row card its cards match, which leaves the row now in its place (R79)."""
-        earlier = self.t.guessed_covers.pop(base, None)
+        earlier = self.s.guessed_covers.pop(base, None)
         if earlier is None:
             return None
         return next(
@@ -135,7 +177,8 @@ class Meant(Part):
         c = next((c for c in tb.center if c.top_was == base), None)
         if c is None or order is None or base not in order:
             return None
-        order[len(order) - 1 - order[::-1].index(base)] = c.base
+        at = c.top_at if 0 <= c.top_at < len(order) and order[c.top_at] == base else None
+        order[at if at is not None else len(order) - 1 - order[::-1].index(base)] = c.base
         tb.pile[c.base] += 1
         tb.pile[base] -= 1
         c.base, c.top_was = base, None
@@ -148,22 +191,43 @@ class Meant(Part):
         then marked, and leaves the row when the refill shows the row was a card short."""
         row = [c for c in self.s.table.center if not c.refilled and c.base != UNKNOWN and not c.maybe_gone]
         fits = [c for c in row if judge_codes(c.base, tuple(ev.cards)).ok]
-        if fits:
-            return fits[0]
         if not judge_codes(ev.target, tuple(ev.cards)).ok:
-            return None
+            return fits[0] if fits else None
         named = parse_card(ev.target).base
-        like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
         tb = self.s.table
-        unchecked = [c for c in row if c.guess == ""]
+        # a match that holds as written: a refill nobody could check was the slip when its cards match no row
+        # card (R75); a card of a `center` line nobody could check, when they match only cards of other lines
+        # and the card named is no wild (R87): the match line is likelier right than naming another card its
+        # cards happen to match
+        if fits and (named == "W2" or named.endswith("#")):
+            return fits[0]
+        unchecked = [c for c in row if c.guess == "" and (c.dealt and c not in fits if fits else not c.dealt)]
         if unchecked and tb.pile.get(named, 0) > 0:
             # R75: the refill nobody could check wrote this card wrong (the last one refilled, the likeliest
             # still unplayed): the pile gets back the card written and gives up the card named
             c = unchecked[-1]
+            for other in unchecked[:-1]:  # the card named may have been this one as well (R85, R86)
+                other.in_doubt, other.maybe_was = True, c.base
             tb.pile[c.base] += 1
             tb.remove_from_pile(named)
             c.base, c.guess = named, None
             return c
+        if pc := next((c for c in reversed(row) if c.placed_by and tb.hands[c.placed_by].get(named, 0) > 0), None):
+            # R92: the `place` that put a row card there wrote another card its player held: it placed this one
+            assert pc.placed_by is not None
+            tb.hands[pc.placed_by][pc.base] += 1
+            tb.remove_from_hand(pc.placed_by, named, unseen=False)
+            pc.base, pc.placed_by = named, None
+            return pc
+        if fits:
+            return fits[0]
+        if dealt := [c for c in row if c.dealt and c.guess == ""]:
+            # R91: a card of a `center` line nobody could check may be the card named, written wrong there: each
+            # is marked, and the one the refill shows gone leaves the row (R63), or a later match names it
+            for c in dealt:
+                c.maybe_gone = True
+            return None
+        like = [c for c in row if len(c.base) > 1 and (c.base[0] == named[0] or c.base[1:] == named[1:])]
         if len(like) == 1:
             return like[0]
         if row:

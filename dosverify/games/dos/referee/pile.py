@@ -122,7 +122,9 @@ class Pile(Part):
     def _check_taken(self, problem, written, base, top, ev, index: int, what: str, who: str | None) -> None:
         """The card taken: the top of a known pile, a card some copy of which is unseen, no declaration."""
         tb = self.s.table
-        if problem == "top":
+        if problem == "top" and self._refilled_top_after_all(base, top):
+            pass
+        elif problem == "top":
             tb.record_swap(who, base, top)
             self.r.report(
                 "draw.top",
@@ -134,7 +136,12 @@ class Pile(Part):
                 found=written,
                 player=who,
             )
-        elif problem == "unseen" and not self._copy_in_doubt(base):
+        elif (
+            problem == "unseen"
+            and not self._copy_in_doubt(base)
+            and not self._refilled_instead(base, top)
+            and not self._placed_as_written(base)
+        ):
             if self.r.report(
                 "cards.unseen",
                 f"{what} {written}, but no {written} is unseen: every copy is in {tb.where(base)}",
@@ -149,6 +156,8 @@ class Pile(Part):
                     self.s.doubt.add(q)
                     self.s.slips[q] += 1
                     tb.phantoms[q][base] += 1  # a card the player lacks may be played in its place (R42)
+                if who is not None:  # and the drawer's copy may be the card really drawn, written wrong (R81)
+                    tb.phantoms[who][base] += 1
         if written and parse_card(written).decl is not None:
             self.r.report(
                 "notation.card",
@@ -172,6 +181,44 @@ class Pile(Part):
         if not hand[base]:
             del hand[base]
         hand[UNKNOWN] += 1
+        return True
+
+    def _refilled_instead(self, base: str, top: str | None) -> bool:
+        """A card drawn whose every copy is seen, one of them a row card refilled where the known pile's top
+        was `top` (draw.top, reported), drawn now from that top: the refill took `top` after all, and the
+        card written lay in the pile where R2 put `top` back (R82, as R80 for a match)."""
+        c = next(
+            (c for c in self.s.table.center if c.top_was is not None and c.top_was == top and c.base == base), None
+        )
+        if c is None or c.top_was is None:
+            return False
+        c.base, c.top_was = c.top_was, None
+        return True
+
+    def _refilled_top_after_all(self, base: str, top: str | None) -> bool:
+        """A draw or refill of `base` below the top `top` of a known pile, where a row card `base` was refilled
+        when `top` was the top (draw.top, reported): that refill took `top`, and `base` lay where R2 put `top`
+        back, the top now: the two are exchanged back and this card is the top after all (R82)."""
+        tb = self.s.table
+        c = next((c for c in tb.center if c.top_was is not None and c.top_was == top and c.base == base), None)
+        if c is None or c.top_was is None or tb.pile_order is None:
+            return False
+        tb.pile_order[tb.swap_at] = base
+        tb.pile[base] += 1
+        tb.pile[c.top_was] -= 1
+        c.base, c.top_was = c.top_was, None
+        return True
+
+    def _placed_as_written(self, base: str) -> bool:
+        """A card drawn whose every copy is seen, one of them the row card R64 took as the card a `place` not
+        held meant, while the card that line wrote is unseen: the `place` put the card written after all (the
+        slip was in the hand as replayed, a `draw` line written wrong), and the drawn card was unseen (R83)."""
+        tb = self.s.table
+        c = next((c for c in tb.center if c.guess and c.base == base), None)
+        if c is None or c.written is None or tb.pile_order is not None or tb.pile.get(c.written, 0) <= 0:
+            return False
+        tb.pile[c.written] -= 1
+        c.base, c.guess, c.written = c.written, None, None
         return True
 
     def catch_up(

@@ -210,7 +210,7 @@ class Plays(Part):
                 found=f"place {ev.card}",
             )
             return  # R47: taken back, as a referee at the table would have it; the later lines agree
-        placed = CenterCard(card.base)
+        placed = CenterCard(card.base, placed_by=p)
         # a card not held is taken from the unseen cards only when it is placed as written (R64: else a held card was)
         if tb.remove_from_hand(p, card.base, unseen=p in self.s.doubt or not tb.hands[p]):
             if tb.from_hidden:

@@ -66,7 +66,7 @@ class Refills(Part):
             # top of a known pile may have been the top card after all (R80)
             card = CenterCard(got, refilled=True, guess="" if tb.pile_order is None else None)
             if top is not None and got != top:
-                card.top_was = top
+                card.top_was, card.top_at = top, tb.swap_at
             tb.center.append(card)
             t.refilled += 1
 

@@ -157,6 +157,18 @@ class Setup(Part):
             )
         self._place_written(hands, center_ev)
 
+    def _earlier_copies_in_doubt(self, base: str, holder: str | None) -> None:
+        """One copy too many of `base`: a copy an earlier `hand` line wrote may be the card written wrong as well
+        as one of the line that went over the deck, so those hands are in doubt too, their copies cards they may
+        not hold (R90, as R43)."""
+        tb = self.s.table
+        for q, hand in tb.hands.items():
+            if q != holder and hand.get(base, 0) > 0:
+                self.s.doubt.add(q)
+                self.s.slips[q] += 1
+                tb.phantoms[q][base] += hand[base]
+                tb.phantom_dealt[q][base] += hand[base]  # all taken from the pile's count: under the deck then
+
     @enforces("notation.card", "cards.composition")
     def _place_written(self, hands: dict[str, tuple[Hand, list[str]]], center_ev: Center | None) -> None:
         """The written cards placed; more copies than the deck holds is cards.composition."""
@@ -212,12 +224,13 @@ class Setup(Part):
                             tb.phantoms[holder][base] += k
                             # the copies of this line taken from the pile's count (the rest were over the deck)
                             tb.phantom_dealt[holder][base] += k - (placed[base] - comp[base])
+                        self._earlier_copies_in_doubt(base, holder)
                 else:
                     tb.pile[base] -= 1
                     tb.pile_size -= 1
                     if self.s.prov is not None:
                         self.s.prov.out(base)
-                if holder is None:
-                    tb.center.append(CenterCard(base))
+                if holder is None:  # a `center` line without a deck: nobody can check it (R87)
+                    tb.center.append(CenterCard(base, guess="", dealt=True))
                 else:
                     tb.hands[holder][base] += 1

@@ -79,6 +79,7 @@ class RefereeState:
     last_token: Any = None
     unverified: list[str] = field(default_factory=list)
     match_lines_found: set[int] = field(default_factory=set)  # lines with a finding of a match line (R62)
+    guessed_covers: dict = field(default_factory=dict)  # row card R63 took as covered -> the match line (R79, R88)
     # options read on every match or placed card: read from the ruleset once, by new_state
     discard_at_once: bool = False  # discard-matched=at-once (V17)
     end_at_once: bool = False  # round-end=at-once (V15)
@@ -110,6 +111,7 @@ class RefereeState:
         self.deck_alias = None
         self.pile_doubt = False
         self.taken_in = None
+        self.guessed_covers = {}
         self.score_written = None
         self.lazy_skip = None
         self.called = {p: False for p in self.players}

@@ -31,6 +31,11 @@ class CenterCard:
     guess: str | None = None
     written: str | None = None  # for R64's card meant: the card the `place` line wrote (R76)
     top_was: str | None = None  # refilled where the known pile's top was this card (draw.top): maybe it (R80)
+    top_at: int = -1  # and where in the pile order R2 put that card back
+    dealt: bool = False  # a card of a `center` line
+    placed_by: str | None = None  # the player whose `place` put it there, held as written (R92)
+    in_doubt: bool = False  # maybe another card after an earlier finding: it judges no declined match (R85)
+    maybe_was: str | None = None  # the card R75 took as the refill written wrong, which this one may be (R86)
 
 
 @dataclass
@@ -196,6 +201,16 @@ class Table:
                 if n > 0 and self.hands[p].get(y, 0) > 0:
                     return y
         return None
+
+    def plain_row(self) -> list[str]:
+        """The Center Row cards not refilled this turn whose code is no guess after an earlier finding (R63's card
+        maybe covered, R64's card meant, a refill not of the known pile's top, a card in doubt): only they judge a
+        declined match (R85)."""
+        return [
+            c.base
+            for c in self.center
+            if not c.refilled and not c.maybe_gone and not c.guess and c.top_was is None and not c.in_doubt
+        ]
 
     def guessed_place(self, p: str, base: str) -> CenterCard | None:
         """The Center Row card `base` that R64 took as the card p placed, if it is still there (R76)."""

@@ -25,7 +25,6 @@ class TurnState:
     # after an illegal match the bonus it would have earned may be honoured or not:
     # either way is a consequence of a finding already reported
     matched_targets: dict = field(default_factory=dict)  # Center Row cards matched this turn (match.once)
-    guessed_covers: dict = field(default_factory=dict)  # row card R63 took as covered -> the match line (R79)
     bonus_maybe: int = 0
     dcm_maybe: dict = field(default_factory=dict)
     penalty_maybe: dict = field(default_factory=dict)
