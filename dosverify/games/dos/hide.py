@@ -148,7 +148,7 @@ def witness(referee) -> bool:
     for prov in referee.provs:
         if prov is None:
             continue
-        ok = (hold_and_label(prov, _clash, _adds_match) if prov.declines else label_rest(prov, _clash)) and ok
+        ok = (hold_and_label(prov, _clash, _adds_match) if prov.declines else label_rest(prov)) and ok
         for tok in prov.tokens:
             if tok.ref is None or tok.label is None:
                 ok = False

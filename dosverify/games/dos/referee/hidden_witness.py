@@ -23,15 +23,15 @@ if TYPE_CHECKING:
 
 def label_rest(prov: Ledger, clash=None, given: list | None = None, adds_match=None) -> bool:
     """Give every `?` never revealed a card: in draw order, a code whose copies still fit. False if
-    some `?` found none. A `?` the score chose (choose_sum) keeps its card. With `clash`, a `?` held
-    at a draw in `prov.declines` takes, when one fits, a card that leaves the hand there without a match.
-    The `?` labelled are appended to `given` (for ``unlabel``); `adds_match` (hold_and_label's) judges
-    one code joining a hand instead of the whole hand again."""
+    some `?` found none. A `?` the score chose (choose_sum) keeps its card. With `clash` and
+    `adds_match` (hold_and_label's), a `?` held at a draw in `prov.declines` takes, when one fits, a
+    card that leaves the hand there without a match. The `?` labelled are appended to `given` (for
+    ``unlabel``)."""
     ok = True
     rest = sorted((t for pool in prov.pool.values() for t in pool if t.label is None), key=lambda t: t.drawn)
     codes = list(prov.kend)
     for tok in rest:
-        safe = _safe_codes(prov, tok, codes, clash, adds_match) if clash is not None and prov.declines else codes
+        safe = _safe_codes(prov, tok, codes, clash, adds_match) if adds_match is not None and prov.declines else codes
         for base in [*safe, *(b for b in codes if b not in safe)]:
             prov.nlab[base][tok.epoch] += 1
             if prov.feasible():
@@ -113,12 +113,7 @@ def _matched(prov: Ledger, clash) -> dict[str, int]:
     for p, now, center, hand in sorted(prov.declines, key=lambda d: d[1]):
         if p in out:
             continue
-        held = [
-            t.label
-            for t in prov.tokens
-            if t.player == p and t.label is not None and t.drawn <= now and (t.reveal_at is None or now < t.reveal_at)
-        ]
-        if clash(center, [*hand, *held]):
+        if clash(center, [*hand, *_held(prov, p, now)]):
             out[p] = now
     return out
 
@@ -164,38 +159,29 @@ def _hold_group(toks: list, points: list, adds_match) -> None:
         tok.label = label
 
 
-def _safe_codes(prov: Ledger, tok: Token, codes: list[str], clash, adds_match=None) -> list[str]:
+def _held(prov: Ledger, player: str, now: int) -> list[str]:
+    """The cards chosen so far that `player` holds at moment `now` (drawn by then, not yet revealed)."""
+    return [
+        t.label
+        for t in prov.tokens
+        if t.player == player and t.label is not None and t.drawn <= now and (t.reveal_at is None or now < t.reveal_at)
+    ]
+
+
+def _safe_codes(prov: Ledger, tok: Token, codes: list[str], clash, adds_match) -> list[str]:
     """The codes (numbers first, highest first: a 10 adds up with nothing) that, given the cards
-    already chosen, leave every hand `tok` is in at a declined draw without a match. With
-    `adds_match`, each hand is judged once and each code only as it joins it: none is safe where
-    the hand matches already (a long round's search had re-judged whole hands for every code of
+    already chosen, leave every hand `tok` is in at a declined draw without a match. Each hand is
+    judged once and each code only as it joins it: none is safe where the hand matches already (a long round's search had re-judged whole hands for every code of
     every `?` at every retry: 8 s of one view's witness, 0.9 s before the search)."""
     points = [d for d in prov.declines if d[0] == tok.player and tok.drawn <= d[1]]
     if not points:
         return codes
-    held = [
-        [
-            t.label
-            for t in prov.tokens
-            if t.player == p
-            and t is not tok
-            and t.label is not None
-            and t.drawn <= now
-            and (t.reveal_at is None or now < t.reveal_at)
-        ]
-        for p, now, _, _ in points
-    ]
+    # (`tok` itself is not among the cards held: it has no card yet)
+    hands = [(center, [*hand, *_held(prov, p, now)]) for p, now, center, hand in points]
+    if any(clash(center, whole) for center, whole in hands):
+        return []
     order = sorted(codes, key=lambda b: (b[-1] == "#" or b.startswith("W"), -int(b[1:]) if b[1:].isdigit() else 0))
-    if adds_match is not None:
-        hands = [(center, [*hand, *h]) for (_, _, center, hand), h in zip(points, held, strict=True)]
-        if any(clash(center, whole) for center, whole in hands):
-            return []
-        return [b for b in order if not any(adds_match(center, whole, b) for center, whole in hands)]
-    return [
-        b
-        for b in order
-        if not any(clash(center, [*hand, *h, b]) for (_, _, center, hand), h in zip(points, held, strict=True))
-    ]
+    return [b for b in order if not any(adds_match(center, whole, b) for center, whole in hands)]
 
 
 def _room(reveals: list[tuple[str, int]], toks: list[Token]) -> bool:
