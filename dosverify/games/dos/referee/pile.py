@@ -187,9 +187,7 @@ class Pile(Part):
         """A card drawn whose every copy is seen, one of them a row card refilled where the known pile's top
         was `top` (draw.top, reported), drawn now from that top: the refill took `top` after all, and the
         card written lay in the pile where R2 put `top` back (R82, as R80 for a match)."""
-        c = next(
-            (c for c in self.s.table.center if c.top_was is not None and c.top_was == top and c.base == base), None
-        )
+        c = _refill_below(self.s.table.center, base, top)
         if c is None or c.top_was is None:
             return False
         c.base, c.top_was = c.top_was, None
@@ -200,7 +198,7 @@ class Pile(Part):
         when `top` was the top (draw.top, reported): that refill took `top`, and `base` lay where R2 put `top`
         back, the top now: the two are exchanged back and this card is the top after all (R82)."""
         tb = self.s.table
-        c = next((c for c in tb.center if c.top_was is not None and c.top_was == top and c.base == base), None)
+        c = _refill_below(tb.center, base, top)
         if c is None or c.top_was is None or tb.pile_order is None:
             return False
         tb.pile_order[tb.swap_at] = base
@@ -310,3 +308,8 @@ class Pile(Part):
                 tb.pile[b] += 1
                 tb.pile_size += 1
         tb.discard = +tb.discard
+
+
+def _refill_below(center: list[CenterCard], base: str, top: str | None) -> CenterCard | None:
+    """The row card `base` refilled where the known pile's top was `top` (draw.top, R80), if any."""
+    return next((c for c in center if c.top_was is not None and c.top_was == top and c.base == base), None)
