@@ -171,8 +171,9 @@ def _held(prov: Ledger, player: str, now: int) -> list[str]:
 def _safe_codes(prov: Ledger, tok: Token, codes: list[str], clash, adds_match) -> list[str]:
     """The codes (numbers first, highest first: a 10 adds up with nothing) that, given the cards
     already chosen, leave every hand `tok` is in at a declined draw without a match. Each hand is
-    judged once and each code only as it joins it: none is safe where the hand matches already (a long round's search had re-judged whole hands for every code of
-    every `?` at every retry: 8 s of one view's witness, 0.9 s before the search)."""
+    judged once and each code only as it joins it: none is safe where the hand matches already (a
+    long round's search had re-judged whole hands for every code of every `?` at every retry: 8 s of
+    one view's witness, 0.9 s before the search)."""
     points = [d for d in prov.declines if d[0] == tok.player and tok.drawn <= d[1]]
     if not points:
         return codes
