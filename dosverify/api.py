@@ -13,10 +13,11 @@ from .findings import Finding, Keep, keep_as_given
 from .games import DEFAULT, REGISTRY, GamePack, UnknownGame, find_game, sniff_game
 from .jsondoc import sniff_json
 from .model import Parsed
+from .overrides import OverrideError, for_game, refuse_unknown
 from .report import Report
 from .spec import Spec, SpecError
 
-__all__ = ["SpecError", "UnknownGame", "check", "convert", "game_of", "parse", "sniff_json", "witness"]
+__all__ = ["OverrideError", "SpecError", "UnknownGame", "check", "convert", "game_of", "parse", "sniff_json", "witness"]
 
 
 def game_of(source: str | bytes | dict | list, game: str | None = None) -> GamePack:
@@ -91,9 +92,10 @@ def check(
     game: str | None = None,
     keep: Keep | None = None,
 ) -> Report:
-    """Check one log. A `ruleset` override that does not exist, or an `options` override
-    (over the log's own `option` lines) that is unknown, raises SpecError (a misuse, not a
-    verdict); everything wrong with the log itself is a finding in the report.
+    """Check one log. A `ruleset` override that the log's game does not have, or an `options`
+    override (over the log's own `option` lines) that it does not have, raises OverrideError (a
+    SpecError: a misuse, not a verdict, naming the game); everything wrong with the log itself is
+    a finding in the report. An option key `GAME:KEY` applies to that game's logs only.
 
     `game` forces a game (UnknownGame when none has that name); else the log names its own.
     `whole` reads the log all first and keeps it, with the referee, on the report (the witness
@@ -105,7 +107,9 @@ def check(
             keep_as_given(refused, list(refused.findings), keep)
         return refused
     pack = game_of(source, game)  # the pack reads the log (a round at a time, or whole) and judges it
-    return pack.check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
+    options = for_game(options, pack.name)  # `GAME:KEY=VALUE` for this game's logs, plain ones for all
+    refuse_unknown(pack, ruleset, options)  # the game's own words: an OverrideError names it
+    return pack.check(source, name=name, ruleset=ruleset, form=form, options=options or None, whole=whole, keep=keep)
 
 
 def parse(source: str | bytes | dict, form: str | None = None, game: str | None = None) -> Parsed:

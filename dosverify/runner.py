@@ -32,10 +32,11 @@ class Policy:
 
 
 def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy, source: str | None = None):
-    """Read (unless given the bytes) and check one input: ("report", Report) or ("unreadable", why).
+    """Read (unless given the bytes) and check one input: ("report", Report), ("unreadable", why),
+    or ("refused", why) when the command's ruleset or options are not those of the log's game.
     A plain function of picklable arguments, so that worker processes can run it (and Dask
     workers, for `check --dask`, which read the file named `path` from `source`)."""
-    from .api import check
+    from .api import OverrideError, check
     from .terminal import read_bytes as _read
 
     if data is None:
@@ -46,7 +47,12 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
         except OSError as exc:
             why = exc.strerror or str(exc)
             return "unreadable", why[:1].lower() + why[1:]
-    report = check(data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None, keep=policy.keep())
+    try:
+        report = check(
+            data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None, keep=policy.keep()
+        )
+    except OverrideError as exc:  # a ruleset or option this log's game does not have: a misuse, exit 2
+        return "refused", str(exc)
     report.auto = policy.auto
     return "report", report
 

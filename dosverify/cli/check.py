@@ -178,22 +178,28 @@ def _settle(args: argparse.Namespace) -> str | None:
 
 
 def _rules_problem(args: argparse.Namespace) -> str | None:
-    """`--ruleset`, `--option`, `--select` and `--ignore` name what some game's spec has."""
-    from ..spec import load_spec, parse_option_args
+    """`--ruleset`, `--option`, `--select` and `--ignore` name what some game's spec has (each
+    log is then judged under its own game's: a flag its game lacks refuses that log, exit 2)."""
+    from ..games import REGISTRY, find_game
+    from ..overrides import unknown_anywhere
+    from ..spec import parse_option_args
 
-    spec = load_spec()
-    if args.ruleset is not None and args.ruleset != "auto" and not any(args.ruleset in s.rulesets for s in specs()):
-        return (
-            f"unknown ruleset `{args.ruleset}` (known: {', '.join(sorted(spec.rulesets))}, or auto; "
-            "`dosverify rulesets` describes them)"
-        )
+    packs = [find_game(g) for g in REGISTRY]
+    if (
+        args.ruleset is not None
+        and args.ruleset != "auto"
+        and not any(args.ruleset in p.spec().rulesets for p in packs)
+    ):
+        each = "; ".join(f"{p.title}: {', '.join(sorted(p.spec().rulesets))}" for p in packs)
+        return f"unknown ruleset `{args.ruleset}` (known: {each}; or auto; `dosverify rulesets --game GAME` describes them)"
     try:
         args.options = parse_option_args(getattr(args, "option", None) or [])
-        spec.ruleset("official", args.options)  # names an unknown option or value
     except ValueError as exc:
         return str(exc)
+    if (unknown := unknown_anywhere(args.options, packs)) is not None:
+        return unknown
     args.select, args.ignore = comma_separated(args.select), comma_separated(args.ignore)
-    bad = _bad_tokens(args.select + args.ignore, spec)
+    bad = _bad_tokens(args.select + args.ignore, packs[0].spec())
     if bad and any(_bad_tokens(args.select + args.ignore, other) is None for other in specs()):
         bad = None  # every token is another game's
     return bad
@@ -333,9 +339,9 @@ def _judge_each(
             verdicts.status = 2
             continue
         what, value = outcome
-        if what == "unreadable":
-            out.unreadable(item.path, value, version)
-            tally.verdicts["unreadable"] += 1
+        if what in ("unreadable", "refused"):  # no report: the file cannot be read, or the flags are not its game's
+            (out.unreadable if what == "unreadable" else out.refused)(item.path, value, version)
+            tally.verdicts[what] += 1
             verdicts.status = 2
             continue
         if args.witness is not None and not _witness(item.path, args):
@@ -361,6 +367,7 @@ def _auto(items: list[Input], policy: Policy) -> tuple[dict[str, bytes], Policy]
 
     from ..api import game_of
     from ..hints import plural
+    from ..overrides import for_game
 
     read: dict[str, bytes] = {}
     logs: list[tuple[str, str | bytes | dict]] = []
@@ -377,7 +384,7 @@ def _auto(items: list[Input], policy: Policy) -> tuple[dict[str, bytes], Policy]
     if not logs:
         return read, dataclasses.replace(policy, ruleset=None)
     pack = game_of(logs[0][1])  # the options are a game's: inferred over the logs of the first one's game
-    choice = pack.auto_choice(pack.profile(logs, dict(policy.options)))
+    choice = pack.auto_choice(pack.profile(logs, for_game(policy.options, pack.name)))
     print(
         f"dosverify: --ruleset auto: ruleset {choice['named']} (inferred from {plural(len(logs), 'log')})",
         file=sys.stderr,

@@ -14,7 +14,7 @@ class Tally:
     """What the run saw: verdicts counted, and findings by rule and by kind (--statistics)."""
 
     verdicts: dict[str, int] = field(
-        default_factory=lambda: {"legal": 0, "illegal": 0, "malformed": 0, "unreadable": 0}
+        default_factory=lambda: {"legal": 0, "illegal": 0, "malformed": 0, "unreadable": 0, "refused": 0}
     )
     by_rule: dict[str, int] = field(default_factory=dict)
     by_kind: dict[str, int] = field(default_factory=dict)
@@ -50,6 +50,14 @@ class Output:
 
     def unreadable(self, path: str, message: str, spec_version: str) -> None:
         """A named or found file that cannot be read (missing, a broken link, no permission)."""
+        self.failed(path, f"cannot read {path}: {message}", spec_version, "unreadable")
+
+    def refused(self, path: str, message: str, spec_version: str) -> None:
+        """A log that was not judged because the command's ruleset or options are not its game's."""
+        self.failed(path, f"{path}: {message}", spec_version, "refused")
+
+    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
+        """A file that got no report (`kind`: unreadable or refused), `error` said in full."""
 
     def close(self, tally: Tally) -> None:
         """After the last report."""

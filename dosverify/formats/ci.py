@@ -57,8 +57,8 @@ class JUnitOutput(Output):
         else:
             self.errors += 1
 
-    def unreadable(self, path: str, message: str, spec_version: str) -> None:
-        ET.SubElement(self._case(path), "error", message=f"cannot read {path}: {message}", type="unreadable")
+    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
+        ET.SubElement(self._case(path), "error", message=error, type=kind)
         self.errors += 1
 
     def close(self, tally: Tally) -> None:
@@ -121,8 +121,8 @@ class GitHubOutput(Output):
         self.stream.write(summary_line(report) + "\n")
         self.stream.flush()
 
-    def unreadable(self, path: str, message: str, spec_version: str) -> None:
-        self._cmd("error", {"file": path, "title": "unreadable"}, f"cannot read {path}: {message}")
+    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
+        self._cmd("error", {"file": path, "title": kind}, error)
         self.stream.flush()
 
 
@@ -151,8 +151,8 @@ class GitLabOutput(Output):
             sev = "minor" if f.severity == "warning" else ("blocker" if report.verdict == "malformed" else "major")
             self._issue(report.file, f.rule, f"{f.kind}: {f.message}", sev, f.line, i)
 
-    def unreadable(self, path: str, message: str, spec_version: str) -> None:
-        self._issue(path, "unreadable", f"cannot read {path}: {message}", "blocker", None, 0)
+    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
+        self._issue(path, kind, error, "blocker", None, 0)
 
     def close(self, tally: Tally) -> None:
         self.stream.write(json.dumps(self.issues, indent=2, ensure_ascii=False) + "\n")

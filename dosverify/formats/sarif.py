@@ -97,11 +97,11 @@ class SarifOutput(Output):
             self.index[(game, r.id)] = len(self.rules)
             self.rules.append({**_rule(r), "properties": {**_rule(r)["properties"], "game": game}})
 
-    def unreadable(self, path: str, message: str, spec_version: str) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
         self.notes.append(
             {
                 "level": "error",
-                "message": {"text": f"cannot read {path}: {message}"},
+                "message": {"text": error},
                 "locations": [{"physicalLocation": {"artifactLocation": _uri(path)}}],
             }
         )
@@ -125,7 +125,7 @@ class SarifOutput(Output):
                     "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
                     "invocations": [
                         {
-                            "executionSuccessful": tally.verdicts["unreadable"] == 0,
+                            "executionSuccessful": tally.verdicts["unreadable"] + tally.verdicts["refused"] == 0,
                             "toolExecutionNotifications": self.notes,
                         }
                     ],

@@ -17,8 +17,8 @@ class TextOutput(Output):
             self.stream.write(render_text(report, report.text, colour=self.colour, limit=self.limit) + "\n")
         self.stream.flush()
 
-    def unreadable(self, path: str, message: str, spec_version: str) -> None:
-        print(f"dosverify: cannot read {path}: {message}", file=sys.stderr)
+    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
+        print(f"dosverify: {error}", file=sys.stderr)
 
     def close(self, tally: Tally) -> None:
         if tally.files > 1:
@@ -40,8 +40,8 @@ class JsonLinesOutput(Output):
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.stream.flush()
 
-    def unreadable(self, path: str, message: str, spec_version: str) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
         d = Report(file=path, verdict="malformed", ruleset=None, spec_version=spec_version).to_dict()
-        d["error"] = f"cannot read {path}: {message}"
+        d["error"] = error
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.stream.flush()

@@ -10,7 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from ..games import GamePack, UnknownGame, find_game
+from ..games import REGISTRY, GamePack, UnknownGame, find_game, sniff_game
+from ..overrides import OverrideError, for_game, refuse_unknown, unknown_anywhere
 from ..pool import CheckBusy, CheckPool, CheckTimeout, WorkerDied
 from ..settings import Settings
 from ..spec import SpecError
@@ -58,7 +59,7 @@ async def in_pool(pool: CheckPool, jobs: list[tuple]) -> list:
     try:
         return await pool.run(jobs, SERVER_TIMING.get())
     except SpecError as exc:  # the override was checked first; kept for safety
-        raise _unknown_ruleset(exc) from exc
+        raise override_problem(exc) from exc
     except CheckTimeout as exc:
         where = loc("body", item=exc.item if len(jobs) > 1 else None)
         raise ServiceError(
@@ -105,12 +106,14 @@ class Jobs:
         return out
 
 
-def _unknown_ruleset(exc: Exception) -> ServiceError:
+def override_problem(exc: SpecError, item: int | None = None) -> ServiceError:
+    """A 422 for a ruleset or option the log's game does not have (`unknown-ruleset`,
+    `unknown-option`), at the query parameter, naming the game (and the batch item) at fault."""
+    param = getattr(exc, "param", "ruleset")
+    kind = "unknown-option" if param == "option" else "unknown-ruleset"
+    message = str(exc) if item is None else f"item {item}: {exc}"
     return ServiceError(
-        422,
-        "unknown-ruleset",
-        str(exc),
-        [Problem(location=loc("query", name="ruleset"), message=str(exc), rule="notation.ruleset")],
+        422, kind, message, [Problem(location=loc("query", name=param), message=message, rule="notation.ruleset")]
     )
 
 
@@ -124,35 +127,72 @@ def game_pack(game: str | None = None) -> GamePack:
         ) from None
 
 
+def packs() -> list[GamePack]:
+    return [find_game(g) for g in REGISTRY]
+
+
+def log_pack(body: bytes | str | dict) -> GamePack | None:
+    """The pack of the game a log names (its first word, or its JSON game key); None when it names
+    none the service has (its report then says so)."""
+    named = sniff_game(body)
+    return find_game(named) if named in REGISTRY else None
+
+
 def check_ruleset(ruleset: str | None, pack: GamePack | None = None) -> None:
-    if ruleset is None:
+    """`?ruleset=` is the game's (`pack`), or, with no game known yet, some game's."""
+    if ruleset is None or ruleset == "auto":
         return
+    if pack is None:
+        if any(ruleset in p.spec().rulesets for p in packs()):
+            return
+        each = "; ".join(f"{p.title}: {', '.join(sorted(p.spec().rulesets))}" for p in packs())
+        raise override_problem(OverrideError(f"unknown ruleset `{ruleset}` (known: {each})", "ruleset"))
     try:
-        (pack or find_game()).spec().ruleset(ruleset)
-    except SpecError as exc:
-        raise _unknown_ruleset(exc) from exc
+        refuse_unknown(pack, ruleset, None)
+    except OverrideError as exc:
+        raise override_problem(exc) from exc
 
 
 def parse_options(values: list[str], pack: GamePack | None = None) -> dict[str, str]:
-    """`KEY=VALUE` query values as a dict, each option and value known to the specification
-    (else a 422 naming the value at fault)."""
-    spec = (pack or find_game()).spec()
+    """`KEY=VALUE` (or `GAME:KEY=VALUE`) query values as a dict, each option and value one of the
+    game's (`pack`), or, with no game known yet, of some game's (else a 422 naming the value at
+    fault and, for a game, what it has)."""
     out: dict[str, str] = {}
     for v in values:
         key, sep, val = v.partition("=")
-        try:
-            if not sep:
-                raise SpecError(f"`{v}` is not KEY=VALUE")
-            spec.ruleset("official", {key.strip(): val.strip()})
-        except SpecError as exc:
-            raise ServiceError(
-                422,
-                "unknown-option",
-                str(exc),
-                [Problem(location=loc("query", name="option"), message=str(exc), rule="notation.ruleset")],
-            ) from None
+        if not sep or not key.strip() or not val.strip():
+            raise override_problem(OverrideError(f"`{v}` is not KEY=VALUE"))
         out[key.strip()] = val.strip()
+    check_options(out, pack)
     return out
+
+
+def check_options(options: dict[str, str], pack: GamePack | None = None, item: int | None = None) -> None:
+    """The options are the pack's game's (those it takes: plain, or qualified by its name), or
+    with no pack some game's; else a 422 (at batch item `item`, when one)."""
+    unknown = unknown_anywhere(options, packs())
+    if unknown is not None:
+        raise override_problem(OverrideError(unknown), item)
+    if pack is not None:
+        try:
+            refuse_unknown(pack, None, for_game(options, pack.name))
+        except OverrideError as exc:
+            raise override_problem(exc, item) from exc
+
+
+def check_items(items: list[tuple[bytes, str | None, str]], ruleset: str | None, options: dict[str, str]) -> None:
+    """Every log of a batch takes the ruleset and options asked: each item's game has them, else a
+    422 naming the first item (from 0) whose game does not, and what that game has."""
+    seen: set[str] = set()
+    for i, (raw, _, _) in enumerate(items):
+        pack = log_pack(raw)
+        if pack is None or pack.name in seen:
+            continue
+        seen.add(pack.name)
+        try:
+            refuse_unknown(pack, None if ruleset == "auto" else ruleset, for_game(options, pack.name))
+        except OverrideError as exc:
+            raise override_problem(exc, i) from exc
 
 
 #: the parameters an endpoint declares to have them (FastAPI's Annotated dependencies)

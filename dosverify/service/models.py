@@ -112,6 +112,20 @@ class OptionInfo(BaseModel):
     default: str | None = None
 
 
+class GameInfo(BaseModel):
+    name: str = Field(description="the header word (`dos` in `dos 1`) and the JSON form's game key; `?game=` takes it")
+    title: str = Field(description="the game's name for people")
+    header: str = Field(description="the first line of a log of the game, in its newest notation version")
+    spec_version: str
+    rulesets: list[str] = Field(description="its named rulesets (`GET /v1/rulesets?game=` describes them)")
+    options: list[str] = Field(description="the options a log or `?option=KEY=VALUE` may set")
+
+
+class GamesResult(BaseModel):
+    default: str = Field(description="the game a request without `?game=` (or a log naming none) means")
+    games: list[GameInfo]
+
+
 class RulesetsResult(BaseModel):
     spec_version: str
     sources: dict[str, SourceInfo]

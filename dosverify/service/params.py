@@ -1,5 +1,5 @@
 """The query parameters and request bodies the log endpoints share, as FastAPI declares them
-(their enums from the default game's specification, their limits from the settings)."""
+(their enums from every game's specification, their limits from the settings)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 
 from fastapi import Query
 
-from ..games import find_game
+from ..games import REGISTRY, find_game
+from ..overrides import QUALIFIER
 
 TEXT_EXAMPLE = """dos 1
 players ann bob
@@ -45,9 +46,14 @@ class Params:
 
     @classmethod
     def build(cls) -> Params:
-        spec = find_game().spec()
-        names = sorted(spec.rulesets)
-        pairs = [f"{k}={v}" for k, opt in spec.options.items() for v in opt["values"]]
+        """Every registered game's rulesets and options: which apply is the log's game's."""
+        packs = [find_game(g) for g in REGISTRY]
+        names = sorted({r for p in packs for r in p.spec().rulesets})
+        plain = [f"{k}={v}" for p in packs for k, opt in p.spec().options.items() for v in opt["values"]]
+        qualified = [
+            f"{p.name}{QUALIFIER}{k}={v}" for p in packs for k, opt in p.spec().options.items() for v in opt["values"]
+        ]
+        pairs = list(dict.fromkeys(plain + qualified))
         return cls(
             ruleset=Query(None, description="overrides the log's ruleset", json_schema_extra={"enum": names}),
             ruleset_batch=Query(
@@ -60,8 +66,9 @@ class Params:
             name=Query("-", max_length=1024, description="the name of the log in the report (`file`)"),
             option=Query(
                 [],
-                description="`KEY=VALUE`: an option over the log's own `option` lines (repeatable; "
-                "`GET /v1/rulesets` lists the options and their values)",
+                description="`KEY=VALUE`: an option over the log's own `option` lines, one of the log's "
+                "game (repeatable; `GET /v1/rulesets?game=GAME` lists the options and their values); "
+                "`GAME:KEY=VALUE` applies to that game's logs only (a batch of several games)",
                 json_schema_extra={"items": {"type": "string", "enum": pairs}},
             ),
             ruleset_names=names,

@@ -32,42 +32,90 @@ function el(tag, attrs, ...children) {
 function say(msg) { $("#status").textContent = msg; }
 
 // ---- the ruleset and options chooser ----------------------------------------------------
+// One chooser per game (GET /v1/games, then /v1/rulesets?game=): it shows the game of the log
+// pasted or chosen, and each game keeps its own choices, so that a folder of several games is
+// judged with each game's ruleset and options (sent as `GAME:KEY=VALUE`, which the server
+// applies to that game's logs only).
+
+const games = {list: [], byName: {}, shown: null, choices: {}};
 
 async function loadRulesets() {
   try {
-    const r = await fetch("/v1/rulesets");
+    const r = await fetch("/v1/games");
     const data = await r.json();
-    for (const rs of data.rulesets) {
-      $("#ruleset").append(el("option", {value: rs.name}, `${rs.name}: ${rs.title}`));
+    games.list = data.games.map((g) => g.name);
+    games.fallback = data.default;
+    for (const g of data.games) {
+      const rr = await fetch("/v1/rulesets?game=" + encodeURIComponent(g.name));
+      games.byName[g.name] = {...g, spec: await rr.json()};
+      games.choices[g.name] = {ruleset: "", options: {}};
+      $("#opt-game").append(el("option", {value: g.name}, g.title));
     }
-    const list = $("#option-list");
-    for (const [key, opt] of Object.entries(data.options)) {
-      const id = `opt-${key}`;
-      const sel = el("select", {id, "data-option": key},
-        el("option", {value: ""}, "as the ruleset says"),
-        Object.keys(opt.values).map((v) => el("option", {value: v, title: opt.values[v]}, v)));
-      list.append(el("div", {class: "opt"}, el("label", {for: id, title: opt.text}, key), sel));
-    }
+    showChooser(data.default);
   } catch (e) {
     say("Could not load the rulesets: " + e);
   }
 }
 
-// The game a log names (its first word, or a JSON key), as the server picks it: the ruleset and
-// options chosen on the page are DOS's, so a UNO Duo log is judged by its own header alone.
+function showChooser(game) {
+  if (!games.byName[game] || games.shown === game) return;
+  games.shown = game;
+  $("#opt-game").value = game;
+  const info = games.byName[game], mine = games.choices[game];
+  const rs = $("#ruleset");
+  rs.replaceChildren(el("option", {value: ""}, "the log's own"));
+  for (const r of info.spec.rulesets) rs.append(el("option", {value: r.name}, `${r.name}: ${r.title}`));
+  rs.value = mine.ruleset;
+  const list = $("#option-list");
+  list.replaceChildren();
+  for (const [key, opt] of Object.entries(info.spec.options)) {
+    const id = `opt-${key}`;
+    const sel = el("select", {id, "data-option": key},
+      el("option", {value: ""}, "as the ruleset says"),
+      Object.keys(opt.values).map((v) => el("option", {value: v, title: opt.values[v]}, v)));
+    sel.value = mine.options[key] || "";
+    list.append(el("div", {class: "opt"}, el("label", {for: id, title: opt.text}, key), sel));
+  }
+  $("#options-legend").textContent = `${info.title} options (override the ruleset's)`;
+}
+
+// ` with KEY=VALUE, ...`: the options in force that differ from the named ruleset's, as the
+// command line's summary says them.
+function optionsDiff(rep, game) {
+  const info = games.byName[game];
+  const named = info && info.spec.rulesets.find((r) => r.name === rep.ruleset);
+  if (!named || !rep.options) return "";
+  const diff = Object.entries(rep.options).filter(([k, v]) => named.options[k] !== undefined && named.options[k] !== v);
+  return diff.length ? " with " + diff.map(([k, v]) => `${k}=${v}`).join(", ") : "";
+}
+
+function keepChoices() {
+  const mine = games.choices[games.shown];
+  if (!mine) return;
+  mine.ruleset = $("#ruleset").value;
+  for (const sel of document.querySelectorAll("[data-option]")) {
+    if (sel.value) mine.options[sel.dataset.option] = sel.value; else delete mine.options[sel.dataset.option];
+  }
+}
+
+// The game a log names (its first word, or a JSON key), as the server picks it.
 function gameOf(bytes) {
   const head = new TextDecoder().decode(bytes.slice(0, 4096)).replace(/^\ufeff/, "");
-  if (/^\s*[{[]/.test(head)) return /"uno-duo"\s*:/.test(head) ? "uno-duo" : "dos";
+  if (/^\s*[{[]/.test(head)) {
+    return games.list.find((g) => new RegExp(`"${g.replace(/[-]/g, "\\-")}"\\s*:`).test(head)) || games.fallback;
+  }
   const first = head.split("\n").map((ln) => ln.split("#")[0].trim()).find((ln) => ln);
-  return first && first.split(/\s+/)[0] === "uno-duo" ? "uno-duo" : "dos";
+  const word = first ? first.split(/\s+/)[0].toLowerCase() : "";
+  return games.list.includes(word) ? word : games.fallback;
 }
 
 function queryFor(name, game) {
+  keepChoices();
   const q = new URLSearchParams({name});
-  if (game === "uno-duo") return q;
-  if ($("#ruleset").value) q.set("ruleset", $("#ruleset").value);
-  for (const sel of document.querySelectorAll("[data-option]")) {
-    if (sel.value) q.append("option", `${sel.dataset.option}=${sel.value}`);
+  const mine = games.choices[game];
+  if (mine && mine.ruleset) q.set("ruleset", mine.ruleset);
+  for (const [g, c] of Object.entries(games.choices)) {
+    for (const [k, v] of Object.entries(c.options)) q.append("option", `${g}:${k}=${v}`);
   }
   return q;
 }
@@ -177,6 +225,9 @@ function choose(files) {
   $("#chosen").textContent = state.pending.length
     ? `${state.pending.length} file(s) chosen: ${state.pending.map((f) => f.name).slice(0, 5).join(", ")}${state.pending.length > 5 ? ", …" : ""}`
     : "";
+  if (state.pending.length) {  // the chooser shows the first file's game
+    state.pending[0].slice(0, 4096).arrayBuffer().then((b) => { keepChoices(); showChooser(gameOf(new Uint8Array(b))); });
+  }
 }
 
 // ---- the many-logs view -----------------------------------------------------------------
@@ -331,7 +382,7 @@ function showGame(g, back) {
   const v = $("#verdict");
   v.className = `verdict v-${rep.verdict}`;
   v.textContent = `${rep.verdict}: ${errors} error(s), ${warnings} warning(s); ${rep.rounds} round(s), ${rep.turns} turn(s)` +
-    (rep.ruleset ? `; ruleset ${rep.ruleset}` : "") + ` (spec ${rep.spec_version})`;
+    (rep.ruleset ? `; ruleset ${rep.ruleset}${optionsDiff(rep, gameOf(g.bytes))}` : "") + ` (spec ${rep.spec_version})`;
 
   // the log, numbered, each finding's line marked with its kinds
   const view = g.view = display(g);
@@ -525,6 +576,11 @@ function showUnoStep(g, s, j, n, turnFindings) {
 
 document.addEventListener("DOMContentLoaded", () => {
   loadRulesets();
+  $("#opt-game").addEventListener("change", (e) => { keepChoices(); showChooser(e.target.value); });
+  $("#log-text").addEventListener("input", () => {
+    const text = $("#log-text").value;
+    if (text.trim()) { keepChoices(); showChooser(gameOf(new TextEncoder().encode(text))); }
+  });
   $("#check-form").addEventListener("submit", submit);
   $("#files").addEventListener("change", (e) => choose(e.target.files));
   $("#folder").addEventListener("change", (e) => choose(Array.from(e.target.files).filter((f) => isLog(f.name))));

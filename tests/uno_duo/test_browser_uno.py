@@ -172,3 +172,22 @@ def test_a_uno_duo_log_in_the_json_form_replays_too(page):
     page.click("#last-btn")
     assert_table(page, want, want["states"][-1])
     expect(page.locator("#where")).to_contain_text("(the round is over)")
+
+
+def test_the_chooser_shows_the_logs_game_and_sends_its_options(page):
+    """Pasting a UNO Duo log shows UNO Duo's rulesets and options; one chosen is the one judged
+    under (the server would refuse a DOS option for this log), and DOS keeps its own choices."""
+    expect(page.locator("#opt-game")).to_have_value("dos")
+    expect(page.locator("#opt-dos-call")).to_be_attached()
+    page.select_option("#opt-dos-call", "off")  # a DOS choice: kept for DOS logs, never sent as this log's
+    page.fill("#log-text", EXAMPLE_1)
+    expect(page.locator("#opt-game")).to_have_value("uno-duo")
+    expect(page.locator("#opt-volley")).to_be_attached()
+    expect(page.locator("#opt-dos-call")).to_have_count(0)
+    expect(page.locator("#options-legend")).to_contain_text("UNO Duo options")
+    page.select_option("#opt-volley", "must")
+    page.click("#check-btn")
+    expect(page.locator("#verdict")).to_contain_text("ruleset official with volley=must")
+    expect(page.locator("#verdict")).to_contain_text(f"(spec {PACK.spec().version})")
+    page.select_option("#opt-game", "dos")
+    expect(page.locator("#opt-dos-call")).to_have_value("off")

@@ -9,10 +9,11 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from ...games import find_game
+from ...api import game_of
+from ...overrides import for_game
 from ...report import Report
 from ..batch import batch_logs, batch_payload, json_items, profile_pairs
-from ..dependencies import Jobs, JobsDep, Limits, LimitsDep, check_ruleset, parse_options
+from ..dependencies import Jobs, JobsDep, Limits, LimitsDep, check_items, check_ruleset, log_pack, parse_options
 from ..errors import ERROR_RESPONSES, Problem, ServiceError, loc
 from ..middleware import read_body
 from ..models import BatchResult, ConvertResult
@@ -21,14 +22,17 @@ from ..params import LOG_REF, Params, log_body
 
 
 def profile_job(body: bytes, max_items: int, fixed: dict[str, str]) -> dict:
-    """`POST /v1/profile` in a pool worker: the body read, then the game's inference."""
-    return find_game().profile(profile_pairs(json_items(body, max_items, empty_ok=False)), fixed)
+    """`POST /v1/profile` in a pool worker: the body read, then the inference of the first log's
+    game (over that game's logs, as `dosverify profile` does)."""
+    pairs = profile_pairs(json_items(body, max_items, empty_ok=False))
+    pack = game_of(pairs[0][1])
+    return pack.profile(pairs, for_game(fixed, pack.name))
 
 
 def auto_job(pairs: list[tuple[str, str | bytes | dict]], options: dict[str, str]) -> dict:
-    """What `batch?ruleset=auto` judges under (in a pool worker)."""
-    pack = find_game()
-    return pack.auto_choice(pack.profile(pairs, options))
+    """What `batch?ruleset=auto` judges under (in a pool worker): the first log's game's inference."""
+    pack = game_of(pairs[0][1])
+    return pack.auto_choice(pack.profile(pairs, for_game(options, pack.name)))
 
 
 async def check_all(
@@ -107,8 +111,9 @@ async def check_one(
     in either form. With `Accept: text/plain`, the compiler-style text report instead."""
     body = await read_body(request)
     form = form_of(request, ("text", "json"))
-    check_ruleset(ruleset)
-    options = parse_options(option)
+    pack = log_pack(body)  # the ruleset and options are the log's game's
+    check_ruleset(ruleset, pack)
+    options = parse_options(option, pack)
     as_text = prefers_text(request)
     [(_, _, payload)] = await check_all(
         jobs, limits, [(body, form, name)], ruleset, "text" if as_text else "json", options
@@ -130,10 +135,10 @@ async def check_batch(
     malformed report and never spoils the others. Reports are named by the item's `name`,
     else `[i]` (JSON array), or by the part's file name."""
     form = form_of(request, ("json", "multipart"))
-    if ruleset != "auto":
-        check_ruleset(ruleset)
+    check_ruleset(ruleset)
     options = parse_options(option)
     items = await batch_logs(request, jobs, form, limits)
+    check_items(items, ruleset, options)  # each item's game has the ruleset and options asked
     ruleset, options, auto = await judged_under(jobs, items, ruleset, options)
     done = await check_all(jobs, limits, items, ruleset, options=options, auto=auto)
     return Response(batch_payload(done, auto), media_type="application/json")

@@ -1,4 +1,4 @@
-"""The specification: ``GET /v1/rules``, ``/v1/rules/{id}``, ``/v1/rulesets`` (each with
+"""The specification: ``GET /v1/games``, ``/v1/rules``, ``/v1/rules/{id}``, ``/v1/rulesets`` (each with
 ``?game=``, default dos) and the pages the problems' ``type`` names, ``/problems/{code}``."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from ...games import game_names
+from ...games import DEFAULT, game_names
 from ..dependencies import game_pack
 from ..errors import PROBLEM_TYPES, ErrorBody, Problem, ServiceError, loc
-from ..models import RuleInfo, RulesetsResult, RulesResult
+from ..models import GamesResult, RuleInfo, RulesetsResult, RulesResult
 
 GAME_Q = Query(
     None, description="the game whose specification is asked (default: dos)", json_schema_extra={"enum": game_names()}
@@ -82,6 +82,28 @@ def rule(rule_id: str, game: str | None = GAME_Q) -> dict:
             [Problem(location=loc("path", name="rule_id"), message="see GET /v1/rules for the rule ids")],
         )
     return spec.rules[rule_id].to_dict()
+
+
+@router.get("/v1/games", response_model=GamesResult, summary="The games", operation_id="listSupportedGames")
+def games() -> dict:
+    """The games this service referees, each with its header, spec version, rulesets and options:
+    a log's first word (or its JSON game key) picks its game, and the ruleset and options a
+    request sets are that game's."""
+    out = []
+    for name in game_names():
+        pack = game_pack(name)
+        spec = pack.spec()
+        out.append(
+            {
+                "name": pack.name,
+                "title": pack.title,
+                "header": f"{pack.name} {max(pack.versions)}",
+                "spec_version": spec.version,
+                "rulesets": sorted(spec.rulesets),
+                "options": list(spec.options),
+            }
+        )
+    return {"default": DEFAULT, "games": out}
 
 
 @router.get(

@@ -18,6 +18,7 @@ from starlette.staticfiles import StaticFiles
 
 from ...api import game_of
 from ...games import find_game
+from ...overrides import for_game
 from ..dependencies import JobsDep, Limits, check_ruleset, parse_options
 from ..errors import ERROR_RESPONSES
 from ..negotiation import form_of
@@ -122,6 +123,7 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
         game = game_of(body)  # the game the log's header (or JSON key) names, as /v1/check picks it
         check_ruleset(ruleset, game)
         options = parse_options(option, game)
+        options = for_game(options, game.name)  # `GAME:KEY=VALUE` set for another game's logs is not this one's
         return JSONResponse(await jobs.call(game.replay, body, form, name, ruleset, options))
 
     return r
