@@ -10,7 +10,9 @@ How a game counts (docs/events.md):
   ``count_illegal`` (the organiser's choice: ``--count-illegal``);
 - an unfinished game (it did not reach its end) counts as played, its rounds and points too,
   but has no winner;
-- a malformed log has no result: it is listed with the games, never in the standings.
+- a malformed log has no result: it is listed with the games, never in the standings;
+- `points` ranks the better total first by the games' rule (:func:`points_better`); when fewer
+  is better, a player with no game counted has no total and comes after those with one.
 """
 
 from __future__ import annotations
