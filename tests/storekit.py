@@ -47,6 +47,38 @@ def game_logs(n: int, *, whole: bool = False, start: int = 0, players: int = 2) 
     return [pack.simulate(seed=start + i, players=players, whole_game=whole).encode() for i in range(n)]
 
 
+def uno_logs(seeds, *, whole: bool = False) -> list[bytes]:
+    """Legal logs of simulated UNO Duo games (one round each, or whole games), one per seed."""
+    from dosverify.games import find_game
+
+    pack = find_game("uno-duo")
+    return [pack.simulate(seed=s, whole_game=whole).encode() for s in seeds]
+
+
+def expected_ranking(logs: list[bytes], better: str) -> list[str]:
+    """The players in the default order (more wins, the better points, then the name), read from
+    the logs' own text (each one's last `totals` line and its `winner`), not by the store: every
+    game legal, so illegal counts nothing."""
+    wins: dict[str, int] = {}
+    points: dict[str, int] = {}
+    for data in logs:
+        last: dict[str, int] = {}
+        for line in data.decode().splitlines():
+            words = line.split()
+            if words[:1] == ["players"]:
+                for p in words[1:]:
+                    wins.setdefault(p, 0)
+                    points.setdefault(p, 0)
+            elif words[:1] == ["totals"]:
+                last = {words[i]: int(words[i + 1]) for i in range(1, len(words), 2)}
+            elif words[:1] == ["winner"]:
+                wins[words[1]] += 1
+        for p, n in last.items():
+            points[p] += n
+    sign = -1 if better == "higher" else 1
+    return sorted(wins, key=lambda p: (-wins[p], sign * points[p], p))
+
+
 def illegal_logs() -> list[bytes]:
     rules = ROOT / "fixtures" / "dos" / "rules"
     return [p.read_bytes() for p in sorted(rules.glob("*/illegal.log"))[:6]]

@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..registry import DEFAULT, REGISTRY
 from ..registry import sniff_game as sniff_game  # re-exported: the games and the core ask here too
@@ -55,6 +55,23 @@ class GameResult:
     finished: bool
 
 
+@dataclass(frozen=True)
+class ResultRule:
+    """How a game is won, as an event's standings need it (dosverify.store.standings): which
+    total is the better one, the same reading as :meth:`GamePack.result`'s winner.
+
+    ``points_better`` ``"higher"`` (more points rank first) or ``"lower"`` (fewer first);
+    ``summary`` one sentence for people, as the standings and the event report state it after
+    the game's title ("UNO Duo: the lowest total wins"); ``ends`` what ends a game, in words;
+    ``sources`` the ids of the spec's rules it rests on (spec/<folder>/rules/, each a rule the
+    spec has: the contract tests hold a pack to it)."""
+
+    points_better: Literal["higher", "lower"]
+    summary: str
+    ends: str
+    sources: tuple[str, ...]
+
+
 #: A mutation operator: a legal log and a seeded random source in, a mutant (or None: no place
 #: in this log to put the defect) out.
 Operator = Callable[[str, Any], "Mutation | None"]
@@ -72,6 +89,7 @@ class GamePack:
     title: ClassVar[str]  # for people: "DOS", "UNO Duo"
     versions: ClassVar[tuple[int, ...]] = (1,)  # the notation versions it reads
     folder: ClassVar[str]  # spec/<folder>/, grammars/<folder>.lark, fixtures/<folder>/
+    result_rule: ClassVar[ResultRule]  # how a game of it is won: the standings rank points by it
 
     # ---- its data ----------------------------------------------------------------------
     def spec(self) -> Spec:
@@ -125,7 +143,8 @@ class GamePack:
         """The outcome of a game, read from its log, by this game's rules: who played, how many
         rounds each won and points each scored, whether the game ended, and who won it (the
         log's own `winner` line when it has one, else the player the game's rule makes the
-        winner at its end: in DOS the highest total at the target, in UNO Duo the lowest).
+        winner at its end: in DOS the highest total at the target, in UNO Duo the lowest; the
+        pack's :attr:`result_rule` says the same for the standings).
         ``report`` is the referee's report of the same log (its target, its verdict); the points
         are those the log claims (an illegal game's claims are still its claims; the standings
         decide whether illegal games count). None when the log cannot be read (a malformed log

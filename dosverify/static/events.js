@@ -101,11 +101,23 @@ async function loadEvent() {
   renderAudits();
 }
 
+// How the standings ranked points, as the service states it: each game's rule (its pack's), and
+// which points came first (the game's rule; a mixed event whose games disagree: more, as before).
+function pointsRule(data) {
+  const rules = data.rules || [];
+  if (!rules.length) return "";
+  const first = data.points_better === "lower" ? "fewer points rank first" : "more points rank first";
+  const mixed = new Set(rules.map((r) => r.points_better)).size > 1 ?
+    " (a mixed event: the points of games won by opposite totals are summed, and ranked as before)" : "";
+  return `Points: ${rules.map((r) => `${r.title}: ${r.summary}`).join("; ")}; ${first}${mixed}. `;
+}
+
 async function loadStandings() {
   const count = $("#count-illegal").checked;
   const data = await getJson(`/v1/events/${enc(ev.id)}/standings` + (count ? "?count_illegal=true" : ""));
   ev.standings = data.standings;
-  $("#standings-order").textContent = "Ranked by wins, then points, then the fewest illegal games. " +
+  $("#standings-order").textContent = "Ranked by wins, then the better points, then the fewest illegal games. " +
+    pointsRule(data) +
     (count ? "Illegal games count in games, wins, rounds won and points." :
       "Illegal games count only in Illegal (check the box to count them in full).");
   const tbody = $("#standings tbody");

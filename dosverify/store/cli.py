@@ -80,7 +80,7 @@ def _ranking_options(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="KEYS",
         help="the rank order, comma-separated from wins, points, rounds_won, games, illegal (default wins,points,illegal: "
-        "more wins, then more points, then fewer illegal games)",
+        "more wins, then the better points by the game's rule (more in DOS, fewer in UNO Duo), then fewer illegal games)",
     )
     p.add_argument("--count-illegal", action="store_true", help="count illegal games in games, wins, rounds and points")
 
@@ -238,13 +238,17 @@ def _how(args) -> dict:
 
 
 def _standings(store, args) -> int:
-    from .standings import FIELDS
+    """The rows in rank order; the JSON and the text also state how points ranked (each game's
+    rule); the CSV is the rows alone (its order is the ranking's)."""
+    from .standings import FIELDS, rule_text
 
     ev = store.event(args.event)
     how = _how(args)
-    rows = store.standings(ev["id"], **how)
+    ranked = store.ranking(ev["id"], **how)
+    rows = ranked["standings"]
     if args.format == "json":
-        print(json.dumps({"event": ev["id"], "standings": rows}, ensure_ascii=False))
+        doc = {"event": ev["id"], "standings": rows, "points_better": ranked["points_better"], "rules": ranked["rules"]}
+        print(json.dumps(doc, ensure_ascii=False))
     elif args.format == "csv":
         out = io.StringIO()
         w = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
@@ -255,6 +259,7 @@ def _standings(store, args) -> int:
         print(
             f"{ev['name']}: ranked by {', '.join(how['order'])}; illegal games {'counted' if how['count_illegal'] else 'left out'}"
         )
+        print(f"points: {rule_text(ranked)}")
         print(f"{'#':>3}  {'player':<20} {'games':>5} {'wins':>5} {'rounds':>6} {'points':>7} {'illegal':>7}")
         for i, r in enumerate(rows, 1):
             print(

@@ -389,11 +389,17 @@ class Store:
             return [(v, r) for v, r in conn.execute(q)]
 
     def standings(self, event_id: str, **how: Any) -> list[dict]:
-        from .standings import standings
+        """The standings' rows in rank order (see :meth:`ranking`)."""
+        rows: list[dict] = self.ranking(event_id, **how)["standings"]
+        return rows
+
+    def ranking(self, event_id: str, **how: Any) -> dict:
+        """The standings with how their points were ranked: each game's rule (standings.ranking)."""
+        from .standings import ranking
 
         with self._tx() as conn:
             names = self._aliases(conn, event_id)
-        return standings(self.results(event_id), aliases=names, **how)
+        return ranking(self.results(event_id), aliases=names, **how)
 
     # ---- recomputing -----------------------------------------------------------------------
     def recompute(self, audit_id: str, judged: Judged | None = None) -> dict:

@@ -10,7 +10,7 @@ from functools import cache
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from .judge import rule_texts
-from .standings import DEFAULT_ORDER, outcome
+from .standings import DEFAULT_ORDER, outcome, rule_text
 
 CONTEXT = 2  # lines shown before and after a finding's line
 
@@ -49,12 +49,14 @@ def render_event(store, event: dict, *, order=DEFAULT_ORDER, count_illegal: bool
         g["outcome"] = outcome(g["verdict"], g["result"])
         g["players"] = ", ".join((g["result"] or {}).get("players", []))
     flagged = [_flagged(store, g) for g in games if g["verdict"] != "legal"]
+    ranked = store.ranking(event["id"], order=order, count_illegal=count_illegal)
     return (
         _env()
         .get_template("report.html.j2")
         .render(
             event=event,
-            standings=store.standings(event["id"], order=order, count_illegal=count_illegal),
+            standings=ranked["standings"],
+            points_rule=rule_text(ranked),
             order=order,
             count_illegal=count_illegal,
             games=games,

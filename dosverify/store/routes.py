@@ -17,7 +17,7 @@ import os
 import secrets
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
@@ -100,9 +100,22 @@ class Standing(BaseModel):
     illegal: int
 
 
+class GameRule(BaseModel):
+    """How a game of the event is won (its pack's result rule)."""
+
+    game: str = Field(description="the game's name, as a log's first word writes it")
+    title: str = Field(description="for people: DOS, UNO Duo")
+    points_better: Literal["higher", "lower"] = Field(description="which total is the better one in this game")
+    summary: str = Field(description="the rule in one sentence: `the lowest total wins`")
+
+
 class Standings(BaseModel):
     event: str
     standings: list[Standing] = Field(description="in rank order")
+    points_better: Literal["higher", "lower"] = Field(
+        description="the points ranked first: the event's game's rule (a mixed event whose games disagree: higher)"
+    )
+    rules: list[GameRule] = Field(description="each game of the event with a result, and how it is won")
 
 
 # ---- the store behind the routes ---------------------------------------------------------------
@@ -331,7 +344,8 @@ async def get_standings(
     event_id: str,
     tie_break: str | None = Query(
         None,
-        description="the rank order, comma-separated: wins, points, rounds_won, games, illegal (default wins,points,illegal)",
+        description="the rank order, comma-separated: wins, points, rounds_won, games, illegal (default wins,points,illegal; "
+        "points: the better first by the game's rule, more in DOS, fewer in UNO Duo)",
         pattern=r"^(wins|points|rounds_won|games|illegal)(,(wins|points|rounds_won|games|illegal))*$",
     ),
     count_illegal: bool = Query(False, description="count illegal games in games, wins, rounds and points"),
@@ -341,8 +355,8 @@ async def get_standings(
     except BadOrder as exc:
         raise StoreProblem(422, str(exc)) from exc
     await _event(request, event_id)
-    rows = await _call(request, Store.standings, event_id, order=order, count_illegal=count_illegal)
-    return {"event": event_id, "standings": rows}
+    ranked = await _call(request, Store.ranking, event_id, order=order, count_illegal=count_illegal)
+    return {"event": event_id, **ranked}
 
 
 @router.get(

@@ -1,6 +1,8 @@
 """An event's standings: per player, games, wins, rounds won, points and illegal games, ranked by
 a stated tie-break order. Game-free: each game's result (who played, who won, rounds and points)
-comes from its pack (``GamePack.result``), so each game is ranked by its own rules.
+comes from its pack (``GamePack.result``), so each game is ranked by its own rules, and which
+points are the better ones is the pack's too (``GamePack.result_rule``: more in DOS, fewer in
+UNO Duo, whose lowest total wins).
 
 How a game counts (docs/events.md):
 - a legal game counts in full (games, rounds won, points; a win when it has a winner);
@@ -8,15 +10,21 @@ How a game counts (docs/events.md):
   ``count_illegal`` (the organiser's choice: ``--count-illegal``);
 - an unfinished game (it did not reach its end) counts as played, its rounds and points too,
   but has no winner;
-- a malformed log has no result: it is listed with the games, never in the standings.
+- a malformed log has no result: it is listed with the games, never in the standings;
+- `points` ranks the better total first by the games' rule (:func:`points_better`); when fewer
+  is better, a player with no game counted has no total and comes after those with one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-#: the keys a tie-break order may name; each ranks in its natural direction (more wins, points,
-#: rounds won and games first; fewer illegal games first)
+from ..games import UnknownGame, find_game
+
+#: the keys a tie-break order may name; each ranks in its natural direction (more wins, rounds
+#: won and games first; fewer illegal games first); `points` ranks the better points first, by
+#: the event's games' rule (points_better): the sign here is the "higher" one, turned for "lower"
 KEYS: dict[str, int] = {"wins": -1, "points": -1, "rounds_won": -1, "games": -1, "illegal": 1}
 DEFAULT_ORDER: tuple[str, ...] = ("wins", "points", "illegal")
 FIELDS = ("player", "games", "wins", "rounds_won", "points", "illegal")
@@ -50,16 +58,74 @@ class _Row:
         return {k: getattr(self, k) for k in FIELDS}
 
 
+def game_rules(results: list[tuple[str, dict | None]]) -> list[dict]:
+    """How each game of the event is won (its pack's ``result_rule``), one entry per game that
+    some result is of, by game name: ``game``, ``title``, ``points_better``, ``summary``. A
+    result without a game (none is stored so) or of a game no pack has now is left out: its
+    points rank as before the packs said how (more first)."""
+    names = sorted({r["game"] for _, r in results if r is not None and r.get("game")})
+    out = []
+    for name in names:
+        try:
+            pack = find_game(name)
+        except UnknownGame:
+            continue
+        rule = pack.result_rule
+        out.append(
+            {"game": pack.name, "title": pack.title, "points_better": rule.points_better, "summary": rule.summary}
+        )
+    return out
+
+
+def points_better(rules: list[dict]) -> Literal["higher", "lower"]:
+    """Which points the standings rank first: the rule of the event's game (of its games, when
+    they all say the same). A mixed event whose games disagree (DOS's highest total wins, UNO
+    Duo's lowest) keeps the order it had before the packs said how, more points first, and
+    states each game's rule beside it: points summed across games won by opposite totals rank
+    no one rightly either way, and how such an event is ranked is another issue's subject."""
+    said = {r["points_better"] for r in rules}
+    return "lower" if said == {"lower"} else "higher"
+
+
+def ranking(
+    results: list[tuple[str, dict | None]],
+    *,
+    aliases: dict[str, str] | None = None,
+    order: tuple[str, ...] = DEFAULT_ORDER,
+    count_illegal: bool = False,
+) -> dict:
+    """The standings with what ranks them: ``standings`` (the rows in rank order),
+    ``points_better`` (the points ranked first, see :func:`points_better`) and ``rules`` (each
+    game's, :func:`game_rules`), for the outputs that state them."""
+    rules = game_rules(results)
+    better = points_better(rules)
+    rows = standings(results, aliases=aliases, order=order, count_illegal=count_illegal, better=better)
+    return {"standings": rows, "points_better": better, "rules": rules}
+
+
 def standings(
     results: list[tuple[str, dict | None]],
     *,
     aliases: dict[str, str] | None = None,
     order: tuple[str, ...] = DEFAULT_ORDER,
     count_illegal: bool = False,
+    better: Literal["higher", "lower"] | None = None,
 ) -> list[dict]:
     """The standings in rank order from (verdict, result) pairs; ties past the whole order go
-    by the player's name, so that the order is the same on every run."""
+    by the player's name, so that the order is the same on every run. ``points`` ranks the
+    ``better`` points first (default: by the results' games, :func:`points_better`)."""
     names = aliases or {}
+    if better is None:
+        better = points_better(game_rules(results))
+    signs = {**KEYS, "points": -1 if better == "higher" else 1}
+
+    def key(r: _Row, k: str) -> int | tuple[bool, int]:
+        if k == "points" and better == "lower":
+            # no game counted (every one of them illegal and left out) is no total, not the best
+            # one: such a player comes after those with a total (with "higher", 0 is last already)
+            return (r.games == 0, r.points)
+        return signs[k] * getattr(r, k)
+
     rows: dict[str, _Row] = {}
 
     def row(name: str) -> _Row:
@@ -82,8 +148,18 @@ def standings(
         winner = result.get("winner")
         if winner is not None and result.get("finished") and (count_illegal or not illegal):
             row(winner).wins += 1
-    ranked = sorted(rows.values(), key=lambda r: (*(KEYS[k] * getattr(r, k) for k in order), r.player))
+    ranked = sorted(rows.values(), key=lambda r: (*(key(r, k) for k in order), r.player))
     return [r.as_dict() for r in ranked]
+
+
+def rule_text(ranked: dict) -> str:
+    """How the points were ranked, in words, for the text output and the report: each game's
+    rule and the points ranked first ("UNO Duo: the lowest total wins; fewer points rank first")."""
+    rules = "; ".join(f"{r['title']}: {r['summary']}" for r in ranked["rules"])
+    first = "fewer points rank first" if ranked["points_better"] == "lower" else "more points rank first"
+    if len({r["points_better"] for r in ranked["rules"]}) > 1:
+        first += " (a mixed event: the points of games won by opposite totals are summed, and ranked as before)"
+    return f"{rules}; {first}" if rules else first
 
 
 def outcome(verdict: str, result: dict | None) -> str:

@@ -379,6 +379,9 @@ def test_a_folder_becomes_an_event_with_standings_permalinks_and_audits(page, se
     expect(rows).to_have_count(len(want))
     for k, cells in enumerate(standings_cells(want)):  # expect retries: the table is redrawn when its answer comes
         expect(rows.nth(k).locator("th, td")).to_have_text(cells)
+    expect(page.locator("#standings-order")).to_contain_text(
+        "Points: DOS: the highest total at the target wins; more points rank first."
+    )
     page.check("#count-illegal")
     want = api_json(server, f"/v1/events/{eid}/standings?count_illegal=true")["standings"]
     expect(rows).to_have_count(len(want))
@@ -464,6 +467,27 @@ def test_logs_dropped_on_an_event_each_answered_a_wrong_token_refused(page, serv
     expect(page.locator("#event-status")).to_contain_text("No event no-such-event")
     page.goto(server + "/#audit=no-such-audit")
     expect(page.locator("#event-status")).to_contain_text("No audit no-such-audit")
+
+
+def test_a_uno_duo_event_states_its_rule_and_ranks_the_lower_total_first(page, server):
+    from storekit import expected_ranking, uno_logs
+
+    eid = api_json(server, "/v1/events", {"name": "Duo night"})["id"]
+    page.goto(f"{server}/#event={eid}")
+    expect(page.locator("#event-h")).to_have_text("Duo night")
+    logs = uno_logs((1, 2), whole=True) + uno_logs(range(1, 7))
+    page.fill("#token", TOKEN)
+    drop_files(page, {f"u{i}.log": data.decode() for i, data in enumerate(logs)}, "#event-drop")
+    expect(page.locator("#upload-results li[data-status='201']")).to_have_count(len(logs))
+    want = expected_ranking(logs, "lower")
+    assert want != expected_ranking(logs, "higher")
+    rows = page.locator("#standings tbody tr")
+    expect(rows).to_have_count(len(want))
+    for k, player in enumerate(want):  # expect retries: the table is redrawn when its answer comes
+        expect(rows.nth(k).locator("th")).to_have_text(player)
+    expect(page.locator("#standings-order")).to_contain_text(
+        "Points: UNO Duo: the lowest total wins; fewer points rank first."
+    )
 
 
 def test_phone_width_labels_and_no_outside_requests(browser, server):

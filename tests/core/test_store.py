@@ -14,7 +14,7 @@ import threading
 import pytest
 import sqlalchemy as sa
 import storekit
-from storekit import MALFORMED, game_logs, illegal_logs
+from storekit import MALFORMED, expected_ranking, game_logs, illegal_logs, uno_logs
 
 from dosverify.cli import main
 from dosverify.store.db import HEAD, Store, StoreUnavailable, revision_of
@@ -158,6 +158,83 @@ def test_tie_breaks_are_applied_in_the_order_stated():
         parse_order("wins,luck")
 
 
+def test_a_uno_duo_event_ranks_the_lower_total_first(db_url, capsys):
+    """UNO Duo's lowest total wins (its pack's result rule): two whole games won by two players,
+    a win each, and one-round games; the points rank fewer first, through the store, the CLI's
+    three formats, and the rule is stated."""
+    store = Store(db_url)
+    ev = store.create_event("duo")
+    logs = uno_logs((1, 2), whole=True) + uno_logs(range(1, 7))
+    for i, data in enumerate(logs):
+        store.submit(ev["id"], data, f"u{i}")
+    want = expected_ranking(logs, "lower")
+    assert want != expected_ranking(logs, "higher")  # the logs tell the two rules apart
+    ranked = store.ranking(ev["id"])
+    assert [r["player"] for r in ranked["standings"]] == want
+    assert [r["wins"] for r in ranked["standings"][:2]] == [1, 1]  # the win each: points decide
+    assert ranked["points_better"] == "lower"
+    assert ranked["rules"] == [
+        {"game": "uno-duo", "title": "UNO Duo", "points_better": "lower", "summary": "the lowest total wins"}
+    ]
+    by_points = [r["points"] for r in store.standings(ev["id"], order=parse_order("points"))]
+    assert by_points == sorted(by_points) and by_points[0] < by_points[-1]
+    url = ["--database-url", db_url]
+    capsys.readouterr()
+    assert _cli("standings", "duo", "--format", "json", *url) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["player"] for r in doc["standings"]] == want
+    assert doc["points_better"] == "lower" and doc["rules"] == ranked["rules"]
+    assert _cli("standings", "duo", "--format", "csv", *url) == 0
+    assert [ln.split(",")[0] for ln in capsys.readouterr().out.splitlines()[1:]] == want
+    assert _cli("standings", "duo", *url) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[1] == "points: UNO Duo: the lowest total wins; fewer points rank first"
+    assert [ln.split()[1] for ln in text[3:]] == want
+
+
+def test_a_dos_event_still_ranks_more_points_first_and_a_mixed_one_is_stated(db_url):
+    store = Store(db_url)
+    ev = store.create_event("dos")
+    logs = game_logs(4, start=60)  # one round each: no winner, points decide
+    for i, data in enumerate(logs):
+        store.submit(ev["id"], data, f"d{i}")
+    ranked = store.ranking(ev["id"])
+    assert [r["player"] for r in ranked["standings"]] == expected_ranking(logs, "higher")
+    assert ranked["points_better"] == "higher"
+    assert [(r["game"], r["summary"]) for r in ranked["rules"]] == [("dos", "the highest total at the target wins")]
+    # a mixed event (DOS and UNO Duo): ranked as before, more points first, both rules stated
+    store.submit(ev["id"], uno_logs([3])[0], "u")
+    mixed = store.ranking(ev["id"])
+    assert mixed["points_better"] == "higher"
+    assert [r["game"] for r in mixed["rules"]] == ["dos", "uno-duo"]
+    points = [r["points"] for r in mixed["standings"]]
+    assert points == sorted(points, reverse=True)
+
+
+def test_lower_points_rank_first_but_no_counted_game_is_no_total():
+    def res(game, players, winner, pts):
+        return {
+            "game": game,
+            "players": players,
+            "winner": winner,
+            "finished": winner is not None,
+            "rounds_won": {},
+            "points": pts,
+        }
+
+    results = [
+        ("legal", res("uno-duo", ["a", "b"], None, {"a": 90, "b": 0})),
+        ("legal", res("uno-duo", ["c", "a"], None, {"c": 40, "a": 0})),
+        ("illegal", res("uno-duo", ["d", "e"], None, {"d": 0, "e": 300})),
+    ]
+    # d and e's only game is illegal and left out: no total, after those with one (0 is not the best)
+    assert [r["player"] for r in standings(results)] == ["b", "c", "a", "d", "e"]
+    assert [r["player"] for r in standings(results, count_illegal=True)] == ["b", "d", "c", "a", "e"]
+    assert [r["player"] for r in standings(results, better="higher")] == ["a", "c", "b", "d", "e"]
+    unknown = [("legal", res("chess", ["a", "b"], None, {"a": 1, "b": 2}))]  # a game no pack has: no crash
+    assert [r["player"] for r in standings(unknown)] == ["b", "a"]
+
+
 def test_an_alias_merges_a_name_into_a_player(db_url):
     store = Store(db_url)
     ev = store.create_event("e")
@@ -283,7 +360,7 @@ def test_event_add_says_a_line_per_file_and_exits_by_the_worst(db_url, tmp_path,
     assert out[2].startswith(f"{bad}: illegal")
     assert _cli("standings", "e", "--format", "json", *url) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert list(doc) == ["event", "standings"]
+    assert list(doc) == ["event", "standings", "points_better", "rules"]
     assert all(list(r) == ["player", "games", "wins", "rounds_won", "points", "illegal"] for r in doc["standings"])
     assert _cli("standings", "e", "--format", "csv", *url) == 0
     assert capsys.readouterr().out.splitlines()[0] == "player,games,wins,rounds_won,points,illegal"

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
-from storekit import MALFORMED, game_logs, illegal_logs
+from storekit import MALFORMED, expected_ranking, game_logs, illegal_logs, uno_logs
 
 from dosverify.cli import main
 
@@ -50,6 +51,31 @@ def test_the_report_is_one_file_that_asks_for_nothing(report):
     assert "<script" not in html and "<link" not in html
     assert "src=" not in html and "url(" not in html and "@import" not in html
     assert "Club &lt;night&gt;" in html  # names are escaped, never markup
+
+
+def _standings_shown(html: str) -> list[str]:
+    section = html.split('<section id="standings"', 1)[1].split("</section>", 1)[0]
+    return re.findall(r'<tr><td>\d+</td><th scope="row">([^<]*)</th>', section)
+
+
+def test_the_report_states_each_games_rule_and_ranks_uno_duo_lower_first(report, tmp_path):
+    dos = report[0].read_text(encoding="utf-8")
+    assert "Points: DOS: the highest total at the target wins; more points rank first." in dos
+    assert _standings_shown(dos) == [r["player"] for r in report[2]["standings"]]
+    url = ["--database-url", f"sqlite:///{tmp_path / 'events.db'}"]
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    logs = uno_logs((1, 2), whole=True) + uno_logs(range(1, 7))
+    for i, data in enumerate(logs):
+        (folder / f"u{i}.log").write_bytes(data)
+    assert main(["event", "create", "Duo", *url]) == 0
+    assert main(["event", "add", "Duo", str(folder), *url]) == 0
+    out = tmp_path / "duo.html"
+    assert main(["event", "report", "Duo", "-o", str(out), *url]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "Points: UNO Duo: the lowest total wins; fewer points rank first." in html
+    want = expected_ranking(logs, "lower")
+    assert want != expected_ranking(logs, "higher") and _standings_shown(html) == want
 
 
 def test_the_report_opens_offline_in_chromium_and_shows_every_finding(report):

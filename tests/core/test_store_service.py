@@ -10,7 +10,7 @@ import json
 import pytest
 import storekit
 from fastapi.testclient import TestClient
-from storekit import MALFORMED, game_logs, illegal_logs
+from storekit import MALFORMED, expected_ranking, game_logs, illegal_logs, uno_logs
 
 from dosverify.service import create_app
 
@@ -85,7 +85,11 @@ def test_standings_shape_and_order(client):
     for data in game_logs(3, whole=True, start=30):
         assert client.post(f"/v1/events/{eid}/games", content=data, headers={**AUTH, **TEXT}).status_code == 201
     doc = client.get(f"/v1/events/{eid}/standings").json()
-    assert list(doc) == ["event", "standings"] and doc["event"] == eid
+    assert list(doc) == ["event", "standings", "points_better", "rules"] and doc["event"] == eid
+    assert doc["points_better"] == "higher"
+    assert doc["rules"] == [
+        {"game": "dos", "title": "DOS", "points_better": "higher", "summary": "the highest total at the target wins"}
+    ]
     rows = doc["standings"]
     assert all(list(r) == ["player", "games", "wins", "rounds_won", "points", "illegal"] for r in rows)
     assert sum(r["wins"] for r in rows) == 3
@@ -94,6 +98,21 @@ def test_standings_shape_and_order(client):
     assert [r["points"] for r in by_points] == sorted((r["points"] for r in rows), reverse=True)
     bad = client.get(f"/v1/events/{eid}/standings?tie_break=luck")
     assert bad.status_code == 422 and bad.headers["content-type"] == "application/problem+json"
+
+
+def test_a_uno_duo_event_ranks_the_lower_total_first(client):
+    eid = _event(client, "duo")
+    logs = uno_logs((1, 2), whole=True) + uno_logs(range(1, 7))
+    for data in logs:
+        assert client.post(f"/v1/events/{eid}/games", content=data, headers={**AUTH, **TEXT}).status_code == 201
+    doc = client.get(f"/v1/events/{eid}/standings").json()
+    want = expected_ranking(logs, "lower")
+    assert want != expected_ranking(logs, "higher")
+    assert [r["player"] for r in doc["standings"]] == want
+    assert doc["points_better"] == "lower"
+    assert [(r["title"], r["summary"]) for r in doc["rules"]] == [("UNO Duo", "the lowest total wins")]
+    by_points = client.get(f"/v1/events/{eid}/standings?tie_break=points").json()["standings"]
+    assert [r["points"] for r in by_points] == sorted(r["points"] for r in doc["standings"])
 
 
 def test_unknown_ids_are_404_problems_and_ids_are_unguessable(client):
@@ -118,6 +137,13 @@ def test_the_openapi_document_has_the_event_routes(client):
         "/v1/audits/{audit_id}/log",
     ):
         assert path in doc["paths"], path
+    assert set(doc["components"]["schemas"]["Standings"]["properties"]) == {
+        "event",
+        "standings",
+        "points_better",
+        "rules",
+    }
+    assert doc["components"]["schemas"]["GameRule"]["properties"]["points_better"]["enum"] == ["higher", "lower"]
     assert set(doc["components"]["schemas"]["Standing"]["properties"]) == {
         "player",
         "games",

@@ -114,6 +114,28 @@ def test_every_rule_cites_its_sources(pack):
                 assert src.ref, rule.id
 
 
+def test_the_result_rule_rests_on_the_spec_and_agrees_with_result(pack):
+    """The pack's declared way to win (what the standings rank points by) cites rules its spec
+    has, and whole generated games' winners have the total it calls the better one."""
+    rule = pack.result_rule
+    assert rule.points_better in ("higher", "lower") and rule.summary and rule.ends
+    rules = pack.spec().rules
+    assert rule.sources and [r for r in rule.sources if r not in rules] == []
+    best_of = max if rule.points_better == "higher" else min
+    won = 0
+    for seed in range(8):  # a simulated "whole game" may stop short of the target (UNO Duo's turn cap)
+        text = pack.simulate(seed=seed, players=pack.player_counts()[0], whole_game=True)
+        got = pack.result(text, pack.check(text, whole=True))
+        assert got is not None
+        if not got.finished:
+            continue
+        assert got.winner is not None
+        best = best_of(got.points.values())
+        assert got.points[got.winner] == best and list(got.points.values()).count(best) == 1, got
+        won += 1
+    assert won >= 3
+
+
 @pytest.mark.parametrize("seed", range(GAMES))
 def test_generated_games_are_legal_in_every_rendering(pack, seed):
     styles = pack.styles()

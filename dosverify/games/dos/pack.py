@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import GamePack, GameResult, Operator
+from .. import GamePack, GameResult, Operator, ResultRule
 
 
 class DosPack(GamePack):
@@ -12,6 +12,16 @@ class DosPack(GamePack):
     title = "DOS"
     versions = (1,)
     folder = "dos"
+    #: spec/dos: the round's winner scores the cards left in the other hands (score.round); the
+    #: first round that leaves a total at or above the target ends the game (game.end, V8: 200
+    #: or `target N`); that player, the highest total, wins it (game.winner; READINGS R72 for a
+    #: log without a `winner` line).
+    result_rule = ResultRule(
+        points_better="higher",
+        summary="the highest total at the target wins",
+        ends="the first round that leaves a total at or above the target (200, or `target N`) ends the game",
+        sources=("score.round", "game.end", "game.winner"),
+    )
 
     def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
         from .check import check

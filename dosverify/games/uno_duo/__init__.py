@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import GamePack, GameResult
+from .. import GamePack, GameResult, ResultRule
 
 
 class UnoDuoPack(GamePack):
@@ -17,6 +17,17 @@ class UnoDuoPack(GamePack):
     title = "UNO Duo"
     versions = (1,)
     folder = "uno-duo"
+    #: spec/uno-duo: the player left holding cards is charged their value, the one who went out
+    #: scores zero (score.round, score.values); the first round that leaves a total at or above
+    #: the target (200, or `target N`) ends the game (game.end) and that player loses: the lower
+    #: total wins (game.winner, S2 CÂȘTIGARE; READINGS R28 for a log without a `winner` line).
+    result_rule = ResultRule(
+        points_better="lower",
+        summary="the lowest total wins",
+        ends="the first round that leaves a total at or above the target (200, or `target N`) ends the game, "
+        "and that player loses",
+        sources=("score.round", "score.values", "game.end", "game.winner"),
+    )
 
     def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
         from .check import check
