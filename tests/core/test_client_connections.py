@@ -8,7 +8,7 @@ well under 30 s."""
 
 from __future__ import annotations
 
-import select
+import selectors
 import socket
 import sys
 import tempfile
@@ -181,6 +181,7 @@ class Flood:
         self.answers: list[bytes] = []
         self.stop = threading.Event()
         self.socks: list[socket.socket] = []
+        self.selector = selectors.DefaultSelector()  # epoll: select() stops at descriptor 1024
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _open(self) -> None:
@@ -197,6 +198,7 @@ class Flood:
             s.close()
             return
         self.socks.append(s)
+        self.selector.register(s, selectors.EVENT_READ)
 
     def _run(self) -> None:
         t0 = time.monotonic()
@@ -204,8 +206,9 @@ class Flood:
             allowed = min(self.attempts, self.held + int(self.rate * (time.monotonic() - t0)))  # the pace
             while len(self.socks) < self.held and self.opened < allowed:
                 self._open()
-            ready = select.select(self.socks, [], [], 0.1)[0] if self.socks else []
+            ready = [key.fileobj for key, _ in self.selector.select(0.1)] if self.socks else []
             for s in ready:
+                assert isinstance(s, socket.socket)
                 try:
                     raw = s.recv(4096)
                 except OSError:
@@ -217,6 +220,7 @@ class Flood:
                 if len(self.answers) < 3:
                     self.answers.append(raw)
                 self.socks.remove(s)
+                self.selector.unregister(s)
                 s.close()
             if not self.socks:
                 time.sleep(0.05)
@@ -233,6 +237,7 @@ class Flood:
         self.thread.join(timeout=15)
         for s in self.socks:
             s.close()
+        self.selector.close()
 
 
 def checks_from(base: str, source: str, n: int = 10, timeout: float = 5.0) -> tuple[int, list[str]]:
