@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, fields
 
+from .clientaddr import HEADERS, BadSetting, parse_networks
+
 
 class SettingError(ValueError):
     """A setting that cannot be used; the message is one line, for `serve` to print."""
@@ -18,7 +20,23 @@ def _cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-# name: (environment variable, type, default (None: computed), lowest value, help)
+def _networks(raw: str, where: str) -> str:
+    """A list of addresses or networks, as one canonical comma-separated string ('' for none)."""
+    try:
+        return ",".join(str(net) for net in parse_networks(raw))
+    except BadSetting as exc:
+        raise SettingError(f"{where} must be IP addresses or networks separated by commas: {exc}") from None
+
+
+def _header(raw: str, where: str) -> str:
+    name = raw.strip().lower()
+    if name not in HEADERS:
+        raise SettingError(f"{where} must be one of {', '.join(HEADERS)}, not {raw!r}")
+    return name
+
+
+# name: (environment variable, type, default (None: computed), lowest value (for text: the
+# function that checks it and gives its canonical form), help)
 SPECS = {
     "max_log_bytes": ("DOSVERIFY_MAX_LOG_BYTES", int, 1024 * 1024, 1, "largest log accepted, in bytes"),
     "max_batch_items": ("DOSVERIFY_MAX_BATCH_ITEMS", int, 100, 1, "most logs in one batch"),
@@ -86,6 +104,29 @@ SPECS = {
         1,
         "open connections before a new one gets 503 and is closed (default: 1000, at most the descriptor limit less 256)",
     ),
+    "max_connections_per_client": (
+        "DOSVERIFY_MAX_CONNECTIONS_PER_CLIENT",
+        int,
+        64,
+        1,
+        "open connections from one client address (an IPv6 /64) before its next one gets 503 and is closed; "
+        "from a trusted proxy, requests in progress for one forwarded client",
+    ),
+    "trusted_proxies": (
+        "DOSVERIFY_TRUSTED_PROXIES",
+        str,
+        "",
+        _networks,
+        "addresses or networks of reverse proxies, comma-separated, whose client address header is believed "
+        "(default: none, every client is its peer address)",
+    ),
+    "client_address_header": (
+        "DOSVERIFY_CLIENT_ADDRESS_HEADER",
+        str,
+        "x-forwarded-for",
+        _header,
+        "the header a trusted proxy names the client in: x-forwarded-for or forwarded (RFC 7239)",
+    ),
     "shutdown_timeout": (
         "DOSVERIFY_SHUTDOWN_TIMEOUT",
         float,
@@ -136,6 +177,9 @@ class Settings:
     min_body_rate: int
     keepalive_timeout: float
     max_connections: int
+    max_connections_per_client: int
+    trusted_proxies: str
+    client_address_header: str
     shutdown_timeout: float
 
     @classmethod
@@ -162,6 +206,8 @@ class Settings:
 
 
 def _checked(raw, typ, low, where: str):
+    if typ is str:
+        return low(str(raw), where)
     kind = "an integer" if typ is int else "a number"
     try:
         val = typ(raw)

@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTUP_TIMEOUT = 20.0
@@ -30,12 +31,15 @@ def server_env(**extra: str) -> dict:
     return e
 
 
-def start_server(*extra: str, env: dict | None = None) -> tuple[subprocess.Popen, str]:
+def start_server(*extra: str, env: dict | None = None, log: IO | None = None) -> tuple[subprocess.Popen, str]:
     """Start the server; return (process, base URL) once /healthz answers. Raises RuntimeError
-    (after stopping it) when it exits or does not answer within STARTUP_TIMEOUT."""
+    (after stopping it) when it exits or does not answer within STARTUP_TIMEOUT. Its output goes
+    to a pipe (``proc.stdout``), or to the file `log` when it may write more than a pipe holds
+    unread (a pipe that fills stops the server at its next log line)."""
     port = free_port()
     cmd = [sys.executable, "-m", "dosverify", "serve", "--host", "127.0.0.1", "--port", str(port), *extra]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env or server_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = subprocess.PIPE if log is None else log
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env or server_env(), stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + STARTUP_TIMEOUT
     while True:

@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 #: The service's limits as flags: read as text (dosverify.settings checks them: one-line errors,
-#: exit 2), each with its help (a flat table).
+#: exit 2), each with its help and, where it is no number, its metavar (a flat table).
 LIMITS = (
     (
         "--workers",
@@ -22,6 +22,23 @@ LIMITS = (
         "--max-findings",
         "findings per report, the rest counted in `truncated` (default 200, or $DOSVERIFY_MAX_FINDINGS)",
     ),
+    (
+        "--max-connections-per-client",
+        "open connections from one client address (an IPv6 /64) before its next one gets 503 and is closed; raise "
+        "it for a venue behind one NAT address (default 64, or $DOSVERIFY_MAX_CONNECTIONS_PER_CLIENT)",
+    ),
+    (
+        "--trusted-proxies",
+        "reverse proxies (addresses or networks, comma-separated) whose client address header names the client "
+        "(default none, or $DOSVERIFY_TRUSTED_PROXIES)",
+        "ADDRS",
+    ),
+    (
+        "--client-address-header",
+        "the header the trusted proxies name the client in: x-forwarded-for or forwarded "
+        "(default x-forwarded-for, or $DOSVERIFY_CLIENT_ADDRESS_HEADER)",
+        "NAME",
+    ),
 )
 
 
@@ -31,8 +48,8 @@ def add_parser(sub: Any) -> None:
     sv = sub.add_parser("serve", help="run the HTTP conformance service")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", default="8000", help="TCP port, 1-65535 (default 8000)")
-    for flag, text in LIMITS:
-        sv.add_argument(flag, default=None, metavar="N", help=text)
+    for flag, text, *metavar in LIMITS:
+        sv.add_argument(flag, default=None, metavar=metavar[0] if metavar else "N", help=text)
     sv.add_argument(
         "--access-log",
         action=argparse.BooleanOptionalAction,
@@ -48,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     a one-line error and exit 2."""
     from ..settings import SettingError, Settings, port
 
-    given = {flag[2:].replace("-", "_"): getattr(args, flag[2:].replace("-", "_")) for flag, _ in LIMITS}
+    given = {flag[2:].replace("-", "_"): getattr(args, flag[2:].replace("-", "_")) for flag, *_ in LIMITS}
     try:
         p = port(args.port)
         Settings.resolve(**given)

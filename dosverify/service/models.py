@@ -13,10 +13,29 @@ from ..report import Report
 from ..settings import SPECS, Settings
 
 
+class ClientConnections(BaseModel):
+    client: str = Field(description="the client: its address, an IPv6 one as its /64, or the one a trusted proxy names")
+    open: int = Field(description="its connections open (from a trusted proxy: its requests in progress)")
+    refused: int = Field(description="its connections refused at max_connections_per_client since the service started")
+
+
+class Connections(BaseModel):
+    open: int = Field(description="connections open, counted per client (from a trusted proxy: requests in progress)")
+    clients: int = Field(description="clients with a connection open")
+    refused: int = Field(description="connections refused at max_connections_per_client since the service started")
+    by_client: list[ClientConnections] = Field(
+        description="the 20 clients with the most refusals, then the most connections open: a flood is many "
+        "refusals from one client, a venue behind one NAT address many connections open and few refusals"
+    )
+
+
 class _HealthBase(BaseModel):
     status: Literal["ok"] = "ok"
     version: str = Field(description="the dosverify package version")
     spec_version: str
+    connections: Connections | None = Field(
+        None, description="the connections per client (under `dosverify serve`; null where another server runs the app)"
+    )
 
 
 # /healthz: the service's identity and every setting, its fields built from Settings (so the two

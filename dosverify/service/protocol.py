@@ -10,19 +10,30 @@ keep-alive timeout, the graceful-shutdown deadline); this adds what trusted fron
   uploads): past either, 408;
 - past ``max_connections`` open connections a new one is answered 503 and closed at once, so
   the process keeps descriptors for the connections it serves;
-- a check (``limited_paths``) from a client address that has ``per_client`` of them running is
-  not started: its connection is no longer read, and the request starts when one of that
-  address's own checks ends, or is answered 503 after ``share_wait`` seconds. A client that
+- past ``per_address_connections`` open connections from one client (its peer address, an IPv6
+  one by its /64: :mod:`dosverify.clientaddr`) its next one is answered 503 and closed at
+  once, so one address's flood of connections meets its own cap long before the global one and
+  the other addresses are served. A connection from a ``trusted_proxies`` address is not
+  counted when it is accepted (the proxy carries many clients' requests); each request on it
+  is, once its head is read, by the client its ``client_header`` names, until its answer
+  ends; past the cap that request is answered 503 and its connection closed. These refusals are
+  counted per client (:class:`ClientShares`, ``GET /healthz``) and logged at most once every
+  ``REFUSAL_LOG_SECONDS`` per client, with the number refused since its last line;
+- a check (``limited_paths``) from a client (keyed as above) that has ``per_client`` of them
+  running is not started: its connection is no longer read, and the request starts when one of
+  that client's own checks ends, or is answered 503 after ``share_wait`` seconds. A client that
   does not honour Retry-After and sends again at once (a request flood from one address) is so
   held, at the cost of an idle connection, instead of costing the event loop a request and a
   refusal on every round trip, ahead of the other clients' checks.
 
-Every refusal is one log line and closes the connection; a request the app is reading when
-its body is refused sees the client gone (``http.disconnect``)."""
+Every refusal closes the connection and is one log line (those of the per-client connection cap
+at most one a client every ``REFUSAL_LOG_SECONDS``, so a flood does not flood the log); a
+request the app is reading when its body is refused sees the client gone (``http.disconnect``)."""
 
 from __future__ import annotations
 
 import asyncio
+import heapq
 import json
 import time
 from collections import deque
@@ -33,10 +44,14 @@ from typing import TYPE_CHECKING, Any
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
+from ..clientaddr import Network, address_key, client_address, is_trusted, parse_address
+
 if TYPE_CHECKING:
     from uvicorn._types import ASGI3Application
 
 RATE_CHECK_SECONDS = 0.5  # how often a body's rate is looked at
+REFUSAL_LOG_SECONDS = 10.0  # one client's connection refusals: at most one log line this often
+REMEMBERED_CLIENTS = 4096  # clients whose refusals are counted (the oldest forgotten past it)
 
 
 @dataclass(frozen=True)
@@ -51,15 +66,61 @@ class ConnectionLimits:
     per_client: int = 0  # checks one client address may have running (0: no share)
     limited_paths: tuple[str, ...] = ()  # the paths whose requests count (the checks)
     share_wait: float = 10.0  # seconds a check over its address's share waits for one of its slots
+    per_address_connections: int = 0  # open connections one client may have (0: no cap)
+    trusted_proxies: tuple[Network, ...] = ()  # peers whose client_header names the client
+    client_header: str = "x-forwarded-for"  # or "forwarded"
 
 
 @dataclass
 class ClientShares:
     """The checks each client address has running in this process, and those waiting for one of
-    its slots (protocols, first come first served), shared by every connection."""
+    its slots (protocols, first come first served), shared by every connection; the connections
+    each client has open and how many were refused (``GET /healthz`` shows them)."""
 
     running: dict[str, int] = field(default_factory=dict)
     waiting: dict[str, deque] = field(default_factory=dict)
+    open: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, list] = field(default_factory=dict)  # client: [refused, last line's time, refused then]
+    refused_total: int = 0
+
+    def opened(self, client: str) -> None:
+        self.open[client] = self.open.get(client, 0) + 1
+
+    def closed(self, client: str) -> None:
+        left = self.open.get(client, 1) - 1
+        if left > 0:
+            self.open[client] = left
+        else:
+            self.open.pop(client, None)
+
+    def count_refusal(self, client: str, now: float) -> int | None:
+        """Count a refused connection of `client`; the number refused since its last log line
+        when one is due (None: not yet)."""
+        self.refused_total += 1
+        seen = self.refused.get(client)
+        if seen is None:
+            if len(self.refused) >= REMEMBERED_CLIENTS:
+                del self.refused[next(iter(self.refused))]
+            seen = self.refused[client] = [0, -REFUSAL_LOG_SECONDS, 0]
+        seen[0] += 1
+        if now - seen[1] < REFUSAL_LOG_SECONDS:
+            return None
+        since, seen[1], seen[2] = seen[0] - seen[2], now, seen[0]
+        return since
+
+    def snapshot(self, top: int = 20) -> dict:
+        """The connections open and refused: totals, and the `top` clients by refusals then open
+        connections."""
+        keys = set(heapq.nlargest(top, self.open, key=self.open.__getitem__))
+        keys |= set(heapq.nlargest(top, self.refused, key=lambda k: self.refused[k][0]))
+        rows = [{"client": k, "open": self.open.get(k, 0), "refused": self.refused.get(k, [0])[0]} for k in keys]
+        rows.sort(key=lambda r: (-r["refused"], -r["open"], r["client"]))
+        return {
+            "open": sum(self.open.values()),
+            "clients": len(self.open),
+            "refused": self.refused_total,
+            "by_client": rows[:top],
+        }
 
     def release(self, client: str) -> None:
         left = self.running.get(client, 1) - 1
@@ -110,8 +171,9 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
     shares: ClientShares
 
     @classmethod
-    def configured(cls, limits: ConnectionLimits) -> type[LimitedHttpToolsProtocol]:
-        return type("LimitedHttpToolsProtocol", (cls,), {"limits": limits, "shares": ClientShares()})
+    def configured(cls, limits: ConnectionLimits, shares: ClientShares | None = None) -> type[LimitedHttpToolsProtocol]:
+        shares = ClientShares() if shares is None else shares
+        return type("LimitedHttpToolsProtocol", (cls,), {"limits": limits, "shares": shares})
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -121,20 +183,66 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         self._body_timer: Any = None
         self._body_started = self._rate_looked = 0.0
         self._refused = False
-        self._waiting: tuple | None = None  # (cycle, app, timer) of a check held for its address's share
+        self._waiting: tuple | None = None  # (cycle, app, timer, client) of a check held for its client's share
+        self._client = "-"  # the peer's key (clientaddr.address_key)
+        self._proxied = False  # the peer is a trusted proxy: its requests are counted by the client they name
+        self._holds: list[str] = []  # the clients this connection is counted for in shares.open
 
     # ---- connections -----------------------------------------------------------------
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        peer = self.client[0] if self.client else "-"
+        self._client = address_key(peer)
+        self._proxied = bool(self.limits.trusted_proxies) and is_trusted(
+            parse_address(peer), self.limits.trusted_proxies
+        )
         if len(self.connections) > self.limits.max_connections:
             self._refuse(503, f"more than {self.limits.max_connections} connections are open")
+            return
+        if not self._proxied and not self._hold(self._client):
             return
         self._arm_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_timers()
         self._stop_waiting()
+        for client in self._holds:
+            self.shares.closed(client)
+        self._holds.clear()
         super().connection_lost(exc)
+
+    def _hold(self, client: str) -> bool:
+        """Count this connection (or, from a trusted proxy, this request) for `client`; past
+        its cap, refuse it instead (False)."""
+        cap = self.limits.per_address_connections
+        if cap and self.shares.open.get(client, 0) >= cap:
+            since = self.shares.count_refusal(client, time.monotonic())
+            if since is not None:
+                peer = f"{self.client[0]}:{self.client[1]} - " if self.client else ""
+                self.logger.warning(
+                    "%s503 Service Unavailable: %d connections are open from client %s, the most one client "
+                    "may have (%d refused since the last line for it, %d in all; max_connections_per_client)",
+                    peer,
+                    cap,
+                    client,
+                    since,
+                    self.shares.refused[client][0],
+                )
+            self._refuse(
+                503,
+                f"{cap} connections are open from this client ({client}), the most one client may have",
+                "too-many-connections",
+                quiet=True,
+            )
+            return False
+        self.shares.opened(client)
+        self._holds.append(client)
+        return True
+
+    def _let_go(self, client: str) -> None:
+        if client in self._holds:
+            self._holds.remove(client)
+            self.shares.closed(client)
 
     def shutdown(self) -> None:
         if self._waiting is not None:  # never started: nothing of it runs to wait for
@@ -148,15 +256,17 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
                 timer.cancel()
         self._head_timer = self._body_timer = None
 
-    def _refuse(self, status: int, message: str, code: str | None = None) -> None:
-        """Answer `status` and close; a request the app is reading sees the client gone."""
+    def _refuse(self, status: int, message: str, code: str | None = None, quiet: bool = False) -> None:
+        """Answer `status` and close; a request the app is reading sees the client gone. One
+        log line unless `quiet` (the caller logs)."""
         if self._refused:
             return
         self._refused = True
         self._cancel_timers()
         self._stop_waiting()
-        peer = f"{self.client[0]}:{self.client[1]} - " if self.client else ""
-        self.logger.warning("%s%d %s: %s (connection closed)", peer, status, HTTPStatus(status).phrase, message)
+        if not quiet:
+            peer = f"{self.client[0]}:{self.client[1]} - " if self.client else ""
+            self.logger.warning("%s%d %s: %s (connection closed)", peer, status, HTTPStatus(status).phrase, message)
         cycle = self.cycle
         if cycle is None or not cycle.response_started:
             self.transport.write(refusal(status, message, code or _CODES.get(status, "bad-request")))
@@ -270,14 +380,26 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
 
     # ---- one client address's share of the checks ----------------------------------------------
     def _start_asgi_task(self, cycle: RequestResponseCycle, app: ASGI3Application) -> None:
-        limits, client = self.limits, self.client[0] if self.client else "-"
+        limits, client = self.limits, self._client
+        if self._proxied:  # the request's client is the one the proxy names; counted while it runs
+            forwarded = client_address(
+                self.client[0] if self.client else "-",
+                cycle.scope["headers"],
+                limits.trusted_proxies,
+                limits.client_header,
+            )
+            cycle.scope["client"] = (forwarded, 0)  # the app and the access log see the client, not the proxy
+            client = address_key(forwarded)
+            if not self._hold(client):
+                return
+            app = self._held_while(app, client)
         if not limits.per_client or not cycle.scope["path"].startswith(limits.limited_paths):
             super()._start_asgi_task(cycle, app)
             return
         if self.shares.running.get(client, 0) >= limits.per_client:
             self.flow.pause_reading()  # the head is read; the body waits in the client's socket
             timer = self.loop.call_later(limits.share_wait, self._wait_ended)
-            self._waiting = (cycle, app, timer)
+            self._waiting = (cycle, app, timer, client)
             self.shares.waiting.setdefault(client, deque()).append(self)
             return
         self._run_counted(cycle, app, client)
@@ -294,23 +416,35 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
 
         super()._start_asgi_task(cycle, counted)
 
+    def _held_while(self, app: ASGI3Application, client: str) -> ASGI3Application:
+        """`app`, after which this connection is no longer counted for `client`."""
+
+        async def held(scope: Any, receive: Any, send: Any) -> None:
+            try:
+                await app(scope, receive, send)
+            finally:
+                self._let_go(client)
+
+        return held
+
     def start_waiting(self) -> bool:
         """Start the check held for a slot of its address (False: it is gone)."""
         if self._waiting is None or self.transport.is_closing():
             return False
-        cycle, app, timer = self._waiting
+        cycle, app, timer, client = self._waiting
         self._waiting = None
         timer.cancel()
         self.flow.resume_reading()
-        self._run_counted(cycle, app, self.client[0] if self.client else "-")
+        self._run_counted(cycle, app, client)
         return True
 
     def _stop_waiting(self) -> None:
         if self._waiting is None:
             return
-        self._waiting[2].cancel()
+        _, _, timer, client = self._waiting
+        timer.cancel()
         self._waiting = None
-        queue = self.shares.waiting.get(self.client[0] if self.client else "-")
+        queue = self.shares.waiting.get(client)
         if queue is not None and self in queue:
             queue.remove(self)
 
@@ -318,7 +452,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         share = self.limits.per_client
         self._refuse(
             503,
-            f"{share} requests are in flight from this client address, the most one client may have, "
+            f"{share} requests are in flight from this client, the most one client may have, "
             f"and none ended within {self.limits.share_wait:g} s",
             "too-many-requests",
         )

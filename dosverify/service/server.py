@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..clientaddr import parse_networks
 from ..settings import Settings
 from .app import LIMITED_PATHS
-from .protocol import ConnectionLimits, LimitedHttpToolsProtocol
+from .protocol import ClientShares, ConnectionLimits, LimitedHttpToolsProtocol
 
 
 def serve(
@@ -24,12 +25,13 @@ def serve(
 
     app = create_app(warm=True, **given)
     cfg = app.state.settings
+    app.state.connections = shares = ClientShares()  # GET /healthz shows its counts
     uvicorn.run(
         app,
         host=host,
         port=port,
         loop="uvloop",
-        http=LimitedHttpToolsProtocol.configured(connection_limits(cfg)),
+        http=LimitedHttpToolsProtocol.configured(connection_limits(cfg), shares),
         log_level=log_level,
         proxy_headers=False,
         server_header=False,
@@ -52,4 +54,7 @@ def connection_limits(cfg: Settings) -> ConnectionLimits:
         per_client=cfg.max_in_flight_per_client if cfg.max_in_flight_per_client < cfg.max_in_flight else 0,
         limited_paths=LIMITED_PATHS,
         share_wait=cfg.check_timeout,
+        per_address_connections=cfg.max_connections_per_client,
+        trusted_proxies=parse_networks(cfg.trusted_proxies),
+        client_header=cfg.client_address_header,
     )

@@ -14,7 +14,7 @@ PKG = Path(__file__).resolve().parents[2] / "dosverify"
 #: Layers, lowest first: a module may import its own layer and those below, never above.
 #: The games sit above the report and below the entry points (api, runner, service, cli).
 LAYERS: list[tuple[str, ...]] = [
-    ("hints", "resources", "settings", "config", "inputs", "terminal", "registry"),
+    ("hints", "resources", "clientaddr", "settings", "config", "inputs", "terminal", "registry"),
     ("spec",),
     ("findings",),
     ("model", "report", "jsondoc", "profiling"),
