@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .findings import Finding, Keep, keep_as_given
-from .games import DEFAULT, REGISTRY, GamePack, UnknownGame, find_game, sniff_game
+from .games import REGISTRY, GamePack, PackUnavailable, UnknownGame, default_game, find_game, sniff_game
 from .jsondoc import sniff_json
 from .model import Parsed
 from .overrides import OverrideError, for_game, refuse_unknown
@@ -26,7 +26,7 @@ def game_of(source: str | bytes | dict | list, game: str | None = None) -> GameP
     if game is not None:
         return find_game(game)
     named = sniff_game(source)
-    return find_game(named if named in REGISTRY else DEFAULT)
+    return find_game(named if named in REGISTRY else default_game())
 
 
 _HEADER = re.compile(r"\ufeff?[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+[0-9]+[ \t]*\Z")  # `chess 1`: a game and its version
@@ -45,7 +45,7 @@ def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None
     line, raw = _header_line(text)
     if not _HEADER.match(raw.split("#", 1)[0]):
         return None
-    spec = find_game(DEFAULT).spec()
+    spec = find_game(default_game()).spec()
     report = Report(
         file=name,
         verdict="malformed",
@@ -55,6 +55,34 @@ def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None
     )
     report.lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     report.text = text
+    return report
+
+
+def _unusable_game(source: str | bytes | dict, name: str, exc: PackUnavailable, keep: Keep | None) -> Report:
+    """A log of a registered game whose pack cannot be used: malformed, with one finding at its
+    header that says why (the other games go on)."""
+    from .findings import Reporter
+
+    spec = find_game(default_game()).spec()
+    if isinstance(source, dict):
+        text, line, raw = None, 1, ""
+    else:
+        text = source.decode("utf-8", "replace") if isinstance(source, (bytes, bytearray)) else source
+        line, raw = _header_line(text)
+    finding = Reporter(spec)(
+        "notation.version",
+        str(exc),
+        line=line,
+        column=len(raw) - len(raw.lstrip(" \t\ufeff")) + 1,
+        found=sniff_game(source) or "",
+        help="reinstall or update the game's pack; `dosverify --version` lists the games and their state",
+    )
+    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=[finding])
+    if text is not None:
+        report.lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        report.text = text
+    if keep is not None:
+        keep_as_given(report, list(report.findings), keep)
     return report
 
 
@@ -106,7 +134,12 @@ def check(
         if keep is not None:
             keep_as_given(refused, list(refused.findings), keep)
         return refused
-    pack = game_of(source, game)  # the pack reads the log (a round at a time, or whole) and judges it
+    try:
+        pack = game_of(source, game)  # the pack reads the log (a round at a time, or whole) and judges it
+    except PackUnavailable as exc:
+        if game is not None:
+            raise
+        return _unusable_game(source, name, exc, keep)
     options = for_game(options, pack.name)  # `GAME:KEY=VALUE` for this game's logs, plain ones for all
     refuse_unknown(pack, ruleset, options)  # the game's own words: an OverrideError names it
     return pack.check(source, name=name, ruleset=ruleset, form=form, options=options or None, whole=whole, keep=keep)
@@ -123,10 +156,9 @@ def witness(
     """Check a log and, when it is legal, write its witness: the same log with every face-down
     card replaced by a card (a game whose notation has face-down cards; DOS's notation.md)."""
     pack = game_of(source)
-    if not hasattr(pack, "witness"):
+    if "witness" not in pack.capabilities:
         return None, pack.check(source, name=name, ruleset=ruleset, form=form)
-    result: tuple[str | None, Report] = pack.witness(source, name=name, ruleset=ruleset, form=form)
-    return result
+    return pack.witness(source, name=name, ruleset=ruleset, form=form)
 
 
 def convert(source: str | bytes | dict, to: str, game: str | None = None) -> tuple[str | None, list[Finding]]:

@@ -1,20 +1,128 @@
-"""Which games there are, by name, and which one a log names: plain data and a look at a log's
-first line, below everything, so that finding files (inputs) and the core can ask it without
-importing any game. The packs themselves are found through dosverify.games.find_game."""
+"""Which games there are, by name, and which one a log names: the packs registered in the packaging
+entry-point group ``dosverify.games`` (the mechanism pytest and flake8 plugins use), read without
+importing any pack, and a look at a log's first line. Below everything, so that finding files
+(inputs) and the core can ask it; the packs themselves are loaded by dosverify.games.find_game.
+
+An entry point's name is the game's header word (``dos`` in ``dos 1``, the JSON form's game key),
+its value the pack object (``package.module:PACK``). The scan of the installed distributions is
+kept in the user's cache, keyed by the import path's folders and their times (a pack installed or
+removed changes its site folder), so that a cold ``check`` does not import importlib.metadata.
+"""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["DEFAULT", "REGISTRY", "sniff_game"]
+__all__ = ["GROUP", "REGISTRY", "PackConflict", "Registered", "sniff_game"]
 
-#: The registered games: header word -> the module that sets PACK. One line per game.
-REGISTRY: dict[str, str] = {
-    "dos": "dosverify.games.dos",
-    "uno-duo": "dosverify.games.uno_duo",
-}
+GROUP = "dosverify.games"
 
-DEFAULT = "dos"
+
+class PackConflict(RuntimeError):
+    """Two installed distributions register a pack under one header word: which is meant cannot be
+    told, so nothing starts until one is removed."""
+
+
+@dataclass(frozen=True)
+class Registered:
+    """One entry point of the group: the game's name, where its pack is, who installed it."""
+
+    name: str
+    value: str  # "package.module:PACK"
+    dist: str  # the distribution that registers it ("dosverify", "dosverify-tinygame")
+
+
+def _scan() -> list[Registered]:
+    from importlib.metadata import distributions
+
+    out = []
+    seen: set[tuple[str, str]] = set()
+    for dist in distributions():
+        name = dist.metadata["Name"] or "?"
+        for ep in dist.entry_points:
+            if ep.group == GROUP and (name, ep.name) not in seen:  # a dist found twice on the path
+                seen.add((name, ep.name))
+                out.append(Registered(ep.name.strip().lower(), ep.value, name))
+    return out
+
+
+def _cache_key() -> str:
+    import zlib
+
+    stamps = []
+    for entry in sys.path:
+        try:
+            stamps.append((entry, os.stat(entry or ".").st_mtime_ns))
+        except OSError:
+            stamps.append((entry, 0))
+    return f"{zlib.crc32(repr(stamps).encode()):08x}"
+
+
+def _cached_scan() -> list[Registered]:
+    cache = (
+        Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dosverify" / f"packs-{_cache_key()}.json"
+    )
+    try:
+        return [Registered(*row) for row in json.loads(cache.read_text(encoding="utf-8"))]
+    except (OSError, ValueError, TypeError):
+        pass
+    found = _scan()
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps([[r.name, r.value, r.dist] for r in found]), encoding="utf-8")
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return found
+
+
+class _Registry(Mapping[str, Registered]):
+    """The registered games, header word -> Registered, in a stable order (the header words sorted);
+    read on first use. Two distributions claiming one word raise PackConflict on any use."""
+
+    def __init__(self) -> None:
+        self._data: dict[str, Registered] | None = None
+
+    def _games(self) -> dict[str, Registered]:
+        if self._data is None:
+            claims: dict[str, list[Registered]] = {}
+            for reg in _cached_scan():
+                claims.setdefault(reg.name, []).append(reg)
+            for name, regs in claims.items():
+                if len({r.dist for r in regs}) > 1:
+                    who = " and ".join(f"{r.dist} ({r.value})" for r in regs)
+                    raise PackConflict(
+                        f"two packs claim the game `{name}`: {who}; uninstall one of them (pip uninstall NAME)"
+                    )
+            self._data = {name: claims[name][0] for name in sorted(claims)}
+        return self._data
+
+    def reload(self) -> None:
+        """Read the entry points again (after a pack was installed in this process)."""
+        self._data = None
+
+    def __getitem__(self, key: str) -> Registered:
+        return self._games()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games())
+
+    def __len__(self) -> int:
+        return len(self._games())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._games()
+
+
+#: The registered games: header word -> where its pack is. Found, not listed.
+REGISTRY = _Registry()
 
 
 _WORD = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_-]*)")
@@ -37,7 +145,7 @@ def _head_text(head: bytes) -> str:
 def sniff_game(source: str | bytes | dict | list) -> str | None:
     """The game a log names: the first word of its first line that is not blank or a comment
     (text), or the top-level key that is a registered game's name (JSON). None when it names
-    none (the DOS reader then says what is wrong, as it always has)."""
+    none (the default game's reader then says what is wrong, as it always has)."""
     if isinstance(source, dict):
         return next((k for k in source if k in REGISTRY), None)
     if isinstance(source, list):

@@ -30,7 +30,7 @@ def pg_server():
     server.close()
 
 
-@pytest.fixture(params=BACKENDS)
+@pytest.fixture(params=[pytest.param(b, marks=pytest.mark.postgres) if b == "postgresql" else b for b in BACKENDS])
 def db_url(request, tmp_path) -> str:
     """A fresh, empty database of each kind: a file in tmp_path, or a new PostgreSQL database."""
     if request.param == "sqlite":

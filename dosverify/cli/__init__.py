@@ -11,6 +11,7 @@ import os
 import sys
 from typing import Any
 
+from ..registry import PackConflict
 from ..terminal import colour_wanted as _colour
 from ..terminal import read_bytes as _read
 from ..terminal import read_or_say
@@ -23,20 +24,34 @@ COMMANDS = ("check", "hide", "rules", "explain", "rulesets", "convert", "schema"
 
 
 class _Version(argparse.Action):
-    """`--version`: the package's version and the specification's (read only when asked)."""
+    """`--version`: the package's version and each game's: its specification's and notation's
+    versions, or why its pack cannot be used (read only when asked)."""
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option_string: Any = None) -> None:
         from .. import __version__
-        from ..spec import load_spec
+        from ..games import REGISTRY, PackUnavailable, find_game
 
-        print(f"dosverify {__version__} (rules specification {load_spec().version}, notation 1)")
+        print(f"dosverify {__version__}")
+        for name in REGISTRY:  # every game found, with its spec's version, or why its pack cannot be used
+            reg = REGISTRY[name]
+            try:
+                pack = find_game(name)
+            except PackUnavailable as exc:
+                print(f"  {name}: unavailable: {exc}")
+                continue
+            notation = ", ".join(str(v) for v in pack.versions)
+            origin = "" if reg.dist == "dosverify" else f", from {reg.dist}"
+            print(f"  {name}: {pack.title}, rules specification {pack.spec().version}, notation {notation}{origin}")
         parser.exit()
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command; with `only`, that command's alone in full (the others are
     names: their modules are not imported, and only `dosverify --help` would show them)."""
-    p = argparse.ArgumentParser(prog="dosverify", description="Referee DOS game logs against the rules specification.")
+    p = argparse.ArgumentParser(
+        prog="dosverify",
+        description="Referee card game logs (each game a pack: `--version` lists them) against its rules specification.",
+    )
     p.add_argument("--version", action=_Version, nargs=0, help="the version and the rules specification's version")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -60,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
             status = _run(args)
         sys.stdout.flush()  # here, where a reader that has gone is caught, not at exit
         return status
+    except PackConflict as exc:  # two distributions claim one game: nothing can be told apart
+        print(f"dosverify: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `dosverify replay LOG | head`: the reader has gone, and that is fine

@@ -3,8 +3,11 @@
 The core (reading a source, the report, the formats, the runner, the service, the command
 line) knows no game: it asks :func:`find_game` for the pack that a log's first word (text) or
 its game key (JSON) names, and the pack reads, judges, writes and generates logs of its game.
-A pack's module is imported here only, by the name in :data:`REGISTRY`, and only when a log
-of that game is met (python-chess's ``chess.variant.find_variant`` is the model).
+Packs are found, not listed: each distribution registers its games in the entry-point group
+``dosverify.games`` (dosverify.registry), and a pack's module is imported here only, when a log of
+its game is met (python-chess's ``chess.variant.find_variant`` is the model), and checked for the
+pack API it speaks. A pack that fails to load is said on first use of its game and in
+``dosverify --version``, and never stops the others (docs/packs.md).
 """
 
 from __future__ import annotations
@@ -13,9 +16,9 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
-from ..registry import DEFAULT, REGISTRY
+from ..registry import GROUP, REGISTRY, Registered
 from ..registry import sniff_game as sniff_game  # re-exported: the games and the core ask here too
 
 if TYPE_CHECKING:
@@ -72,6 +75,25 @@ class ResultRule:
     sources: tuple[str, ...]
 
 
+#: The pack API this core speaks (a pack's ``api_version``): raised when the interface changes in a
+#: way an existing pack would not meet; a pack of another one is refused on load, by name.
+PACK_API = 1
+SUPPORTED_PACK_API: tuple[int, ...] = (1,)
+
+#: What a pack may offer beyond reading, judging and writing logs (its ``capabilities``): the core
+#: asks this set, never probes for a method.
+CAPABILITIES = frozenset(
+    {
+        "simulate",  # generated legal games (`simulate`, the contract's properties)
+        "mutate",  # mutation operators (one defect, one finding)
+        "profile",  # option inference (`profile`, `check --ruleset auto`, /v1/profile)
+        "views",  # face-down logs: `hide`, a table's or a seat's view
+        "witness",  # the open log proving a legal face-down log (`check --witness`)
+        "replay",  # the table after every turn (`replay`, POST /v1/replay, the page)
+        "result",  # who won, for standings
+    }
+)
+
 #: A mutation operator: a legal log and a seeded random source in, a mutant (or None: no place
 #: in this log to put the defect) out.
 Operator = Callable[[str, Any], "Mutation | None"]
@@ -85,6 +107,9 @@ class GamePack:
     rule has a legal and an illegal fixture, generated games are legal in every rendering, every
     mutation operator gives one error finding at its line, text and JSON say the same."""
 
+    api_version: ClassVar[int] = PACK_API  # the pack API it is written for (checked on load)
+    capabilities: ClassVar[frozenset[str]] = frozenset()  # which of CAPABILITIES it has
+    default_rank: ClassVar[int] = 100  # the game meant when none is named: the lowest rank's
     name: ClassVar[str]  # the header word (`dos` in `dos 1`) and the JSON form's game key
     title: ClassVar[str]  # for people: "DOS", "UNO Duo"
     versions: ClassVar[tuple[int, ...]] = (1,)  # the notation versions it reads
@@ -193,6 +218,13 @@ class GamePack:
         """What `--ruleset auto` judges under, from a profile (each report's `auto` field)."""
         raise NotImplementedError(f"{self.title} has no option inference")
 
+    def witness(
+        self, source: str | bytes | dict, *, name: str = "<input>", ruleset: str | None = None, form: str | None = None
+    ) -> tuple[str | None, Report]:
+        """The log with every face-down card replaced by a card, when it is legal, and its report
+        (capability ``witness``; api.witness asks it only then)."""
+        raise NotImplementedError(f"{self.title} has no face-down cards")
+
     def hide(self, log: Any, view: str = "table") -> Any:
         """The log as one seat or the table saw it (face-down cards), where the game's notation has them."""
         raise NotImplementedError(f"{self.title} has no views")
@@ -212,6 +244,7 @@ class GamePack:
 
 
 def game_names() -> list[str]:
+    """The registered games' names (the packs that fail to load included: using one says why)."""
     return list(REGISTRY)
 
 
@@ -223,11 +256,74 @@ class UnknownGame(ValueError):
     """A game name (a header word, `--game`, `?game=`) that no pack has."""
 
 
+class PackUnavailable(UnknownGame):
+    """A registered pack that cannot be used: its module failed to import, its entry point names
+    no pack, or it speaks another pack API. Said on first use of its game, never stopping the others."""
+
+
+_LOADED: dict[str, GamePack | PackUnavailable] = {}
+
+
+def _load(name: str) -> GamePack:
+    """The pack registered as `name`, imported and checked once (a failure is remembered too)."""
+    got = _LOADED.get(name)
+    if got is None:
+        got = _LOADED[name] = _import(REGISTRY[name])
+    if isinstance(got, PackUnavailable):
+        raise got
+    return got
+
+
+def _import(reg: Registered) -> GamePack | PackUnavailable:
+    where = f"the game `{reg.name}` (its pack {reg.value}, installed by {reg.dist})"
+    module, _, attr = reg.value.partition(":")
+    try:
+        obj: Any = importlib.import_module(module.strip())
+        for part in (attr.strip() or "PACK").split("."):
+            obj = getattr(obj, part)
+    except Exception as exc:  # a broken plugin says why, and the other games go on
+        return PackUnavailable(f"{where} failed to load: {type(exc).__name__}: {exc}")
+    api = getattr(obj, "api_version", None)
+    if api not in SUPPORTED_PACK_API:
+        return PackUnavailable(
+            f"{where} is written for pack API {api}; this dosverify speaks pack API "
+            f"{', '.join(map(str, SUPPORTED_PACK_API))} (docs/packs.md)"
+        )
+    if getattr(obj, "name", None) != reg.name:
+        return PackUnavailable(f"{where} is a pack of `{getattr(obj, 'name', None)}`, not of `{reg.name}`")
+    return cast("GamePack", obj)
+
+
+def pack_problems() -> dict[str, str]:
+    """Every registered game whose pack cannot be used, with why (`dosverify --version` lists them)."""
+    out = {}
+    for name in REGISTRY:
+        try:
+            _load(name)
+        except PackUnavailable as exc:
+            out[name] = str(exc)
+    return out
+
+
 @cache
+def default_game() -> str:
+    """The game meant when none is named (`--game`, `?game=`, a log whose first word names no game):
+    the usable pack of the lowest ``default_rank``, then name. No game is named here: the packs say."""
+    ranked = []
+    for name in REGISTRY:
+        try:
+            ranked.append((_load(name).default_rank, name))
+        except PackUnavailable:
+            continue
+    if not ranked:
+        raise UnknownGame(f"no game is installed: no pack of the entry-point group `{GROUP}` loads")
+    return min(ranked)[1]
+
+
 def find_game(name: str | None = None) -> GamePack:
-    """The pack of the game `name` (default: DOS); UnknownGame names the games there are."""
-    key = DEFAULT if name is None else name.strip().lower()
+    """The pack of the game `name` (default: :func:`default_game`); UnknownGame names the games
+    there are, PackUnavailable says why a registered game's pack cannot be used."""
+    key = default_game() if name is None else name.strip().lower()
     if key not in REGISTRY:
         raise UnknownGame(f"unknown game `{name}` (known: {', '.join(REGISTRY)})")
-    pack: GamePack = importlib.import_module(REGISTRY[key]).PACK
-    return pack
+    return _load(key)

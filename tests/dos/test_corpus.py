@@ -88,6 +88,7 @@ def test_whole_corpus_in_process_strict():
     assert all(r.passed for r in results), _failures(results)
 
 
+@pytest.mark.slow  # a process per case
 def test_whole_corpus_through_the_cli(capsys):
     cmd = f"{sys.executable} -m dosverify check --format json {{file}}"
     argv = ["run", "--cmd", cmd, "--strict", "-j", "4", "--timeout", "60"]
@@ -209,6 +210,7 @@ def test_export_writes_the_corpus_and_a_readme(tmp_path, capsys):
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in CORPUS.iterdir() if p.is_file())
 
 
+@pytest.mark.slow  # builds the whole corpus again
 def test_build_check_reports_a_stale_directory(tmp_path, capsys):
     d = tmp_path / "c"
     assert main_corpus(["build", "--dir", str(d)]) == 0

@@ -6,16 +6,16 @@ combination (default 10)."""
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 
 import pytest
+from tiers import count
 
 from dosverify.api import check
 from dosverify.games.dos.simulate import Sim, simulate_text
 from dosverify.spec import load_spec
 
-GAMES = int(os.environ.get("DOSVERIFY_ENGINE_GAMES", "10"))
+GAMES = count("DOSVERIFY_ENGINE_GAMES", 10, 4)
 
 DEPARTURES = [
     ("dcm-draws", "at-once"),

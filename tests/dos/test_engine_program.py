@@ -17,6 +17,8 @@ import subprocess
 import sys
 from collections import Counter
 
+from tiers import count
+
 from dosverify.api import check
 from dosverify.games.dos.profile import profile
 from dosverify.games.dos.simulate import Sim, program_text
@@ -26,7 +28,7 @@ SPEC = load_spec()
 ENGINE = {k: list(v["values"]) for k, v in SPEC.options.items() if v.get("engine")}
 SETS = int(os.environ.get("DOSVERIFY_PROGRAM_SETS", "6"))
 LOGS = int(os.environ.get("DOSVERIFY_PROGRAM_LOGS", "4"))
-GAMES = int(os.environ.get("DOSVERIFY_PROGRAM_GAMES", "60"))
+GAMES = count("DOSVERIFY_PROGRAM_GAMES", 60, 20)
 ALL_SIX = {k: vals[1] for k, vals in ENGINE.items()}  # every departure at once, as the program
 BOTH = "hand emptied by a Double Color Match whose draws are made at once"
 

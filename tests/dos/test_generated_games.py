@@ -6,14 +6,15 @@ long rounds: tests/test_moments.py)."""
 from __future__ import annotations
 
 import itertools
-import os
+
+from tiers import count
 
 from dosverify.api import check
 from dosverify.games.dos.notation import write
 from dosverify.games.dos.simulate import Sim
 
 RULESETS = ("official", "italian", "bosnian", "strict")
-N = int(os.environ.get("DOSVERIFY_GAMES", "2400"))
+N = count("DOSVERIFY_GAMES", 2400, 240)
 
 
 def _check(games, what: str) -> None:

@@ -60,15 +60,20 @@ def test_explain_a_kind_lists_its_rules() -> None:
     assert "did you mean missed-bonus" in run("explain", "missed-bonu").stderr.decode()
 
 
-def test_version_names_the_spec() -> None:
+def test_version_names_each_games_spec() -> None:
     from dosverify import __version__
-    from dosverify.spec import load_spec
+    from dosverify.games import REGISTRY, find_game
 
     r = run("--version")
     assert r.returncode == 0
-    assert (
-        r.stdout.decode().strip() == f"dosverify {__version__} (rules specification {load_spec().version}, notation 1)"
-    )
+    lines = r.stdout.decode().splitlines()
+    assert lines[0] == f"dosverify {__version__}"
+    for name in REGISTRY:
+        pack = find_game(name)
+        assert any(
+            ln.strip().startswith(f"{name}: {pack.title}, rules specification {pack.spec().version}, notation")
+            for ln in lines
+        ), lines
 
 
 def test_force_color_and_term_dumb() -> None:

@@ -8,11 +8,11 @@ style of `dosverify.games.dos.render.STYLES`); `DOSVERIFY_MUTANTS` the number of
 from __future__ import annotations
 
 import itertools
-import os
 import random
 from collections import Counter
 
 import pytest
+from tiers import count
 
 from dosverify.api import check
 from dosverify.games.dos.mutate import OPERATORS
@@ -21,8 +21,8 @@ from dosverify.games.dos.render import STYLES, Groups, decorate_text, render, un
 from dosverify.games.dos.simulate import Sim
 
 RULESETS = ("official", "italian", "bosnian", "strict")
-GAMES = int(os.environ.get("DOSVERIFY_GAMES", "1000"))
-MUTANTS = int(os.environ.get("DOSVERIFY_MUTANTS", "60"))
+GAMES = count("DOSVERIFY_GAMES", 1000, 80)
+MUTANTS = count("DOSVERIFY_MUTANTS", 60, 12)
 # findings only a known deck can give: a log without `deck` lines cannot have them
 DECK_ONLY = frozenset({"draw.top", "setup.deal", "cards.deck"})
 OPTION_VALUES = {

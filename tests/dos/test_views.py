@@ -8,12 +8,12 @@ each, about a minute on an idle core)."""
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
 import pytest
 from test_face_down_referee import INVISIBLE, _map_lines
+from tiers import count
 
 from dosverify.api import check, witness
 from dosverify.games.dos.events import FACE_DOWN, Draw, FaceDown, Hand
@@ -22,7 +22,7 @@ from dosverify.games.dos.mutate import OPERATORS
 from dosverify.games.dos.notation import parse, write
 from dosverify.games.dos.simulate import simulate, simulate_text
 
-GAMES = int(os.environ.get("DOSVERIFY_GAMES", "300"))
+GAMES = count("DOSVERIFY_GAMES", 300, 40)
 RULESETS = ["official", "italian", "bosnian", "strict"]
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "dos"
 

@@ -7,18 +7,18 @@ rules carry their sources. A new game passes this suite by being registered."""
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from tiers import count
 
 from dosverify.api import check, convert
 from dosverify.games import REGISTRY, GamePack, find_game
 
-GAMES = int(os.environ.get("DOSVERIFY_CONTRACT_GAMES", "12"))
-SEEDS_PER_OPERATOR = int(os.environ.get("DOSVERIFY_CONTRACT_SEEDS", "6"))
+GAMES = count("DOSVERIFY_CONTRACT_GAMES", 12, 4)
+SEEDS_PER_OPERATOR = count("DOSVERIFY_CONTRACT_SEEDS", 6, 2)
 SEEDS = Path(__file__).resolve().parents[2].parent / "shared" / "seeds"
 
 

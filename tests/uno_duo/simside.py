@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
+from tiers import count
 
 from dosverify.games import GamePack, UnknownGame, find_game
 
-GAMES = int(os.environ.get("DOSVERIFY_GAMES", "200"))
+GAMES = count("DOSVERIFY_GAMES", 200, 24)
 
 
 def referee() -> GamePack:

@@ -10,15 +10,16 @@ the rendering. DOSVERIFY_GAMES sets the number of games (default 1,000)."""
 
 from __future__ import annotations
 
-import os
 import random
+
+from tiers import count
 
 from dosverify.games import find_game
 from dosverify.games.uno_duo.simcards import OPTIONS
 from dosverify.games.uno_duo.simemit import STYLES, render_text
 from dosverify.games.uno_duo.simulate import play_game
 
-GAMES = int(os.environ.get("DOSVERIFY_GAMES", "1000"))
+GAMES = count("DOSVERIFY_GAMES", 1000, 100)
 ALL_RENDERINGS = max(2, GAMES // 10)
 STYLE_NAMES = sorted(STYLES)
 PACK = find_game("uno-duo")

@@ -12,6 +12,8 @@ class DosPack(GamePack):
     title = "DOS"
     versions = (1,)
     folder = "dos"
+    default_rank = 0  # the game dosverify was made for: meant when a request names none
+    capabilities = frozenset({"simulate", "mutate", "profile", "views", "witness", "replay", "result"})
     #: spec/dos: the round's winner scores the cards left in the other hands (score.round); the
     #: first round that leaves a total at or above the target ends the game (game.end, V8: 200
     #: or `target N`); that player, the highest total, wins it (game.winner; READINGS R72 for a

@@ -17,6 +17,8 @@ class UnoDuoPack(GamePack):
     title = "UNO Duo"
     versions = (1,)
     folder = "uno-duo"
+    default_rank = 10
+    capabilities = frozenset({"simulate", "mutate", "profile", "replay", "result"})
     #: spec/uno-duo: the player left holding cards is charged their value, the one who went out
     #: scores zero (score.round, score.values); the first round that leaves a total at or above
     #: the target (200, or `target N`) ends the game (game.end) and that player loses: the lower

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from ...games import DEFAULT, game_names
+from ...games import default_game, game_names
 from ..dependencies import game_pack
 from ..errors import PROBLEM_TYPES, ErrorBody, Problem, ServiceError, loc
 from ..models import GamesResult, RuleInfo, RulesetsResult, RulesResult
@@ -103,7 +103,7 @@ def games() -> dict:
                 "options": list(spec.options),
             }
         )
-    return {"default": DEFAULT, "games": out}
+    return {"default": default_game(), "games": out}
 
 
 @router.get(
