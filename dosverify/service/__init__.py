@@ -6,7 +6,9 @@ path the CLI uses, so a report from ``POST /v1/check`` is exactly what
 query parameter, ``-`` by default).
 
 Endpoints (all answers are JSON unless said otherwise; every response carries the header
-``X-DOS-Spec-Version``), one router per resource in :mod:`dosverify.service.routers`:
+``X-Spec-Version``, each game the answer is about with its spec version, and the deprecated
+``X-DOS-Spec-Version``, DOS's, until 0.2.0), one router per resource in
+:mod:`dosverify.service.routers`:
 
 - ``check``: ``POST /v1/check`` (one log, ``text/plain`` or ``application/json``; ``?ruleset=``,
   ``?name=``, ``?option=``), ``/v1/check/batch`` (a JSON array of logs or ``multipart/form-data``),
@@ -32,6 +34,7 @@ from .app import create_app as _create_app
 from .dependencies import BATCH_OVERHEAD, Limits
 from .dependencies import in_pool as _in_pool
 from .errors import PROBLEM_MEDIA_TYPE, PROBLEM_TYPES, ErrorBody, Problem, ServiceError, problem_body
+from .games import GAMES_HEADER
 from .middleware import SERVER_TIMING, SPEC_HEADER, ServerTiming
 from .server import serve
 
@@ -42,6 +45,7 @@ ENV_MAX_BATCH_ITEMS = "DOSVERIFY_MAX_BATCH_ITEMS"
 
 __all__ = [
     "BATCH_OVERHEAD",
+    "GAMES_HEADER",
     "PROBLEM_MEDIA_TYPE",
     "PROBLEM_TYPES",
     "SERVER_TIMING",

@@ -14,6 +14,7 @@ from ..pool import CheckPool, InFlightLimit
 from ..settings import Settings
 from .dependencies import JobRunner, Limits, in_pool
 from .errors import busy, install_handlers
+from .games import GAMES_HEADER
 from .middleware import SPEC_HEADER, ClientGone, CloseAfterRefusal, HttpConventions, ServerTiming, SpecVersionHeader
 from .openapi import install_openapi
 from .params import Params
@@ -30,7 +31,9 @@ def _description(limits: Limits) -> str:
         f"Limits: {limits.max_log} bytes per log, {limits.max_items} logs and {limits.batch_bytes} bytes per batch, "
         f"{limits.max_findings} findings per report (the rest counted in `truncated`), {cfg.check_timeout:g} s "
         f"per check and {cfg.max_in_flight} requests in flight (past either: 503 with Retry-After). "
-        f"Every response carries the `{SPEC_HEADER}` header (the rules specification's version). "
+        f"Every response carries the `{GAMES_HEADER}` header: each game the answer is about with its rules "
+        "specification's version (`uno-duo 1.1.0`; every game's for an answer about none), and, until 0.2.0, "
+        f"the deprecated `{SPEC_HEADER}` (DOS's). "
         "Errors are RFC 9457 problem details (`application/problem+json`). The organiser's web page is at `/`."
     )
 

@@ -10,9 +10,10 @@ from typing import Any
 from fastapi import Request
 
 from ..model import json_type_name
-from ..spec import load_spec
+from ..registry import DEFAULT
 from .dependencies import Jobs, Limits
 from .errors import Problem, ServiceError, loc, too_many_items
+from .games import spec_version, spec_versions
 from .middleware import read_body
 from .multipart import read_multipart
 
@@ -143,10 +144,20 @@ def profile_pairs(data: list) -> list[tuple[str, Any]]:
     return pairs
 
 
-def batch_payload(done: list, auto: dict | None) -> bytes:
+def batch_payload(done: list, auto: dict | None, games: list[str] | None = None) -> bytes:
+    """The batch's answer: its reports (`done`, each one's game in `games`), counted; its
+    `spec_versions` each game's present, and its `spec_version` the first report's game's (DOS's
+    for an empty batch: the one version a client reading only that field could mean)."""
     counts = {v: sum(1 for verdict, _, _ in done if verdict == v) for v in ("legal", "illegal", "malformed")}
+    games = games or []
     head = json.dumps(
-        {"spec_version": load_spec().version, "count": len(done), **counts, **({"auto": auto} if auto else {})},
+        {
+            "spec_version": spec_version(games[0] if games else DEFAULT),
+            "spec_versions": spec_versions(games),
+            "count": len(done),
+            **counts,
+            **({"auto": auto} if auto else {}),
+        },
         separators=(",", ":"),
     )
     return head[:-1].encode() + b',"reports":[' + b",".join(p for _, _, p in done) + b"]}"

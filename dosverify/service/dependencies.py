@@ -106,14 +106,19 @@ class Jobs:
         return out
 
 
-def override_problem(exc: SpecError, item: int | None = None) -> ServiceError:
+def override_problem(exc: SpecError, item: int | None = None, game: str | None = None) -> ServiceError:
     """A 422 for a ruleset or option the log's game does not have (`unknown-ruleset`,
-    `unknown-option`), at the query parameter, naming the game (and the batch item) at fault."""
+    `unknown-option`), at the query parameter, naming the game (and the batch item) at fault;
+    the problem is `game`'s (its spec version), when the log's game is known."""
     param = getattr(exc, "param", "ruleset")
     kind = "unknown-option" if param == "option" else "unknown-ruleset"
     message = str(exc) if item is None else f"item {item}: {exc}"
     return ServiceError(
-        422, kind, message, [Problem(location=loc("query", name=param), message=message, rule="notation.ruleset")]
+        422,
+        kind,
+        message,
+        [Problem(location=loc("query", name=param), message=message, rule="notation.ruleset")],
+        game=game,
     )
 
 
@@ -150,7 +155,7 @@ def check_ruleset(ruleset: str | None, pack: GamePack | None = None) -> None:
     try:
         refuse_unknown(pack, ruleset, None)
     except OverrideError as exc:
-        raise override_problem(exc) from exc
+        raise override_problem(exc, game=pack.name) from exc
 
 
 def parse_options(values: list[str], pack: GamePack | None = None) -> dict[str, str]:
@@ -177,7 +182,7 @@ def check_options(options: dict[str, str], pack: GamePack | None = None, item: i
         try:
             refuse_unknown(pack, None, for_game(options, pack.name))
         except OverrideError as exc:
-            raise override_problem(exc, item) from exc
+            raise override_problem(exc, item, pack.name) from exc
 
 
 def check_items(items: list[tuple[bytes, str | None, str]], ruleset: str | None, options: dict[str, str]) -> None:
@@ -192,7 +197,7 @@ def check_items(items: list[tuple[bytes, str | None, str]], ruleset: str | None,
         try:
             refuse_unknown(pack, None if ruleset == "auto" else ruleset, for_game(options, pack.name))
         except OverrideError as exc:
-            raise override_problem(exc, i) from exc
+            raise override_problem(exc, i, pack.name) from exc
 
 
 #: the parameters an endpoint declares to have them (FastAPI's Annotated dependencies)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..spec import load_spec
+from .games import request_game, spec_version
 
 BODY_LIMIT_SCOPE_KEY = "starlette.max_body_size"  # starlette.middleware.body_limit.MAX_BODY_SIZE_SCOPE_KEY
 RETRY_AFTER = 1  # seconds, in the Retry-After of every 503
@@ -88,19 +89,31 @@ class ErrorBody(BaseModel):
     instance: str | None = Field(default=None, description="the path of the request that failed")
     error: str = Field(description="the stable code at the end of `type`: " + ", ".join(PROBLEM_TYPES))
     problems: list[Problem] = Field(default_factory=list, description="each problem with its location")
-    spec_version: str
+    spec_version: str = Field(
+        description="the spec version of the log's game (`game`) when the problem is about a log whose game is "
+        "known, else DOS's (as before there were other games)"
+    )
+    game: str | None = Field(
+        default=None, description="the game of the log the problem is about, when known (`GET /v1/games`)"
+    )
 
 
 class ServiceError(Exception):
     def __init__(
-        self, status: int, error: str, message: str, problems: list[Problem] | None = None, headers: dict | None = None
+        self,
+        status: int,
+        error: str,
+        message: str,
+        problems: list[Problem] | None = None,
+        headers: dict | None = None,
+        game: str | None = None,
     ) -> None:
         super().__init__(message)
         self.status, self.error, self.message = status, error, message
-        self.problems, self.headers = problems or [], headers
+        self.problems, self.headers, self.game = problems or [], headers, game
 
     def __reduce__(self):  # raised in a pool worker, it comes back whole
-        return (type(self), (self.status, self.error, self.message, self.problems, self.headers))
+        return (type(self), (self.status, self.error, self.message, self.problems, self.headers, self.game))
 
 
 def loc(in_: str, **kw: Any) -> Location:
@@ -113,8 +126,11 @@ def problem_body(
     detail: str,
     problems: list[Problem] | None = None,
     instance: str | None = None,
-    spec_version: str | None = None,
+    version: str | None = None,
+    game: str | None = None,
 ) -> ErrorBody:
+    """The problem's body; its spec version is `game`'s (a registered game the problem's log is
+    of), else `version`, else DOS's."""
     title = PROBLEM_TYPES.get(error, (error.replace("-", " ").capitalize(), ""))[0]
     return ErrorBody(
         type=f"/problems/{error}",
@@ -124,7 +140,8 @@ def problem_body(
         instance=instance,
         error=error,
         problems=problems or [],
-        spec_version=spec_version or load_spec().version,
+        spec_version=spec_version(game) if game is not None else (version or load_spec("dos").version),
+        game=game,
     )
 
 
@@ -135,8 +152,11 @@ def error_response(
     problems: list[Problem] | None = None,
     headers: dict | None = None,
     instance: str | None = None,
+    game: str | None = None,
 ) -> JSONResponse:
-    body = problem_body(status, error, message, problems, instance)
+    """The problem's response; its game `game`, else the one game the request's answer is about
+    (:func:`dosverify.service.games.request_game`), if any."""
+    body = problem_body(status, error, message, problems, instance, game=game or request_game())
     return JSONResponse(
         body.model_dump(mode="json", by_alias=True, exclude_none=False),
         status_code=status,
@@ -200,7 +220,7 @@ def pointer(path: list | tuple) -> str:
 async def _service_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
     return error_response(
-        exc.status, exc.error, exc.message, exc.problems, headers=exc.headers, instance=request.url.path
+        exc.status, exc.error, exc.message, exc.problems, headers=exc.headers, instance=request.url.path, game=exc.game
     )
 
 

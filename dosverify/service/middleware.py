@@ -1,4 +1,4 @@
-"""The service's pure ASGI middlewares (none buffers a request body): the spec-version header
+"""The service's pure ASGI middlewares (none buffers a request body): the spec-version headers
 (and JSON for Starlette's plain-text 413), Server-Timing, and the HTTP conventions clients
 expect before routing (trailing slash, HEAD)."""
 
@@ -14,20 +14,28 @@ import time
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..games import REGISTRY
 from ..spec import load_spec
 from .errors import BODY_LIMIT_SCOPE_KEY, PROBLEM_MEDIA_TYPE, Problem, loc, problem_body
+from .games import GAMES_HEADER, GAMES_SCOPE_KEY, REQUEST_GAMES, spec_versions_header
 
+#: DOS's spec version on every response, whatever the log's game: deprecated for
+#: :data:`GAMES_HEADER` (``X-Spec-Version``), it goes in 0.2.0 (docs/service.md)
 SPEC_HEADER = "X-DOS-Spec-Version"
 
 
 class SpecVersionHeader:
-    """Adds ``X-DOS-Spec-Version`` to every response, and turns the plain-text 413 that
-    Starlette's body limiter sends for a too-large ``Content-Length`` (it replaces whatever the
-    route answers) into the service's JSON error body."""
+    """Adds ``X-Spec-Version`` to every response (each game the answer is about, with its spec
+    version: ``uno-duo 1.1.0``; every registered game for an answer about none, or more than one:
+    ``dos 1.3.0, uno-duo 1.1.0``) and the deprecated ``X-DOS-Spec-Version`` (DOS's version), and
+    turns the plain-text 413 that Starlette's body limiter sends for a too-large
+    ``Content-Length`` (it replaces whatever the route answers) into the service's JSON error
+    body. An endpoint names the games of its answer with :func:`dosverify.service.games.mark_games`
+    (the list in :data:`REQUEST_GAMES`: a pure ASGI middleware, the endpoint runs in its context)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        self.value = load_spec().version.encode("latin-1")
+        self.value = load_spec("dos").version.encode("latin-1")  # the deprecated header is DOS's
 
     def _problem_413(self, scope: Scope) -> bytes:
         limit = scope.get(BODY_LIMIT_SCOPE_KEY)
@@ -47,12 +55,18 @@ class SpecVersionHeader:
             await self.app(scope, receive, send)
             return
         name = SPEC_HEADER.lower().encode()
+        games_name = GAMES_HEADER.lower().encode()
         rewriting = False
+        games: list[str] = []
+        token = REQUEST_GAMES.set(games)
+        scope = {**scope, GAMES_SCOPE_KEY: games}
 
         async def send_with_header(message: Message) -> None:
             nonlocal rewriting
             if message["type"] == "http.response.start":
-                headers = [h for h in message.get("headers", []) if h[0].lower() != name]
+                value = spec_versions_header(games or list(REGISTRY)).encode("latin-1")
+                headers = [h for h in message.get("headers", []) if h[0].lower() not in (name, games_name)]
+                headers.append((games_name, value))
                 ctype = next((v for k, v in headers if k.lower() == b"content-type"), b"")
                 if message["status"] == 413 and ctype.startswith(b"text/plain"):
                     rewriting = True
@@ -72,7 +86,10 @@ class SpecVersionHeader:
                 return  # the plain-text body was replaced
             await send(message)
 
-        await self.app(scope, receive, send_with_header)
+        try:
+            await self.app(scope, receive, send_with_header)
+        finally:
+            REQUEST_GAMES.reset(token)
 
 
 SERVER_TIMING: contextvars.ContextVar[dict | None] = contextvars.ContextVar("dosverify_server_timing", default=None)

@@ -32,7 +32,8 @@ class Connections(BaseModel):
 class _HealthBase(BaseModel):
     status: Literal["ok"] = "ok"
     version: str = Field(description="the dosverify package version")
-    spec_version: str
+    spec_version: str = Field(description="DOS's spec version (kept for compatibility: `games` has every game's)")
+    games: dict[str, str] = Field(description="every game the service referees -> its spec version")
     connections: Connections | None = Field(
         None, description="the connections per client (under `dosverify serve`; null where another server runs the app)"
     )
@@ -50,7 +51,13 @@ class BatchResult(BaseModel):
     """One report per log, in the order the logs were sent."""
 
     model_config = ConfigDict(extra="forbid")
-    spec_version: str
+    spec_version: str = Field(
+        description="the spec version of the first report's game (DOS's for an empty batch); "
+        "`spec_versions` has each game's"
+    )
+    spec_versions: dict[str, str] = Field(
+        description="each game with a report in the batch -> its spec version (empty for an empty batch)"
+    )
     count: int
     legal: int
     illegal: int

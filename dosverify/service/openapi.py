@@ -10,6 +10,7 @@ from fastapi.openapi.utils import get_openapi
 
 from ..games import find_game
 from .errors import PROBLEM_MEDIA_TYPE
+from .games import GAMES_HEADER
 from .middleware import SPEC_HEADER
 
 NAMED_LOG = {
@@ -55,7 +56,20 @@ def _add_log_schema(comps: dict) -> None:
 
 
 def _mark_responses(doc: dict) -> None:
-    header = {SPEC_HEADER: {"description": "the version of the rules specification", "schema": {"type": "string"}}}
+    header = {
+        GAMES_HEADER: {
+            "description": "each game the answer is about with its rules specification's version, comma-separated "
+            "(`uno-duo 1.1.0`; a batch: one per game present, `dos 1.3.0, uno-duo 1.1.0`); every registered game "
+            "for an answer about none",
+            "schema": {"type": "string", "pattern": r"^[a-z][a-z0-9_-]* [^ ,]+(, [a-z][a-z0-9_-]* [^ ,]+)*$"},
+        },
+        SPEC_HEADER: {
+            "description": f"DOS's rules specification version, whatever the game: deprecated for `{GAMES_HEADER}`, "
+            "it goes in dosverify 0.2.0",
+            "deprecated": True,
+            "schema": {"type": "string"},
+        },
+    }
     for path in doc.get("paths", {}).values():
         for op in path.values():
             for code, resp in op.get("responses", {}).items():

@@ -171,6 +171,18 @@ def problem(status: int, error: str, detail: str, instance: str, headers: dict |
     return JSONResponse(body, status_code=status, headers=headers, media_type=PROBLEM)
 
 
+def _about(request: Request, *audits: dict) -> None:
+    """The answer is about these audits' logs: their games go in the service's `X-Spec-Version`
+    header (the list the service's header middleware puts in the scope, when it runs)."""
+    games = request.scope.get("dosverify.games")  # dosverify.service.games.GAMES_SCOPE_KEY
+    if games is None:
+        return
+    for audit in audits:
+        game = audit.get("report", {}).get("game", "dos")  # a DOS report leaves its game out
+        if game not in games:
+            games.append(game)
+
+
 async def _call(request: Request, fn, *args, **kw):
     """``fn(store, ...)`` in a thread; the store's failures as the problems they are."""
     box: StoreBox = request.app.state.store
@@ -303,6 +315,7 @@ async def add_game(
     # are judged again for nothing, and answered with the audit kept
     judged = await _judged(request, body, name or "-", form)
     audit, new = await _call(request, Store.submit, event_id, body, name, form=form, judged=judged)
+    _about(request, audit)
     return JSONResponse(audit, status_code=201 if new else 200)
 
 
@@ -329,7 +342,9 @@ async def get_event(request: Request, event_id: str) -> dict:
 )
 async def list_games(request: Request, event_id: str) -> dict:
     await _event(request, event_id)
-    return {"event": event_id, "games": await _call(request, Store.games, event_id)}
+    games = await _call(request, Store.games, event_id)
+    _about(request, *games)
+    return {"event": event_id, "games": games}
 
 
 @router.get(
@@ -363,7 +378,9 @@ async def get_standings(
     "/v1/audits/{audit_id}", response_model=Audit, responses=errors, summary="An audit", operation_id="getAudit"
 )
 async def get_audit(request: Request, audit_id: str) -> dict:
-    return await _call(request, Store.audit, audit_id)
+    audit = await _call(request, Store.audit, audit_id)
+    _about(request, audit)
+    return audit
 
 
 @router.get(
@@ -378,6 +395,7 @@ async def get_audit(request: Request, audit_id: str) -> dict:
 )
 async def get_audit_log(request: Request, audit_id: str) -> Response:
     audit = await _call(request, Store.audit, audit_id)
+    _about(request, audit)
     data = await _call(request, Store.log_bytes, audit_id)
     media = "application/json" if data.lstrip()[:1] in (b"{", b"[") else "text/plain; charset=utf-8"
     return Response(data, media_type=media, headers={"ETag": f'"{audit["sha256"]}"'})

@@ -381,7 +381,7 @@ def test_health_reports_every_setting():
         health = c.get("/healthz").json()
         schema = c.get("/openapi.json").json()["components"]["schemas"]["Health"]
     cfg = app.state.settings
-    assert set(health) == {"status", "version", "spec_version", "connections"} | {f.name for f in fields(cfg)}
+    assert set(health) == {"status", "version", "spec_version", "games", "connections"} | {f.name for f in fields(cfg)}
     assert health["connections"] is None  # counted by `serve`'s protocol, not under the test client
     assert {k: health[k] for k in asdict(cfg) if k != "max_batch_bytes"} == {
         k: v for k, v in asdict(cfg).items() if k != "max_batch_bytes"

@@ -181,3 +181,23 @@ def test_postgres_stopped_then_started_is_503_then_served(pg_server, tmp_path, m
             pg_server.start()
         r = c.post(f"/v1/events/{eid}/games", content=game_logs(1)[0], headers={**AUTH, **TEXT})
         assert r.status_code == 201 and json.loads(r.text)["event"] == eid
+
+
+def test_audit_answers_name_their_logs_games(client):
+    """`X-Spec-Version` on the event routes: the audits' games, each with its spec version (a mixed
+    event's list names both); the event itself is about no one game (every game's)."""
+    from dosverify.games import REGISTRY, find_game
+
+    def header(*games: str) -> str:
+        return ", ".join(f"{g} {find_game(g).spec().version}" for g in games)
+
+    eid = _event(client)
+    for game in REGISTRY:
+        r = client.post(f"/v1/events/{eid}/games", content=find_game(game).simulate(seed=1), headers={**AUTH, **TEXT})
+        assert r.status_code == 201, r.text
+        assert r.headers["x-spec-version"] == header(game)
+        audit = r.json()["id"]
+        assert client.get(f"/v1/audits/{audit}").headers["x-spec-version"] == header(game)
+        assert client.get(f"/v1/audits/{audit}/log").headers["x-spec-version"] == header(game)
+    assert client.get(f"/v1/events/{eid}/games").headers["x-spec-version"] == header(*REGISTRY)
+    assert client.get(f"/v1/events/{eid}").headers["x-spec-version"] == header(*REGISTRY)

@@ -12,21 +12,36 @@ from fastapi.responses import JSONResponse, Response
 from ...api import game_of
 from ...overrides import for_game
 from ...report import Report
+from ...spec import SpecError
 from ..batch import batch_logs, batch_payload, json_items, profile_pairs
-from ..dependencies import Jobs, JobsDep, Limits, LimitsDep, check_items, check_ruleset, log_pack, parse_options
+from ..dependencies import (
+    Jobs,
+    JobsDep,
+    Limits,
+    LimitsDep,
+    check_items,
+    check_ruleset,
+    log_pack,
+    override_problem,
+    parse_options,
+)
 from ..errors import ERROR_RESPONSES, Problem, ServiceError, loc
+from ..games import mark_games
 from ..middleware import read_body
 from ..models import BatchResult, ConvertResult
 from ..negotiation import TEXT_REPORT_RESPONSE, form_of, prefers_text
 from ..params import LOG_REF, Params, log_body
 
 
-def profile_job(body: bytes, max_items: int, fixed: dict[str, str]) -> dict:
+def profile_job(body: bytes, max_items: int, fixed: dict[str, str]) -> tuple[str, dict]:
     """`POST /v1/profile` in a pool worker: the body read, then the inference of the first log's
-    game (over that game's logs, as `dosverify profile` does)."""
+    game (over that game's logs, as `dosverify profile` does); (that game, the profile)."""
     pairs = profile_pairs(json_items(body, max_items, empty_ok=False))
     pack = game_of(pairs[0][1])
-    return pack.profile(pairs, for_game(fixed, pack.name))
+    try:
+        return pack.name, pack.profile(pairs, for_game(fixed, pack.name))
+    except SpecError as exc:  # an option the logs' game does not have: its problem, with its game
+        raise override_problem(exc, game=pack.name) from exc
 
 
 def auto_job(pairs: list[tuple[str, str | bytes | dict]], options: dict[str, str]) -> dict:
@@ -112,6 +127,7 @@ async def check_one(
     body = await read_body(request)
     form = form_of(request, ("text", "json"))
     pack = log_pack(body)  # the ruleset and options are the log's game's
+    mark_games(game_of(body).name)  # the game whose reader judges it (DOS's for a log naming none)
     check_ruleset(ruleset, pack)
     options = parse_options(option, pack)
     as_text = prefers_text(request)
@@ -138,10 +154,12 @@ async def check_batch(
     check_ruleset(ruleset)
     options = parse_options(option)
     items = await batch_logs(request, jobs, form, limits)
+    games = [game_of(raw).name for raw, _, _ in items]  # each report's game
+    mark_games(*games)
     check_items(items, ruleset, options)  # each item's game has the ruleset and options asked
     ruleset, options, auto = await judged_under(jobs, items, ruleset, options)
     done = await check_all(jobs, limits, items, ruleset, options=options, auto=auto)
-    return Response(batch_payload(done, auto), media_type="application/json")
+    return Response(batch_payload(done, auto, games), media_type="application/json")
 
 
 async def judged_under(
@@ -175,7 +193,9 @@ async def profile_logs(
     # its logs are counted only in the worker: one check budget per 2 KiB of body (about
     # the smallest log of a round), at most one per log a batch may hold
     weight = min(limits.max_items, 1 + len(body) // 2048)
-    return JSONResponse(await jobs.call(profile_job, body, limits.max_items, fixed, lane="large", weight=weight))
+    game, result = await jobs.call(profile_job, body, limits.max_items, fixed, lane="large", weight=weight)
+    mark_games(game)
+    return JSONResponse(result)
 
 
 async def convert_log(
@@ -194,6 +214,7 @@ async def convert_log(
     JSON form's text). A log that cannot be read is a 422 with the findings as problems."""
     body = await read_body(request)
     form = form_of(request, ("text", "json"))
+    mark_games(game_of(body).name)
     target = to or ("json" if form == "text" else "text")
     [(out, findings)] = await jobs.run([("convert", (body, form, target), len(body))])
     if out is None:

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from ... import __version__
 from ...spec import load_spec
 from ..dependencies import LimitsDep
+from ..games import spec_versions
 from ..models import Health
 
 router = APIRouter(tags=["service"])
@@ -22,7 +23,8 @@ async def healthz(request: Request, limits: LimitsDep) -> dict:
     return {
         "status": "ok",
         "version": __version__,
-        "spec_version": load_spec().version,
+        "spec_version": load_spec("dos").version,  # DOS's, as before there were other games
+        "games": spec_versions(),
         **dataclasses.asdict(limits.settings),
         "max_batch_bytes": limits.batch_bytes,
         "connections": shares.snapshot() if shares is not None else None,

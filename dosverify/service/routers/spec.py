@@ -12,6 +12,7 @@ from fastapi.responses import Response
 from ...games import default_game, game_names
 from ..dependencies import game_pack
 from ..errors import PROBLEM_TYPES, ErrorBody, Problem, ServiceError, loc
+from ..games import mark_games
 from ..models import GamesResult, RuleInfo, RulesetsResult, RulesResult
 
 GAME_Q = Query(
@@ -42,6 +43,13 @@ def _problem_page(code: str) -> str:
     )
 
 
+def _asked(game: str | None):
+    """The pack `?game=` names (DOS by default): the answer is about its specification."""
+    pack = game_pack(game)
+    mark_games(pack.name)
+    return pack
+
+
 router = APIRouter(tags=["specification"])
 _RULE_ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorBody, "description": "No rule has this id"},
@@ -58,7 +66,7 @@ _RULE_ERRORS: dict[int | str, dict[str, Any]] = {
 )
 def rules(game: str | None = GAME_Q) -> dict:
     """Every rule of the specification, with its text, kind, severity and sources."""
-    spec = game_pack(game).spec()
+    spec = _asked(game).spec()
     return {
         "spec_version": spec.version,
         "sources": _sources(spec),
@@ -73,7 +81,7 @@ def rules(game: str | None = GAME_Q) -> dict:
 )
 def rule(rule_id: str, game: str | None = GAME_Q) -> dict:
     """One rule by id (as in a finding's `rule`, e.g. `notation.encoding`)."""
-    spec = game_pack(game).spec()
+    spec = _asked(game).spec()
     if rule_id not in spec.rules:
         raise ServiceError(
             404,
@@ -116,7 +124,7 @@ def games() -> dict:
 def rulesets(game: str | None = GAME_Q) -> dict:
     """The named rulesets (each a set of option values and a target) and the options a log
     may set with `option KEY VALUE`, each value with its source."""
-    spec = game_pack(game).spec()
+    spec = _asked(game).spec()
     return {
         "spec_version": spec.version,
         "sources": _sources(spec),

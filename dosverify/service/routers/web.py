@@ -21,6 +21,7 @@ from ...games import find_game
 from ...overrides import for_game
 from ..dependencies import JobsDep, Limits, check_ruleset, parse_options
 from ..errors import ERROR_RESPONSES
+from ..games import mark_games
 from ..negotiation import form_of
 from ..params import Params, log_body
 
@@ -121,6 +122,7 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
         body = await request.body()
         form = form_of(request, ("text", "json"))
         game = game_of(body)  # the game the log's header (or JSON key) names, as /v1/check picks it
+        mark_games(game.name)
         check_ruleset(ruleset, game)
         options = parse_options(option, game)
         options = for_game(options, game.name)  # `GAME:KEY=VALUE` set for another game's logs is not this one's
