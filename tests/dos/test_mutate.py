@@ -44,6 +44,7 @@ EXPECTED = {
     "excess_copies": ("card-accounting", "cards.composition"),
     "glued_words": ("syntax", "notation.line"),
     "invalid_card": ("syntax", "notation.card"),
+    "invalid_match_card": ("syntax", "notation.card"),
     "card_typo": ("illegal-match", "match.held"),
     "lower_codes": ("syntax", "notation.card"),
     "misspelt_turn": ("syntax", "notation.player"),

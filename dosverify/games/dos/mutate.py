@@ -1017,6 +1017,20 @@ def op_invalid_card(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("invalid_card", replace_line(text, ln.no, new), "syntax", "notation.card", ln.no, new)
 
 
+def op_invalid_match_card(text: str, rng: random.Random) -> Mutation | None:
+    """An invalid card word (R11, W3, G0, B#=11) for a hand card of a `match` line, which the referee
+    takes as a match of the player's cards, that one unknown (READINGS R93): one finding."""
+    a = analyse(text)
+    ln = _choose(rng, [x for x in a.lines if x.kind == "match" and len(x.words) >= 4 and x.words[2] == "with"])
+    if not ln:
+        return None
+    w = list(ln.words)
+    i = rng.choice([i for i in range(3, len(w)) if w[i] != "+"])
+    w[i] = rng.choice(["R11", "W3", "G0", "B#=11"])
+    new = " ".join(w)
+    return Mutation("invalid_match_card", replace_line(text, ln.no, new), "syntax", "notation.card", ln.no, new)
+
+
 # ---- slips of the pen: one mistake, which the referee must report once (and nothing after it)
 
 NUMBERS = (1, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -1241,6 +1255,7 @@ OPERATORS: dict[str, Callable[[str, random.Random], Mutation | None]] = {
     "excess_copies": op_excess_copies,
     "glued_words": op_glued_words,
     "invalid_card": op_invalid_card,
+    "invalid_match_card": op_invalid_match_card,
     "card_typo": op_card_typo,
     "lower_codes": op_lower_codes,
     "misspelt_turn": op_misspelt_turn,
