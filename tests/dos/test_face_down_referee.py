@@ -83,6 +83,7 @@ INVISIBLE = {
     "lower_codes": "a slip of the pen the parser reads through (READINGS R23): hide writes the view in canonical "
     "form, so the view has upper-case codes and nothing to find",
     "swapped_cards": "the order of the pile is unseen, as draw_not_top: the swapped cards are drawn face down",
+    "swapped_refills": "the order of the pile is unseen, as swapped_cards",
     "drop_turn_line": "hide needs each turn's player to know whose cards a line moves; without the `turn` line the "
     "view hides the lines as the previous player's, so it is a different game, not the same defect",
 }

@@ -51,6 +51,7 @@ EXPECTED = {
     "misspelt_name": ("syntax", "notation.player"),
     "drop_turn_line": ("turn-order", "turn.order"),
     "swapped_cards": ("draw-order", "draw.top"),
+    "swapped_refills": ("draw-order", "draw.top"),
 }
 # operators whose defect depends on the line they pick: each (kind, rule) they may state
 EXPECTED_ANY = {

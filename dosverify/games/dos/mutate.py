@@ -1190,6 +1190,27 @@ def op_swapped_cards(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("swapped_cards", replace_line(text, ln.no, new), "draw-order", "draw.top", ln.no, new)
 
 
+def op_swapped_refills(text: str, rng: random.Random) -> Mutation | None:
+    """Two `refill` lines of one card each, from a known pile, written in swapped order: one `draw.top` at
+    the first, whose card is not the top (READINGS R94)."""
+    a = analyse(text)
+    cands = [
+        (x, y)
+        for x, y in zip(a.lines, a.lines[1:], strict=False)
+        if x.kind == y.kind == "refill"
+        and x.pile_known
+        and len(x.words) == len(y.words) == 2
+        and base_of(x.words[1]) != base_of(y.words[1])
+    ]
+    pick = _choose(rng, cands)
+    if not pick:
+        return None
+    x, y = pick
+    new = " ".join(y.words)
+    out = replace_line(replace_line(text, x.no, new), y.no, " ".join(x.words))
+    return Mutation("swapped_refills", out, "draw-order", "draw.top", x.no, new)
+
+
 def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
     """One end-of-turn line left out anywhere in its turn: a refill, a bonus card, a DOS penalty
     draw at its step or another player's Double Color Match draw (no call or catch after it that
@@ -1262,6 +1283,7 @@ OPERATORS: dict[str, Callable[[str, random.Random], Mutation | None]] = {
     "misspelt_name": op_misspelt_name,
     "drop_turn_line": op_drop_turn_line,
     "swapped_cards": op_swapped_cards,
+    "swapped_refills": op_swapped_refills,
     "drop_line": op_drop_line,
 }
 
