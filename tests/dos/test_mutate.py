@@ -52,6 +52,7 @@ EXPECTED = {
     "drop_turn_line": ("turn-order", "turn.order"),
     "swapped_cards": ("draw-order", "draw.top"),
     "swapped_refills": ("draw-order", "draw.top"),
+    "drop_nomatch_draw": ("draw-order", "draw.no-match"),
 }
 # operators whose defect depends on the line they pick: each (kind, rule) they may state
 EXPECTED_ANY = {

@@ -1211,6 +1211,28 @@ def op_swapped_refills(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("swapped_refills", out, "draw-order", "draw.top", x.no, new)
 
 
+def op_drop_nomatch_draw(text: str, rng: random.Random) -> Mutation | None:
+    """The draw after no match left out where a `place` follows it (no `reshuffle` before it): one
+    `draw.no-match` at the place; the hand holds the card drawn all the same (READINGS R95)."""
+    a = analyse(text)
+    cands = [
+        x
+        for w, x, y in zip(a.lines, a.lines[1:], a.lines[2:], strict=False)
+        if x.role == "nomatch-draw" and y.role == "nomatch-place" and w.kind == "turn"
+    ]
+    x = _choose(rng, cands)
+    if not x:
+        return None
+    return Mutation(
+        "drop_nomatch_draw",
+        delete_lines(text, [x.no]),
+        "draw-order",
+        "draw.no-match",
+        x.no,
+        a.line(x.no + 1).raw.strip(),
+    )
+
+
 def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
     """One end-of-turn line left out anywhere in its turn: a refill, a bonus card, a DOS penalty
     draw at its step or another player's Double Color Match draw (no call or catch after it that
@@ -1284,6 +1306,7 @@ OPERATORS: dict[str, Callable[[str, random.Random], Mutation | None]] = {
     "drop_turn_line": op_drop_turn_line,
     "swapped_cards": op_swapped_cards,
     "swapped_refills": op_swapped_refills,
+    "drop_nomatch_draw": op_drop_nomatch_draw,
     "drop_line": op_drop_line,
 }
 
