@@ -53,6 +53,7 @@ EXPECTED = {
     "swapped_cards": ("draw-order", "draw.top"),
     "swapped_refills": ("draw-order", "draw.top"),
     "drop_nomatch_draw": ("draw-order", "draw.no-match"),
+    "drop_nomatch_place": ("draw-order", "place.no-match"),
 }
 # operators whose defect depends on the line they pick: each (kind, rule) they may state
 EXPECTED_ANY = {

@@ -1233,6 +1233,32 @@ def op_drop_nomatch_draw(text: str, rng: random.Random) -> Mutation | None:
     )
 
 
+def op_drop_nomatch_place(text: str, rng: random.Random) -> Mutation | None:
+    """The `place` owed after a draw that brought no match left out (no `dos` or catch later in its turn,
+    whose hand sizes it would decide): one `place.no-match` where the turn ends; the card placed is an
+    unknown card of that hand, which a later match names (READINGS R96)."""
+    a = analyse(text)
+    cands = []
+    for t in a.turns:
+        for k, no in enumerate(t.lines):
+            if a.line(no).role == "nomatch-place" and not any(
+                a.line(n).kind in ("dos", "catch") for n in t.lines[k + 1 :]
+            ):
+                cands.append((t, no))
+    pick = _choose(rng, cands)
+    if not pick:
+        return None
+    t, no = pick
+    return Mutation(
+        "drop_nomatch_place",
+        delete_lines(text, [no]),
+        "draw-order",
+        "place.no-match",
+        _after(a, t, 1),
+        a.line(no).raw.strip(),
+    )
+
+
 def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
     """One end-of-turn line left out anywhere in its turn: a refill, a bonus card, a DOS penalty
     draw at its step or another player's Double Color Match draw (no call or catch after it that
@@ -1307,6 +1333,7 @@ OPERATORS: dict[str, Callable[[str, random.Random], Mutation | None]] = {
     "swapped_cards": op_swapped_cards,
     "swapped_refills": op_swapped_refills,
     "drop_nomatch_draw": op_drop_nomatch_draw,
+    "drop_nomatch_place": op_drop_nomatch_place,
     "drop_line": op_drop_line,
 }
 
