@@ -79,9 +79,11 @@ INVISIBLE = {
     "invalid_card": "a syntax defect: hide reads the log into the event model first, and a line that is not a "
     "sentence of the notation is not in it (a view is taken of a readable log)",
     "glued_words": "a syntax defect, as invalid_card",
+    "invalid_match_card": "a syntax defect, as invalid_card",
     "lower_codes": "a slip of the pen the parser reads through (READINGS R23): hide writes the view in canonical "
     "form, so the view has upper-case codes and nothing to find",
     "swapped_cards": "the order of the pile is unseen, as draw_not_top: the swapped cards are drawn face down",
+    "swapped_refills": "the order of the pile is unseen, as swapped_cards",
     "drop_turn_line": "hide needs each turn's player to know whose cards a line moves; without the `turn` line the "
     "view hides the lines as the previous player's, so it is a different game, not the same defect",
 }

@@ -44,12 +44,16 @@ EXPECTED = {
     "excess_copies": ("card-accounting", "cards.composition"),
     "glued_words": ("syntax", "notation.line"),
     "invalid_card": ("syntax", "notation.card"),
+    "invalid_match_card": ("syntax", "notation.card"),
     "card_typo": ("illegal-match", "match.held"),
     "lower_codes": ("syntax", "notation.card"),
     "misspelt_turn": ("syntax", "notation.player"),
     "misspelt_name": ("syntax", "notation.player"),
     "drop_turn_line": ("turn-order", "turn.order"),
     "swapped_cards": ("draw-order", "draw.top"),
+    "swapped_refills": ("draw-order", "draw.top"),
+    "drop_nomatch_draw": ("draw-order", "draw.no-match"),
+    "drop_nomatch_place": ("draw-order", "place.no-match"),
 }
 # operators whose defect depends on the line they pick: each (kind, rule) they may state
 EXPECTED_ANY = {

@@ -202,9 +202,9 @@ class Turn(Located):
     events: list[TurnEvent] = field(default_factory=list)
 
     _damaged = False  # a line of this turn was not readable (a syntax finding) and was skipped
-    # (events before it, keyword, card words): a place or refill line skipped for its card (R54); typed in a
-    # comment, so that the dataclass does not take it for a field
-    _skips = ()  # type: tuple[tuple[int, str, int], ...]
+    # (events before it, keyword, card words, a match's words: its target and cards): a place, refill or match
+    # line skipped for its card (R54, R93); typed in a comment, so that the dataclass does not take it for a field
+    _skips = ()  # type: tuple[tuple[int, str, int, tuple[str, ...]], ...]
 
 
 # ---- a round's set-up and end ------------------------------------------------------------

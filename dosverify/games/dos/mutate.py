@@ -1017,6 +1017,20 @@ def op_invalid_card(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("invalid_card", replace_line(text, ln.no, new), "syntax", "notation.card", ln.no, new)
 
 
+def op_invalid_match_card(text: str, rng: random.Random) -> Mutation | None:
+    """An invalid card word (R11, W3, G0, B#=11) for a hand card of a `match` line, which the referee
+    takes as a match of the player's cards, that one unknown (READINGS R93): one finding."""
+    a = analyse(text)
+    ln = _choose(rng, [x for x in a.lines if x.kind == "match" and len(x.words) >= 4 and x.words[2] == "with"])
+    if not ln:
+        return None
+    w = list(ln.words)
+    i = rng.choice([i for i in range(3, len(w)) if w[i] != "+"])
+    w[i] = rng.choice(["R11", "W3", "G0", "B#=11"])
+    new = " ".join(w)
+    return Mutation("invalid_match_card", replace_line(text, ln.no, new), "syntax", "notation.card", ln.no, new)
+
+
 # ---- slips of the pen: one mistake, which the referee must report once (and nothing after it)
 
 NUMBERS = (1, 3, 4, 5, 6, 7, 8, 9, 10)
@@ -1176,6 +1190,75 @@ def op_swapped_cards(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("swapped_cards", replace_line(text, ln.no, new), "draw-order", "draw.top", ln.no, new)
 
 
+def op_swapped_refills(text: str, rng: random.Random) -> Mutation | None:
+    """Two `refill` lines of one card each, from a known pile, written in swapped order: one `draw.top` at
+    the first, whose card is not the top (READINGS R94)."""
+    a = analyse(text)
+    cands = [
+        (x, y)
+        for x, y in zip(a.lines, a.lines[1:], strict=False)
+        if x.kind == y.kind == "refill"
+        and x.pile_known
+        and len(x.words) == len(y.words) == 2
+        and base_of(x.words[1]) != base_of(y.words[1])
+    ]
+    pick = _choose(rng, cands)
+    if not pick:
+        return None
+    x, y = pick
+    new = " ".join(y.words)
+    out = replace_line(replace_line(text, x.no, new), y.no, " ".join(x.words))
+    return Mutation("swapped_refills", out, "draw-order", "draw.top", x.no, new)
+
+
+def op_drop_nomatch_draw(text: str, rng: random.Random) -> Mutation | None:
+    """The draw after no match left out where a `place` follows it (no `reshuffle` before it): one
+    `draw.no-match` at the place; the hand holds the card drawn all the same (READINGS R95)."""
+    a = analyse(text)
+    cands = [
+        x
+        for w, x, y in zip(a.lines, a.lines[1:], a.lines[2:], strict=False)
+        if x.role == "nomatch-draw" and y.role == "nomatch-place" and w.kind == "turn"
+    ]
+    x = _choose(rng, cands)
+    if not x:
+        return None
+    return Mutation(
+        "drop_nomatch_draw",
+        delete_lines(text, [x.no]),
+        "draw-order",
+        "draw.no-match",
+        x.no,
+        a.line(x.no + 1).raw.strip(),
+    )
+
+
+def op_drop_nomatch_place(text: str, rng: random.Random) -> Mutation | None:
+    """The `place` owed after a draw that brought no match left out (no `dos` or catch later in its turn,
+    whose hand sizes it would decide): one `place.no-match` where the turn ends; the card placed is an
+    unknown card of that hand, which a later match names (READINGS R96)."""
+    a = analyse(text)
+    cands = []
+    for t in a.turns:
+        for k, no in enumerate(t.lines):
+            if a.line(no).role == "nomatch-place" and not any(
+                a.line(n).kind in ("dos", "catch") for n in t.lines[k + 1 :]
+            ):
+                cands.append((t, no))
+    pick = _choose(rng, cands)
+    if not pick:
+        return None
+    t, no = pick
+    return Mutation(
+        "drop_nomatch_place",
+        delete_lines(text, [no]),
+        "draw-order",
+        "place.no-match",
+        _after(a, t, 1),
+        a.line(no).raw.strip(),
+    )
+
+
 def op_drop_line(text: str, rng: random.Random) -> Mutation | None:
     """One end-of-turn line left out anywhere in its turn: a refill, a bonus card, a DOS penalty
     draw at its step or another player's Double Color Match draw (no call or catch after it that
@@ -1241,12 +1324,16 @@ OPERATORS: dict[str, Callable[[str, random.Random], Mutation | None]] = {
     "excess_copies": op_excess_copies,
     "glued_words": op_glued_words,
     "invalid_card": op_invalid_card,
+    "invalid_match_card": op_invalid_match_card,
     "card_typo": op_card_typo,
     "lower_codes": op_lower_codes,
     "misspelt_turn": op_misspelt_turn,
     "misspelt_name": op_misspelt_name,
     "drop_turn_line": op_drop_turn_line,
     "swapped_cards": op_swapped_cards,
+    "swapped_refills": op_swapped_refills,
+    "drop_nomatch_draw": op_drop_nomatch_draw,
+    "drop_nomatch_place": op_drop_nomatch_place,
     "drop_line": op_drop_line,
 }
 

@@ -1814,7 +1814,11 @@ class _Fold(_HeaderFold):
                 words = re.split(r"[ \t]#", self.line_text(line), maxsplit=1)[0].split()
                 if words and words[0] in ("place", "refill"):
                     # R54: what the line did is plain but for which card: the referee takes it as made
-                    turn._skips = (*turn._skips, (len(turn.events), words[0], len(words) - 1))
+                    turn._skips = (*turn._skips, (len(turn.events), words[0], len(words) - 1, ()))
+                elif len(words) >= 4 and words[0] == "match" and words[2] == "with":
+                    # R93: a match of the player's cards, some of them unknown: taken as made
+                    cards = tuple(w for w in words[3:] if w != "+")
+                    turn._skips = (*turn._skips, (len(turn.events), "match", len(cards), (words[1], *cards)))
 
     def event_line(self, kind: str, line: int, col: int, payload) -> None:
         """A turn's event outside a turn (in a turn it is appended before any method is asked)."""

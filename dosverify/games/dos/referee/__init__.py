@@ -202,9 +202,9 @@ class Referee:
             if s.t is None:
                 return
             event(ev)
-        for _, kw, n in skips:
+        for _, kw, n, words in skips:
             if s.t is not None:
-                turns.skipped_line(kw, n)
+                turns.skipped_line(kw, n, words)
 
     def event(self, ev) -> None:
         """One line of the turn being played."""

@@ -98,6 +98,10 @@ class Closing(Part):
                 found="nothing",
                 **kw,
             )
+            # R96: the place was made, its line left out (as R50's pass): an unknown card of p's hand enters the
+            # Center Row, which a later match may name (taken from p's hand then); p's hand is in doubt
+            self.s.table.center.append(CenterCard(UNKNOWN, src=p))
+            self.s.doubt.add(p)
 
     @enforces("center.refill", "dos.penalty", "bonus.draw")
     def _left_out_steps(self, t: TurnState, kw: dict[str, Any]) -> None:

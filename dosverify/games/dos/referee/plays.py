@@ -179,6 +179,9 @@ class Plays(Part):
                 found=f"place {ev.card}",
             )
             t.drew = t.action_done = True
+            for b in tb.take_owed(1):  # R95: the draw was made, its line left out: the pile's top, else unknown
+                tb.hands[p][b] += 1
+                t.drawn_card = b
         elif (t.drew or not self.parts.steps.refill_possible()) and t.matches == 0 and not t.action_done:
             if self.s.rs.opt("no-match-after-draw") == "pass":
                 self.r.report(

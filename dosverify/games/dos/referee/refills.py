@@ -28,6 +28,8 @@ class Refills(Part):
             d = next(
                 (d for d in range(1, room + 1) if d < len(order) and order[-1 - d] == parse_card(ev.cards[0]).base), 0
             )
+            if d and self._refilled_later(ev, order[-d:]):
+                d = 0  # the cards above come on the turn's next refill lines: refilled out of order (R94, draw.top)
             if d:
                 tb.center.extend(CenterCard(b, refilled=True) for b in tb.take_owed(d))
                 t.refilled += d
@@ -69,6 +71,15 @@ class Refills(Part):
                 card.top_was, card.top_at = top, tb.swap_at
             tb.center.append(card)
             t.refilled += 1
+
+    def _refilled_later(self, ev: Refill, above: list[str]) -> bool:
+        """Whether the turn's `refill` lines right after ev name every card in `above` (R94)."""
+        later: Counter = Counter()
+        for e in self.parts.engine.rest_of_turn(ev):
+            if not isinstance(e, Refill):
+                break
+            later.update(parse_card(c).base for c in e.cards)
+        return not (Counter(above) - later)
 
     @enforces("reshuffle.when")
     def on_reshuffle(self, ev: Reshuffle) -> None:

@@ -19,6 +19,8 @@ def setup(j: Judge, rnd) -> None:
     for p in j.players:
         st.hands[p] = Counter()
     stage = SetupStage()
+    stage.shown = _drafter_shown(j, rnd)
+    stage.picks = [e for e in rnd.setup if isinstance(e, Draft)]
     for ev in rnd.setup:
         _setup_line(j, ev, stage)
     first_turn = rnd.turns[0] if rnd.turns else None
@@ -37,7 +39,7 @@ def _setup_line(j: Judge, ev, stage: SetupStage) -> None:
         if stage.drafter is not None or st.started or stage.drafts or stage.hands or stage.deck:
             return j.report("notation.placement", "`drafter` is the set-up's first line, once", ev)
         stage.drafter = ev
-        return _drafter(j, ev)
+        return _drafter(j, ev, stage.shown)
     if stage.drafter is None:
         _assume_drafter(j, ev)
         stage.drafter = ev
@@ -65,8 +67,52 @@ def _assume_drafter(j: Judge, at) -> None:
         st.second = j.other(st.drafter)
 
 
-def _drafter(j: Judge, ev: Drafter) -> None:
+def _drafter_shown(j: Judge, rnd) -> tuple[str, str] | None:
+    """Round 1: the drafter the round's picks (or, with `hand` lines, its first turn) show, where they
+    contradict the `drafter` line (READINGS R29), with what shows it; None where they do not."""
+    if j.game.prev_drafter is not None:
+        return None
+    written = next((e.player for e in rnd.setup if isinstance(e, Drafter)), None)
+    if written not in j.players:
+        return None
+    other = j.other(written)
+    picks = [e.player for e in rnd.setup if isinstance(e, Draft)]
+    if picks:
+
+        def fits(d: str) -> int:
+            return sum(p == (d if i % 2 == 0 else j.other(d)) for i, p in enumerate(picks))
+
+        return (other, "the picks alternate from " + other) if fits(other) > fits(written) else None
+    # with `hand` lines the first turn tells, once the next round's drafter line (the roles swapped from
+    # the drafter as played) agrees; alone it is the first turn that is judged (start.first)
+    nxt = next((r for r in j.log.rounds if r is not rnd and r.number == rnd.number + 1), None)
+    nxt_drafter = nxt and next((e.player for e in nxt.setup if isinstance(e, Drafter)), None)
+    start = next((e for e in rnd.setup if isinstance(e, Start)), None)
+    if start is None or not rnd.turns or nxt_drafter != written:
+        return None
+    try:
+        skip = parse_card(start.card).rank == "S"  # a turned-up Skip: the drafter plays first
+    except ValueError:
+        return None
+    if rnd.turns[0].player == (other if skip else written):
+        return other, f"the first turn is {rnd.turns[0].player}'s"
+    return None
+
+
+def _drafter(j: Judge, ev: Drafter, shown: tuple[str, str] | None = None) -> None:
     st = j.st
+    if shown is not None and ev.player != shown[0]:
+        # R29: round 1's drafter is free (U16), but the picks or the first turn show who it was: the
+        # `drafter` line named the other player
+        j.report(
+            "setup.drafter",
+            f"{shown[1]}: {shown[0]} drafted first, not {ev.player}",
+            ev,
+            field="player",
+            expected=f"drafter {shown[0]}",
+        )
+        st.drafter, st.second = shown[0], ev.player
+        return
     if j.game.prev_drafter is not None and ev.player == j.game.prev_drafter:
         j.report(
             "setup.drafter",
@@ -101,14 +147,30 @@ def _deck_pile(j: Judge, stage: SetupStage) -> None:
 
 
 def check_draft_order(j: Judge, ev: Draft, stage: SetupStage) -> None:
-    """draft.order: 14 picks, alternating from the drafter (from the last pick as written, READINGS R2)."""
+    """draft.order: 14 picks, alternating from the drafter. A pick by the wrong player is one finding: when
+    the next pick is the player's due here, the two were written in swapped order, and the next one is not
+    reported; otherwise the name was written wrong and the pick is the due player's (READINGS R2)."""
     n = len(stage.drafts) - 1
-    want = j.st.drafter if n == 0 else j.other(stage.drafts[-2].player)
     if n >= 14:
         j.report("draft.order", "the draft is 14 picks; this is one more", ev)
-    elif ev.player != want:
-        msg = f"pick {n + 1} is {want}'s: the picks alternate from the drafter"
-        j.report("draft.order", msg, ev, field="player", expected=f"draft {want} ...")
+        return
+    want = j.st.drafter if n == 0 else stage.due
+    assert want is not None  # the drafter line (or the one assumed) set the roles
+    if stage.swapped:  # the second pick of a pair written in swapped order (R2): reported at the first
+        stage.swapped, stage.due = False, want
+        return
+    stage.due = j.other(want)
+    if ev.player == want or ev.player not in j.players:
+        return
+    later = stage.picks[n + 1] if n + 1 < len(stage.picks) else None
+    swapped = later is not None and later.player == want
+    how = "the next pick is theirs: the two seem written in swapped order" if swapped else "the name seems wrong"
+    msg = f"pick {n + 1} is {want}'s: the picks alternate from the drafter; {how}"
+    j.report("draft.order", msg, ev, field="player", expected=f"draft {want} ...")
+    if swapped:
+        stage.swapped, stage.due = True, want
+    else:
+        ev.player = want  # the name is the slip: the pick is the due player's (R2)
 
 
 def _draft(j: Judge, ev: Draft, stage: SetupStage) -> None:

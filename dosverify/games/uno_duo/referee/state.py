@@ -168,6 +168,10 @@ class SetupStage:
     hands: list[Any] = field(default_factory=list)
     start: Any = None
     discards: list[str] = field(default_factory=list)  # the draft discards, in pick order
+    shown: tuple[str, str] | None = None  # round 1: the drafter the picks or first turn show, and how (R29)
+    picks: list[Any] = field(default_factory=list)  # the round's `draft` lines, all of them
+    due: str | None = None  # the player due at the next pick
+    swapped: bool = False  # the next pick is the second of a pair written in swapped order (R2)
 
 
 @dataclass
