@@ -8,23 +8,43 @@ spec says of it.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 
 def spec_dir(game: str = "dos") -> Path:
-    """A game's specification folder, spec/<game>/: `$DOSVERIFY_SPEC` (a folder of game folders),
-    else the package's copy (see resources.py)."""
+    """A game's specification folder: the one its pack supplies (GamePack.spec_path, asked through
+    the locator the games layer sets), else the bundled spec/<game>/ (`$DOSVERIFY_SPEC`, a folder of
+    game folders, else the package's copy: see resources.py)."""
+    found = _LOCATOR(game) if _LOCATOR is not None else None
+    return found if found is not None else bundled_spec_dir(game)
+
+
+def bundled_spec_dir(game: str) -> Path:
+    """spec/<game>/ of dosverify's own data (the built-in packs' specifications)."""
     from .resources import data_dir
 
     return data_dir("spec") / game
 
 
-def load_toml(name: str, game: str = "dos") -> dict:
+#: game name -> its pack's spec folder (None: not a registered pack's); set by dosverify.games, the
+#: layer that knows the packs, so that a report's game (report.game) finds its spec from below it
+_LOCATOR: Callable[[str], Path | None] | None = None
+
+
+def set_locator(locate: Callable[[str], Path | None]) -> None:
+    """How a game's name finds its spec folder (dosverify.games sets it to ask the game's pack)."""
+    global _LOCATOR
+    _LOCATOR = locate
+
+
+def load_toml(name: str, game: str | Path = "dos") -> dict:
     import tomllib  # only when the JSON cache of the spec is cold
 
-    with open(spec_dir(game) / name, "rb") as fh:
+    root = game if isinstance(game, Path) else spec_dir(game)
+    with open(root / name, "rb") as fh:
         return tomllib.load(fh)
 
 
@@ -128,13 +148,13 @@ class Spec:
         return Ruleset(name, base.get("title", name), target or base.get("target", 200), opts)
 
 
-def _raw_spec(game: str) -> dict:
-    """Every TOML file of a game's spec, parsed; cached as JSON (much faster to read than TOML)
-    in the user's cache directory, keyed by the files' names, sizes and times."""
+def _raw_spec(root: Path) -> dict:
+    """Every TOML file of a game's spec folder, parsed; cached as JSON (much faster to read than
+    TOML) in the user's cache directory, keyed by the files' paths, sizes and times (two packs'
+    folders never share a key)."""
     import json
     import zlib  # a cheap, stable key (hashlib costs ~9 ms to import)
 
-    root = spec_dir(game)
     files = sorted(p for p in root.rglob("*.toml"))
     key = f"{zlib.crc32(repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files]).encode()):08x}"
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dosverify" / f"spec-{key}.json"
@@ -142,7 +162,7 @@ def _raw_spec(game: str) -> dict:
         return json.loads(cache.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         pass
-    raw = {p.relative_to(root).as_posix(): load_toml(p.relative_to(root).as_posix(), game) for p in files}
+    raw = {p.relative_to(root).as_posix(): load_toml(p.relative_to(root).as_posix(), root) for p in files}
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         tmp = cache.with_suffix(f".{os.getpid()}.tmp")
@@ -153,20 +173,32 @@ def _raw_spec(game: str) -> dict:
     return raw
 
 
-def spec_file(name: str, game: str = "dos") -> dict:
-    """One parsed file of a game's spec (through the cache)."""
-    return _raw_spec_cached(game)[name]
+def spec_file(name: str, game: str | Path = "dos") -> dict:
+    """One parsed file of a game's spec (through the cache): `game` a game's name or its folder."""
+    return _raw_spec_cached(_folder(game))[name]
+
+
+def _folder(game: str | Path) -> Path:
+    return game if isinstance(game, Path) else spec_dir(game)
 
 
 @cache
-def _raw_spec_cached(game: str) -> dict:
-    return _raw_spec(game)
+def _raw_spec_cached(root: Path) -> dict:
+    return _raw_spec(root)
 
 
 @cache
-def load_spec(game: str = "dos") -> Spec:
-    """A game's specification (spec/<game>/), a value: each game pack holds its own."""
-    raw = _raw_spec_cached(game)
+def load_spec(game: str | Path = "dos", name: str | None = None) -> Spec:
+    """A game's specification, a value: `game` a game's name (its pack's folder, found through the
+    locator, else the bundled spec/<game>/) or a spec folder itself (`name`: the game it is of,
+    default the folder's name). Keyed by the folder: two packs never share a spec."""
+    root = _folder(game)
+    return _load_at(root, name if name is not None else (game if isinstance(game, str) else root.name))
+
+
+@cache
+def _load_at(root: Path, game: str) -> Spec:
+    raw = _raw_spec_cached(root)
     meta = raw["spec.toml"]
     rules: dict[str, Rule] = {}
     for name in sorted(n for n in raw if n.startswith("rules/")):

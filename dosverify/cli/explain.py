@@ -12,6 +12,10 @@ from typing import TYPE_CHECKING, Any
 from .common import pack_of
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+
+    from ..games import GamePack
     from ..spec import Rule, Spec
 
 
@@ -56,10 +60,24 @@ def _spec_naming(args: argparse.Namespace) -> Spec:
 
     spec = pack_of(args).spec()
     if getattr(args, "game", None) is None and args.rule not in spec.rules and args.rule not in spec.options:
-        for other in REGISTRY:  # a rule of another game, named without --game
+        for other in _ranked(REGISTRY, find_game):  # a rule of another game, named without --game
             if args.rule in find_game(other).spec().rules:
                 return find_game(other).spec()
     return spec
+
+
+def _ranked(names: Iterable[str], find: Callable[[str], GamePack]) -> list[str]:
+    """The usable games in the packs' own order (default_rank, then name), as the default game is
+    chosen: a rule id two games share is the higher-ranked game's, whatever else is installed."""
+    from ..games import PackUnavailable
+
+    ranked = []
+    for name in names:
+        try:
+            ranked.append((find(name).default_rank, name))
+        except PackUnavailable:
+            continue
+    return [name for _, name in sorted(ranked)]
 
 
 def _explain_kind(spec: Spec, kind: str, fmt: str) -> int:
@@ -131,17 +149,32 @@ def _rule_page(spec: Spec, rule: Rule) -> list[str]:
 
 
 def _fixtures_line(spec: Spec, rule: Rule) -> list[str]:
-    """In a source checkout: the logs that keep and break this rule (fixtures/<game>/rules/<id>/)."""
+    """The logs that keep and break this rule (<the pack's fixtures>/rules/<id>/), where the game's
+    pack has its fixtures at hand (a built-in pack's in a source checkout), shown from the checkout
+    when they are in it."""
+    from ..games import UnknownGame, find_game
     from ..resources import checkout
 
-    root = checkout()
-    fx = root / "fixtures" / spec.game / "rules" / rule.id if root else None
-    if fx is None or not fx.is_dir() or root is None:
+    try:
+        fx = find_game(spec.game).fixtures_path() / "rules" / rule.id
+    except (UnknownGame, FileNotFoundError):
+        return []
+    if not fx.is_dir():
         return []
     logs = sorted(
         p.name for p in fx.iterdir() if p.suffix in (".log", ".json") and not p.name.endswith(".expected.json")
     )
-    return ["", f"Fixtures ({fx.relative_to(root)}/): " + ", ".join(logs)]
+    return ["", f"Fixtures ({_shown(fx, checkout())}/): " + ", ".join(logs)]
+
+
+def _shown(path: Path, root: Path | None) -> str:
+    """A path as a person finds it: from the checkout's root when it is inside it, else whole."""
+    if root is not None:
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+    return path.as_posix()
 
 
 def _option_key(spec: Spec, name: str) -> str | None:

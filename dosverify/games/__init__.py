@@ -117,20 +117,37 @@ class GamePack:
     result_rule: ClassVar[ResultRule]  # how a game of it is won: the standings rank points by it
 
     # ---- its data ----------------------------------------------------------------------
-    def spec(self) -> Spec:
-        """The game's rules specification (spec/<folder>/), loaded once."""
-        from ..spec import load_spec
+    def spec_path(self) -> Path:
+        """The folder of the game's rules specification (spec.toml, rules/, rulesets/, options.toml).
+        A built-in pack's is dosverify's own spec/<folder>/ (the default); a pack in its own
+        distribution supplies its package's (``importlib.resources.files(PKG) / "spec"``)."""
+        from ..resources import data_dir
 
-        return load_spec(self.folder)
+        return data_dir("spec") / self.folder
 
-    def fixtures(self) -> Path:
-        """fixtures/<folder>/ of a source checkout (rules/<id>/, games/, golden/, ...)."""
+    def fixtures_path(self) -> Path:
+        """The folder of the game's fixtures (rules/<id>/ with a legal and an illegal log each, ...).
+        A built-in pack's is fixtures/<folder>/ of a source checkout (the default: FileNotFoundError
+        from an install); a pack in its own distribution supplies its own."""
         from ..resources import checkout
 
         root = checkout()
         if root is None:
             raise FileNotFoundError("the fixtures need a source checkout")
         return root / "fixtures" / self.folder
+
+    def spec(self) -> Spec:
+        """The game's rules specification (:meth:`spec_path`), loaded once."""
+        from ..spec import load_spec
+
+        got = self.__dict__.get("_spec")
+        if got is None:
+            got = self.__dict__["_spec"] = load_spec(self.spec_path(), self.name)
+        return got
+
+    def fixtures(self) -> Path:
+        """The game's fixtures folder (:meth:`fixtures_path`)."""
+        return self.fixtures_path()
 
     # ---- reading and judging -------------------------------------------------------------
     def check(
@@ -235,12 +252,33 @@ class GamePack:
         raise NotImplementedError
 
     def replay_model(self) -> Any:
-        """The pydantic model of :meth:`replay`'s answer (POST /v1/replay)."""
-        raise NotImplementedError
+        """The pydantic model of :meth:`replay`'s answer (POST /v1/replay): by default the generic
+        one (dosverify.replayview: each turn's lines, findings and a key/value state), which the
+        page shows for a game without a view of its own."""
+        from ..replayview import GenericReplayResult
+
+        return GenericReplayResult
 
     def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
         """One log's report and the table after every turn, for the page (positional: it runs in the pool)."""
         raise NotImplementedError
+
+
+def _spec_path_of(name: str) -> Path | None:
+    """The spec folder of the registered game `name` (None: no usable pack has that name), for
+    :func:`dosverify.spec.load_spec` by a game's name (a report's game) from below this layer."""
+    if name not in REGISTRY:
+        return None
+    try:
+        return _load(name).spec_path()
+    except PackUnavailable:
+        return None
+
+
+def _set_locator() -> None:
+    from ..spec import set_locator
+
+    set_locator(_spec_path_of)
 
 
 def game_names() -> list[str]:
@@ -327,3 +365,6 @@ def find_game(name: str | None = None) -> GamePack:
     if key not in REGISTRY:
         raise UnknownGame(f"unknown game `{name}` (known: {', '.join(REGISTRY)})")
     return _load(key)
+
+
+_set_locator()

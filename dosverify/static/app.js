@@ -509,6 +509,7 @@ function showStep(j) {
     findings.length ? el("ul", {}, findings.map((f) => el("li", {class: f.severity},
       `${f.line ? "line " + f.line : "at " + (f.pointer || "/")}: ${f.severity}[${f.kind}] ${f.message}`))) :
       el("p", {class: "muted"}, "none"));
+  if (g.result.view === "generic") { showGenericStep(g, s, j, states.length, turnFindings); return; }
   if (g.result.game === "uno-duo") { showUnoStep(g, s, j, states.length, turnFindings); return; }
   const dosText = {called: "called DOS", owed: "DOS not called", caught: "caught"};
   $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
@@ -569,6 +570,30 @@ function showUnoStep(g, s, j, n, turnFindings) {
           el("td", {class: seat.uno ? `dos-${seat.uno}` : null}, seat.uno ? unoText[seat.uno] : "–"),
           el("td", {class: "num"}, seat.total));
       })))),
+    turnFindings);
+}
+
+// A game without a view of its own (its pack answers the generic replay): the turn's place, the
+// table as the pack states it, key by key, and the running totals.
+function stateValue(v) {
+  if (v === null || v === undefined) return "–";
+  if (Array.isArray(v)) return v.map(stateValue).join(" ");
+  if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${k}: ${stateValue(x)}`).join("; ");
+  return String(v);
+}
+
+function showGenericStep(g, s, j, n, turnFindings) {
+  $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
+    (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${n})`;
+  const totals = g.result.players.map((p) => `${p} ${g.result.totals[p] || 0}`).join("; ");
+  $("#table-view").replaceChildren(
+    el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "The table after the turn"},
+      el("table", {class: "seats", id: "generic-state"},
+        el("caption", {}, "The table after the turn"),
+        el("thead", {}, el("tr", {}, ["What", "State"].map((h) => el("th", {scope: "col"}, h)))),
+        el("tbody", {}, Object.entries(s.state).map(([k, v]) =>
+          el("tr", {}, el("th", {scope: "row"}, k), el("td", {}, stateValue(v))))))),
+    el("p", {class: "piles"}, "Totals at the end of the log: ", el("strong", {}, totals || "–")),
     turnFindings);
 }
 

@@ -17,7 +17,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("hints", "resources", "clientaddr", "settings", "config", "inputs", "terminal", "registry"),
     ("spec",),
     ("findings",),
-    ("model", "report", "jsondoc", "profiling"),
+    ("model", "report", "jsondoc", "profiling", "replayview"),
     ("games", "overrides"),  # the packs; a game's modules are games.<name>.*
     ("api",),
     ("formats",),
