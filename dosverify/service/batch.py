@@ -9,8 +9,8 @@ from typing import Any
 
 from fastapi import Request
 
+from ..games import default_game
 from ..model import json_type_name
-from ..registry import DEFAULT
 from .dependencies import Jobs, Limits
 from .errors import Problem, ServiceError, loc, too_many_items
 from .games import spec_version, spec_versions
@@ -152,7 +152,7 @@ def batch_payload(done: list, auto: dict | None, games: list[str] | None = None)
     games = games or []
     head = json.dumps(
         {
-            "spec_version": spec_version(games[0] if games else DEFAULT),
+            "spec_version": spec_version(games[0] if games else default_game()),
             "spec_versions": spec_versions(games),
             "count": len(done),
             **counts,
