@@ -384,6 +384,10 @@ def _auto(items: list[Input], policy: Policy) -> tuple[dict[str, bytes], Policy]
     if not logs:
         return read, dataclasses.replace(policy, ruleset=None)
     pack = game_of(logs[0][1])  # the options are a game's: inferred over the logs of the first one's game
+    if "profile" not in pack.capabilities:
+        from .common import Misuse
+
+        raise Misuse(f"--ruleset auto: {pack.title} has no option inference (its pack does not declare it)")
     choice = pack.auto_choice(pack.profile(logs, for_game(policy.options, pack.name)))
     print(
         f"dosverify: --ruleset auto: ruleset {choice['named']} (inferred from {plural(len(logs), 'log')})",

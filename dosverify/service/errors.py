@@ -49,6 +49,11 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
         "value the option does not take (`GET /v1/rulesets` lists them).",
     ),
     "invalid-parameter": ("Invalid parameter", "A query or path parameter is not valid."),
+    "not-supported": (
+        "Not supported by the game",
+        "The log's game does not offer what was asked (its pack does not declare the capability, "
+        "for example option inference: `GET /v1/games` and `dosverify --version` list the games).",
+    ),
     "not-found": ("Not found", "No endpoint or rule has this path."),
     "method-not-allowed": ("Method not allowed", "The endpoint does not take this HTTP method."),
     "internal-error": ("Internal error", "A bug in dosverify: please report it with the request."),

@@ -38,15 +38,26 @@ def profile_job(body: bytes, max_items: int, fixed: dict[str, str]) -> tuple[str
     game (over that game's logs, as `dosverify profile` does); (that game, the profile)."""
     pairs = profile_pairs(json_items(body, max_items, empty_ok=False))
     pack = game_of(pairs[0][1])
+    if "profile" not in pack.capabilities:
+        raise _not_supported(pack.name, pack.title)
     try:
         return pack.name, pack.profile(pairs, for_game(fixed, pack.name))
     except SpecError as exc:  # an option the logs' game does not have: its problem, with its game
         raise override_problem(exc, game=pack.name) from exc
 
 
+def _not_supported(game: str, title: str) -> ServiceError:
+    message = f"{title} has no option inference (its pack does not declare the `profile` capability)"
+    return ServiceError(
+        422, "not-supported", message, [Problem(location=loc("body"), message=message)], game=game
+    )
+
+
 def auto_job(pairs: list[tuple[str, str | bytes | dict]], options: dict[str, str]) -> dict:
     """What `batch?ruleset=auto` judges under (in a pool worker): the first log's game's inference."""
     pack = game_of(pairs[0][1])
+    if "profile" not in pack.capabilities:
+        raise _not_supported(pack.name, pack.title)
     return pack.auto_choice(pack.profile(pairs, for_game(options, pack.name)))
 
 
