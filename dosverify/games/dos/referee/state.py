@@ -54,6 +54,7 @@ class RefereeState:
     caught: dict[str, bool] = field(default_factory=dict)
     t: TurnState | None = None  # the turn being played, None between turns
     prev_player: str | None = None  # who played the turn before (turn.order)
+    turn_at: int = -1  # where the turn being started stands in its round's turns (Plays.turn_meant)
     after_end_reported: bool = False  # a turn after the round ended was reported (once a round)
     closing_round: Round | None = None  # the round whose score end_round still checks
     prev_round_over: bool = True  # whether the round before the current one ended
