@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="10000,20000,40000,80000,160000")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--only", default="", help="shapes whose name starts with this (e.g. `dos: turns`)")
+    ap.add_argument("--only", default="", help="shapes whose name starts with one of these, comma-separated (e.g. `dos: turns`)")
     ap.add_argument("--skip", default="", help="shapes left out, comma-separated full names")
     ap.add_argument("--limit", type=float, default=2.5, help="the most a doubling may cost")
     ap.add_argument("--json", type=Path, default=HERE / "out" / "linear.json")
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     over = []
     print(f"{'shape':38} " + " ".join(f"{n:>8}" for n in sizes[1:]) + "   s at the largest", flush=True)
     for name in sorted(SHAPES):
-        if not name.startswith(args.only) or name in args.skip.split(","):
+        if not name.startswith(tuple(args.only.split(","))) or name in args.skip.split(","):
             continue
         shape = SHAPES[name]
         check(shape.make(100)[:300])  # warm: the game's grammar and spec
