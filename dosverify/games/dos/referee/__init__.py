@@ -175,7 +175,9 @@ class Referee:
         prev_no, prev_dealer, prev_winner = self.parts.rounds.start(rnd)
         self.parts.facedown.hidden_start_round(rnd)
         self.parts.setup.setup(rnd, prev_no, prev_dealer, prev_winner)
-        for turn in rnd.turns:
+        s = self.s
+        for i, turn in enumerate(rnd.turns):
+            s.turn_at = i  # the turn's place, known here without a search (R49 looks at the next turn)
             self.play_turn(turn, rnd)
         # a step missing from the last turn is reported at the first event line after it (notation.md):
         # the first `show` line, the score, the totals or the next round

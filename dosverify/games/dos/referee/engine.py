@@ -9,6 +9,7 @@ that the deal from the dealer's left did not give them). A part of :class:`dosve
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable
 from itertools import chain
@@ -114,8 +115,71 @@ class Engine(Part):
     def reshuffle_mid_turn(self, ev: Reshuffle) -> bool:
         """A reshuffle for a draw in the middle of the turn (a match, refill, place or `pass` follows):
         this turn's matched cards are not discarded yet (V5, V17)."""
-        nxt = next((e for e in self.rest_of_turn(ev) if isinstance(e, (Draw, Refill) + PLAYS)), None)
-        return isinstance(nxt, Draw) and self.play_follows(self.rest_of_turn(ev))
+        i = self.turn_index(ev)
+        if i is None:
+            return False
+        j = self.next_step_at(i)
+        return j is not None and isinstance(self.t.turn.events[j], Draw) and self.play_follows_after(i)
+
+    def play_follows_after(self, i: int) -> bool:
+        """:meth:`play_follows` over the lines of the turn after line i, from an index of the turn made
+        once for its player: where the next play stands after each line, and where each card the
+        player draws in it is drawn (a walk from each of many reshuffles between draws went over every
+        later draw: the square of the turn's lines)."""
+        turn, p = self.t.turn, self.t.player
+        if self.s.plays_ahead is None or self.s.plays_ahead[0] is not turn:
+            self.s.plays_ahead = (turn, {})
+        index = self.s.plays_ahead[1].get(p)
+        if index is None:
+            index = self.s.plays_ahead[1][p] = self._index_plays(turn.events, p)
+        next_play, drawn = index
+        j = next_play[i] if i < len(next_play) else None
+        if j is None:
+            return False
+        e = turn.events[j]
+        if not isinstance(e, (Match, Place)):
+            return True  # a refill or a `pass`
+        hand = self.s.table.hands[p]
+
+        def have(b: str) -> int:
+            at = drawn.get(b)
+            return hand.get(b, 0) + (bisect_left(at, j) - bisect_right(at, i) if at else 0)
+
+        need = Counter(_base(c) for c in (e.cards if isinstance(e, Match) else [e.card]))
+        return all(have(b) >= n for b, n in need.items()) or have(UNKNOWN) > 0
+
+    @staticmethod
+    def _index_plays(events: list, p: str) -> tuple[list[int | None], dict[str, list[int]]]:
+        """After each line, where the next match, place, refill or `pass` stands; and for each card, the
+        lines where p draws it (a line once per copy), in order."""
+        next_play: list[int | None] = [None] * len(events)
+        nxt: int | None = None
+        for k in range(len(events) - 1, -1, -1):
+            next_play[k] = nxt
+            if isinstance(events[k], PLAYS):
+                nxt = k
+        drawn: dict[str, list[int]] = {}
+        for k, e in enumerate(events):
+            if isinstance(e, Draw) and (e.player or p) == p:
+                for c in e.cards:
+                    drawn.setdefault(_base(c), []).append(k)
+        return next_play, drawn
+
+    def next_step_at(self, i: int) -> int | None:
+        """Where the first draw, refill or play after line i of the turn stands. Found once a turn for
+        every line, from the last line back (a search from each of many reshuffles in one turn went to
+        the turn's end each time: the square of its lines)."""
+        turn = self.t.turn
+        if self.s.next_step is None or self.s.next_step[0] is not turn:
+            ahead: list[int | None] = [None] * len(turn.events)
+            nxt: int | None = None
+            for k in range(len(turn.events) - 1, -1, -1):
+                ahead[k] = nxt
+                if isinstance(turn.events[k], (Draw, Refill) + PLAYS):
+                    nxt = k
+            self.s.next_step = (turn, ahead)
+        ahead = self.s.next_step[1]
+        return ahead[i] if i < len(ahead) else None
 
     def deal_from_first_seat(self, rnd, dealt_left: dict, dealt_first: dict, pile: list | None = None):
         """V16: the first line of the round that plays a card its player would not hold after the

@@ -64,7 +64,12 @@ class Plays(Part):
         fit_want, fit_w = self._turn_fits(turn, want), self._turn_fits(turn, w)
         if fit_want != fit_w:
             return fit_want
-        i = next((k for k, x in enumerate(rnd.turns) if x is turn), None)
+        at = self.s.turn_at
+        i: int | None = at
+        if not (0 <= at < len(rnd.turns) and rnd.turns[at] is turn):
+            # a turn played from elsewhere than Referee.play_round: searched, as before (linear, so
+            # once a turn it would be quadratic over many turns out of order)
+            i = next((k for k, x in enumerate(rnd.turns) if x is turn), None)
         nxt = rnd.turns[i + 1].player if i is not None and i + 1 < len(rnd.turns) else None
         if nxt is not None:
             return nxt == self.s.left(want) and nxt != self.s.left(w)

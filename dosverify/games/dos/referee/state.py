@@ -54,6 +54,7 @@ class RefereeState:
     caught: dict[str, bool] = field(default_factory=dict)
     t: TurnState | None = None  # the turn being played, None between turns
     prev_player: str | None = None  # who played the turn before (turn.order)
+    turn_at: int = -1  # where the turn being started stands in its round's turns (Plays.turn_meant)
     after_end_reported: bool = False  # a turn after the round ended was reported (once a round)
     closing_round: Round | None = None  # the round whose score end_round still checks
     prev_round_over: bool = True  # whether the round before the current one ended
@@ -71,6 +72,8 @@ class RefereeState:
     score_written: int | None = None  # the written score, taken when the hands are in doubt
     lazy_skip: tuple[str, int] | None = None  # (player, n): a penalty not drawn at once, perhaps left out (R27)
     places: tuple[Any, dict[int, int]] | None = None  # (turn, where each of its lines stands): Engine.turn_index
+    next_step: tuple[Any, list] | None = None  # (turn, the next draw, refill or play after each line): Engine
+    plays_ahead: tuple[Any, dict] | None = None  # (turn, per player: its plays and draws indexed): Engine
     # face-down cards (facedown.py): the round's provenance (None in an open round), every round's (None: kept
     # for no witness), the number of `?`, the last `?` drawn, and the rules the choice of cards decides
     prov: Provenance | None = None
