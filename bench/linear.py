@@ -46,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="10000,20000,40000,80000,160000")
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--only", default="", help="shapes whose name starts with one of these, comma-separated (e.g. `dos: turns`)")
+    ap.add_argument(
+        "--only", default="", help="shapes whose name starts with one of these, comma-separated (e.g. `dos: turns`)"
+    )
     ap.add_argument("--skip", default="", help="shapes left out, comma-separated full names")
     ap.add_argument("--limit", type=float, default=2.5, help="the most a doubling may cost")
     ap.add_argument("--json", type=Path, default=HERE / "out" / "linear.json")

@@ -36,6 +36,14 @@ class SpecVersionHeader:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self.value = load_spec("dos").version.encode("latin-1")  # the deprecated header is DOS's
+        self.every: bytes | None = None
+
+    def _every(self) -> bytes:
+        """Every game's spec version, for an answer about none: made on first need (building the
+        app imports no game pack), then kept."""
+        if self.every is None:
+            self.every = spec_versions_header(list(REGISTRY)).encode("latin-1")
+        return self.every
 
     def _problem_413(self, scope: Scope) -> bytes:
         limit = scope.get(BODY_LIMIT_SCOPE_KEY)
@@ -64,7 +72,7 @@ class SpecVersionHeader:
         async def send_with_header(message: Message) -> None:
             nonlocal rewriting
             if message["type"] == "http.response.start":
-                value = spec_versions_header(games or list(REGISTRY)).encode("latin-1")
+                value = spec_versions_header(games).encode("latin-1") if games else self._every()
                 headers = [h for h in message.get("headers", []) if h[0].lower() not in (name, games_name)]
                 headers.append((games_name, value))
                 ctype = next((v for k, v in headers if k.lower() == b"content-type"), b"")

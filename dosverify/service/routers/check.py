@@ -48,9 +48,7 @@ def profile_job(body: bytes, max_items: int, fixed: dict[str, str]) -> tuple[str
 
 def _not_supported(game: str, title: str) -> ServiceError:
     message = f"{title} has no option inference (its pack does not declare the `profile` capability)"
-    return ServiceError(
-        422, "not-supported", message, [Problem(location=loc("body"), message=message)], game=game
-    )
+    return ServiceError(422, "not-supported", message, [Problem(location=loc("body"), message=message)], game=game)
 
 
 def auto_job(pairs: list[tuple[str, str | bytes | dict]], options: dict[str, str]) -> dict:
