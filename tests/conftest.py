@@ -32,6 +32,7 @@ HEAVY_FILES = {
     "uno_duo/test_profile.py": ("slow", "option inference over generated games"),
     "dos/test_auto.py": ("slow", "`--ruleset auto` over generated programs, CLI and service"),
     "uno_duo/test_thousand_games.py": ("slow", "a thousand generated games in every rendering"),
+    "uno_duo/test_corpus.py": ("slow", "the UNO Duo conformance corpus built again and run through every surface"),
 }
 
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import conftest
+import pytest
 import tiers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,6 +41,7 @@ def test_ci_runs_the_readmes_test_command_over_every_tier():
     assert "--tier full" in readme  # and the README says how to run every tier
 
 
+@pytest.mark.slow  # two collections of the suite in subprocesses
 def test_a_quick_collection_leaves_the_heavy_tests_out():
     """Collected for real (one small heavy file and one light one): quick deselects, full keeps."""
     files = ["tests/core/test_install.py", "tests/core/test_tiers.py"]

@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # a mypy run of its own; CI's mypy pass covers the package too
 def test_no_face_down_card_reaches_a_card_function(tmp_path):
     pytest.importorskip("mypy")
     pack = ROOT / "dosverify" / "games" / "dos"

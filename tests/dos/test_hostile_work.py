@@ -160,6 +160,7 @@ def _peak(source: bytes, **kw) -> int:
     return peak
 
 
+@pytest.mark.slow  # tracemalloc over large hostile logs: half a minute
 @pytest.mark.parametrize("shape", ["empty rounds", "junk lines", "empty turns", "JSON empty rounds"])
 def test_memory_follows_the_findings_kept_not_the_findings_made(shape):
     """An empty round makes five findings (about 1 KB each), a junk line one: with 50 kept, the

@@ -80,6 +80,7 @@ def _alive(monkeypatch, data: bytes, **kw):
     return seen, check(data, **kw)
 
 
+@pytest.mark.slow  # a long JSON game held a round at a time: ten seconds
 def test_the_referee_holds_a_json_round_at_a_time(monkeypatch):
     data = _game(60).encode()
     doc = json.loads(data)

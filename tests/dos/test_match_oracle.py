@@ -91,7 +91,7 @@ def referee(target: str, cards: tuple[str, ...]) -> dict:
     }
 
 
-@pytest.mark.parametrize("size", [1, 2])
+@pytest.mark.parametrize("size", [1, pytest.param(2, marks=pytest.mark.slow)])  # size 2: every pair, 12 s
 def test_referee_agrees_with_brute_force(size: int) -> None:
     disagree = []
     for target in CODES:

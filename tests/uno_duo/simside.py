@@ -7,7 +7,7 @@ from tiers import count
 
 from dosverify.games import GamePack, UnknownGame, find_game
 
-GAMES = count("DOSVERIFY_GAMES", 200, 24)
+GAMES = count("DOSVERIFY_GAMES", 200, 6)
 
 
 def referee() -> GamePack:

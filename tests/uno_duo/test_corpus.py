@@ -25,6 +25,7 @@ def built() -> dict[str, bytes]:
     return render(generate())
 
 
+@pytest.mark.slow  # the whole corpus exported again
 def test_bundled_corpus_is_what_the_exporter_writes(built):
     on_disk = {p.name: p.read_bytes() for p in BUNDLED.iterdir() if p.is_file()}
     stale = sorted(set(on_disk) ^ set(built)) + sorted(n for n in built if on_disk.get(n) != built[n])

@@ -9,6 +9,7 @@ import random
 from functools import cache
 
 import pytest
+from tiers import FULL, tier
 
 from dosverify.games import Mutation
 from dosverify.games.uno_duo.mutate import KIND, OPERATORS
@@ -115,6 +116,7 @@ def _changes_only_its_place(text: str, m: Mutation) -> None:
         assert all(p[0] == "delete" for p in places[1:]) and places[-1][1] - places[0][2] < 6, places
 
 
+@pytest.mark.slow  # every operator in every rendering: the full tier's
 def test_operators_in_every_rendering():
     """Every operator that finds a place in some rendering of a log keeps to one defect there too."""
     for name in sorted(OPERATORS):
@@ -130,13 +132,16 @@ def test_operators_in_every_rendering():
 # ---- under the referee --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("style", sorted(STYLES))
+@pytest.mark.parametrize(
+    "style",  # the quick tier: the canonical rendering and the barest; the others in the full tier
+    [s if s in ("canonical", "bare") else pytest.param(s, marks=pytest.mark.slow) for s in sorted(STYLES)],
+)
 def test_referee_gives_one_finding_per_mutant(style):
     """Every operator's mutants over DOSVERIFY_GAMES/10 logs of this rendering: exactly one error, at the
     operator's line, with its rule and kind."""
     pack = referee()
     bad = []
-    for seed in range(max(10, GAMES // 10)):
+    for seed in range(max(10, GAMES // 10) if tier() == FULL else 3):  # quick: 3 logs per rendering
         text = _log(seed, style, whole=seed % 3 == 0)
         for name, op in sorted(OPERATORS.items()):
             m = op(text, random.Random(seed))
