@@ -180,11 +180,11 @@ def _settle(args: argparse.Namespace) -> str | None:
 def _rules_problem(args: argparse.Namespace) -> str | None:
     """`--ruleset`, `--option`, `--select` and `--ignore` name what some game's spec has (each
     log is then judged under its own game's: a flag its game lacks refuses that log, exit 2)."""
-    from ..games import REGISTRY, find_game
+    from ..games import usable_packs
     from ..overrides import unknown_anywhere
     from ..spec import parse_option_args
 
-    packs = [find_game(g) for g in REGISTRY]
+    packs = usable_packs()
     if (
         args.ruleset is not None
         and args.ruleset != "auto"

@@ -15,9 +15,9 @@ if TYPE_CHECKING:
 
 def specs() -> list[Spec]:
     """Every registered game's specification (a folder of logs may hold several games)."""
-    from ..games import REGISTRY, find_game
+    from ..games import usable_packs
 
-    return [find_game(g).spec() for g in REGISTRY]
+    return [p.spec() for p in usable_packs()]
 
 
 class Misuse(Exception):

@@ -332,6 +332,18 @@ def _import(reg: Registered) -> GamePack | PackUnavailable:
     return cast("GamePack", obj)
 
 
+def usable_packs() -> list[GamePack]:
+    """The registered games' packs that load, in the registry's order (a broken one is left out
+    here: it is said on first use of its game and in `--version`, and stops nothing else)."""
+    out = []
+    for name in REGISTRY:
+        try:
+            out.append(_load(name))
+        except PackUnavailable:
+            continue
+    return out
+
+
 def pack_problems() -> dict[str, str]:
     """Every registered game whose pack cannot be used, with why (`dosverify --version` lists them)."""
     out = {}

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from ..games import REGISTRY, GamePack, UnknownGame, find_game, sniff_game
+from ..games import REGISTRY, GamePack, UnknownGame, find_game, sniff_game, usable_packs
 from ..overrides import OverrideError, for_game, refuse_unknown, unknown_anywhere
 from ..pool import CheckBusy, CheckPool, CheckTimeout, WorkerDied
 from ..settings import Settings
@@ -133,7 +133,7 @@ def game_pack(game: str | None = None) -> GamePack:
 
 
 def packs() -> list[GamePack]:
-    return [find_game(g) for g in REGISTRY]
+    return usable_packs()
 
 
 def log_pack(body: bytes | str | dict) -> GamePack | None:

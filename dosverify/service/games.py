@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextvars
 from functools import cache
 
-from ..games import REGISTRY, find_game
+from ..games import REGISTRY, find_game, usable_packs
 
 #: the header naming each game an answer is about with its spec version: `uno-duo 1.1.0`;
 #: `dos 1.3.0, uno-duo 1.1.0` for a batch of both, and every registered game for an answer
@@ -34,7 +34,8 @@ def spec_versions(games: list[str] | None = None) -> dict[str, str]:
     """`{game: spec version}` for the games (every registered game by default), in the registry's
     order."""
     wanted = set(REGISTRY if games is None else games)
-    return {g: spec_version(g) for g in REGISTRY if g in wanted}
+    usable = {p.name for p in usable_packs()}  # a pack that fails to load has no spec to name
+    return {g: spec_version(g) for g in REGISTRY if g in wanted and g in usable}
 
 
 def spec_versions_header(games: list[str]) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import Query
 
-from ..games import REGISTRY, find_game
+from ..games import usable_packs
 from ..overrides import QUALIFIER
 
 TEXT_EXAMPLE = """dos 1
@@ -47,7 +47,7 @@ class Params:
     @classmethod
     def build(cls) -> Params:
         """Every registered game's rulesets and options: which apply is the log's game's."""
-        packs = [find_game(g) for g in REGISTRY]
+        packs = usable_packs()
         names = sorted({r for p in packs for r in p.spec().rulesets})
         plain = [f"{k}={v}" for p in packs for k, opt in p.spec().options.items() for v in opt["values"]]
         qualified = [

@@ -68,6 +68,6 @@ def test_a_quick_collection_leaves_the_heavy_tests_out():
         )
         return r.stdout
 
-    quick, full = collected(), collected("--tier", "full")
+    quick, full = collected("--tier", "quick"), collected("--tier", "full")  # this run's tier is in the environment
     assert "test_install.py" not in quick and "test_tiers.py" in quick
     assert "test_install.py" in full and "test_tiers.py" in full
