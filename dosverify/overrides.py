@@ -82,6 +82,17 @@ def refuse_unknown(pack: GamePack, ruleset: str | None, options: Mapping[str, st
             raise OverrideError(f"{pack.title} option `{key}` cannot be `{value}` (allowed: {', '.join(allowed)})")
 
 
+def unknown_ruleset_anywhere(ruleset: str | None, packs: Iterable[GamePack], more: str = "") -> str | None:
+    """Before any log is read: `ruleset` (not `auto`) that no game has, said with each game's
+    rulesets (and `more`, inside the parenthesis); None when some game has it (each log is then
+    judged against its own game's)."""
+    packs = list(packs)
+    if ruleset is None or ruleset == "auto" or any(ruleset in p.spec().rulesets for p in packs):
+        return None
+    each = "; ".join(f"{p.title}: {', '.join(sorted(p.spec().rulesets))}" for p in packs)
+    return f"unknown ruleset `{ruleset}` (known: {each}{more})"
+
+
 def unknown_anywhere(options: Mapping[str, str], packs: Iterable[GamePack]) -> str | None:
     """Before any log is read (the command line, a batch of mixed games): the first option that no
     game has (unqualified) or that the game it names does not have, said with what each game has;

@@ -181,17 +181,13 @@ def _rules_problem(args: argparse.Namespace) -> str | None:
     """`--ruleset`, `--option`, `--select` and `--ignore` name what some game's spec has (each
     log is then judged under its own game's: a flag its game lacks refuses that log, exit 2)."""
     from ..games import usable_packs
-    from ..overrides import unknown_anywhere
+    from ..overrides import unknown_anywhere, unknown_ruleset_anywhere
     from ..spec import parse_option_args
 
     packs = usable_packs()
-    if (
-        args.ruleset is not None
-        and args.ruleset != "auto"
-        and not any(args.ruleset in p.spec().rulesets for p in packs)
-    ):
-        each = "; ".join(f"{p.title}: {', '.join(sorted(p.spec().rulesets))}" for p in packs)
-        return f"unknown ruleset `{args.ruleset}` (known: {each}; or auto; `dosverify rulesets --game GAME` describes them)"
+    more = "; or auto; `dosverify rulesets --game GAME` describes them"
+    if (unknown := unknown_ruleset_anywhere(args.ruleset, packs, more)) is not None:
+        return unknown
     try:
         args.options = parse_option_args(getattr(args, "option", None) or [])
     except ValueError as exc:

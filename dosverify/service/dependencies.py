@@ -10,8 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from ..games import REGISTRY, GamePack, UnknownGame, find_game, sniff_game, usable_packs
-from ..overrides import OverrideError, for_game, refuse_unknown, unknown_anywhere
+from ..games import REGISTRY, GamePack, PackUnavailable, UnknownGame, find_game, sniff_game, usable_packs
+from ..overrides import OverrideError, for_game, refuse_unknown, unknown_anywhere, unknown_ruleset_anywhere
 from ..pool import CheckBusy, CheckPool, CheckTimeout, WorkerDied
 from ..settings import Settings
 from ..spec import SpecError
@@ -132,15 +132,22 @@ def game_pack(game: str | None = None) -> GamePack:
         ) from None
 
 
-def packs() -> list[GamePack]:
-    return usable_packs()
-
-
 def log_pack(body: bytes | str | dict) -> GamePack | None:
     """The pack of the game a log names (its first word, or its JSON game key); None when it names
-    none the service has (its report then says so)."""
+    none the service can use (its report then says so: an unknown game, or a pack that fails to load)."""
     named = sniff_game(body)
-    return find_game(named) if named in REGISTRY else None
+    if named not in REGISTRY:
+        return None
+    try:
+        return find_game(named)
+    except PackUnavailable:
+        return None
+
+
+def reader_pack(body: bytes | str | dict) -> GamePack:
+    """The pack whose reader judges a log: its game's, or the default game's for a log naming none
+    the service can use (api.check then makes its malformed report with that game's spec)."""
+    return log_pack(body) or find_game()
 
 
 def check_ruleset(ruleset: str | None, pack: GamePack | None = None) -> None:
@@ -148,10 +155,9 @@ def check_ruleset(ruleset: str | None, pack: GamePack | None = None) -> None:
     if ruleset is None or ruleset == "auto":
         return
     if pack is None:
-        if any(ruleset in p.spec().rulesets for p in packs()):
-            return
-        each = "; ".join(f"{p.title}: {', '.join(sorted(p.spec().rulesets))}" for p in packs())
-        raise override_problem(OverrideError(f"unknown ruleset `{ruleset}` (known: {each})", "ruleset"))
+        if (unknown := unknown_ruleset_anywhere(ruleset, usable_packs())) is not None:
+            raise override_problem(OverrideError(unknown, "ruleset"))
+        return
     try:
         refuse_unknown(pack, ruleset, None)
     except OverrideError as exc:
@@ -175,7 +181,7 @@ def parse_options(values: list[str], pack: GamePack | None = None) -> dict[str, 
 def check_options(options: dict[str, str], pack: GamePack | None = None, item: int | None = None) -> None:
     """The options are the pack's game's (those it takes: plain, or qualified by its name), or
     with no pack some game's; else a 422 (at batch item `item`, when one)."""
-    unknown = unknown_anywhere(options, packs())
+    unknown = unknown_anywhere(options, usable_packs())
     if unknown is not None:
         raise override_problem(OverrideError(unknown), item)
     if pack is not None:

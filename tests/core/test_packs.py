@@ -94,3 +94,26 @@ def test_two_packs_claiming_one_game_stop_with_both_named(extra, capsys):
 
 def test_the_default_game_is_the_packs_choice(extra):
     assert games.default_game() == min((find_game(n).default_rank, n) for n in REGISTRY)[1]
+
+
+def test_the_service_answers_a_log_of_a_broken_pack_with_its_report(extra):
+    """A log naming a registered game whose pack cannot load is a malformed report saying why
+    (as on the command line), never a 500 (the service's own look at the log's game once raised),
+    and a ruleset asked is judged as for a log naming no game."""
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from dosverify.service import create_app
+
+    extra(Registered("brokengame", "no_such_module_for_dosverify:PACK", "dosverify-brokengame"))
+    with TestClient(create_app()) as client:
+        r = client.post(
+            "/v1/check",
+            params={"ruleset": "official"},
+            content=b"brokengame 1\n",
+            headers={"content-type": "text/plain"},
+        )
+    assert r.status_code == 200, r.text
+    # the pool's worker is another process, which reads the installed entry points itself (here
+    # without the broken one): the report is malformed either way; its wording is test_a_broken_pack_...'s
+    assert r.json()["verdict"] == "malformed" and len(r.json()["findings"]) == 1

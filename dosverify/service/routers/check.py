@@ -9,7 +9,6 @@ from typing import Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
-from ...api import game_of
 from ...overrides import for_game
 from ...report import Report
 from ...spec import SpecError
@@ -24,6 +23,7 @@ from ..dependencies import (
     log_pack,
     override_problem,
     parse_options,
+    reader_pack,
 )
 from ..errors import ERROR_RESPONSES, Problem, ServiceError, loc
 from ..games import mark_games
@@ -37,7 +37,7 @@ def profile_job(body: bytes, max_items: int, fixed: dict[str, str]) -> tuple[str
     """`POST /v1/profile` in a pool worker: the body read, then the inference of the first log's
     game (over that game's logs, as `dosverify profile` does); (that game, the profile)."""
     pairs = profile_pairs(json_items(body, max_items, empty_ok=False))
-    pack = game_of(pairs[0][1])
+    pack = reader_pack(pairs[0][1])
     if "profile" not in pack.capabilities:
         raise _not_supported(pack.name, pack.title)
     try:
@@ -53,7 +53,7 @@ def _not_supported(game: str, title: str) -> ServiceError:
 
 def auto_job(pairs: list[tuple[str, str | bytes | dict]], options: dict[str, str]) -> dict:
     """What `batch?ruleset=auto` judges under (in a pool worker): the first log's game's inference."""
-    pack = game_of(pairs[0][1])
+    pack = reader_pack(pairs[0][1])
     if "profile" not in pack.capabilities:
         raise _not_supported(pack.name, pack.title)
     return pack.auto_choice(pack.profile(pairs, for_game(options, pack.name)))
@@ -136,7 +136,7 @@ async def check_one(
     body = await read_body(request)
     form = form_of(request, ("text", "json"))
     pack = log_pack(body)  # the ruleset and options are the log's game's
-    mark_games(game_of(body).name)  # the game whose reader judges it (DOS's for a log naming none)
+    mark_games(reader_pack(body).name)  # the game whose reader judges it (DOS's for a log naming none)
     check_ruleset(ruleset, pack)
     options = parse_options(option, pack)
     as_text = prefers_text(request)
@@ -163,7 +163,7 @@ async def check_batch(
     check_ruleset(ruleset)
     options = parse_options(option)
     items = await batch_logs(request, jobs, form, limits)
-    games = [game_of(raw).name for raw, _, _ in items]  # each report's game
+    games = [reader_pack(raw).name for raw, _, _ in items]  # each report's game
     mark_games(*games)
     check_items(items, ruleset, options)  # each item's game has the ruleset and options asked
     ruleset, options, auto = await judged_under(jobs, items, ruleset, options)
@@ -223,7 +223,7 @@ async def convert_log(
     JSON form's text). A log that cannot be read is a 422 with the findings as problems."""
     body = await read_body(request)
     form = form_of(request, ("text", "json"))
-    mark_games(game_of(body).name)
+    mark_games(reader_pack(body).name)
     target = to or ("json" if form == "text" else "text")
     [(out, findings)] = await jobs.run([("convert", (body, form, target), len(body))])
     if out is None:

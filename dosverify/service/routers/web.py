@@ -16,10 +16,9 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
-from ...api import game_of
 from ...games import find_game
 from ...overrides import for_game
-from ..dependencies import JobsDep, Limits, check_ruleset, parse_options
+from ..dependencies import JobsDep, Limits, check_ruleset, parse_options, reader_pack
 from ..errors import ERROR_RESPONSES
 from ..games import mark_games
 from ..negotiation import form_of
@@ -121,7 +120,7 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
         no states."""
         body = await request.body()
         form = form_of(request, ("text", "json"))
-        game = game_of(body)  # the game the log's header (or JSON key) names, as /v1/check picks it
+        game = reader_pack(body)  # the game the log's header (or JSON key) names, as /v1/check picks it
         mark_games(game.name)
         check_ruleset(ruleset, game)
         options = parse_options(option, game)
