@@ -160,6 +160,20 @@ def _renderings(text: str, mutant: str, seed: int) -> dict:
     return {name: render(p.log, st, seed, known_until=start) for name, st in STYLES.items()}
 
 
+def _once_per_split_line(rd, findings):
+    """A style that writes one line as several (`single`: `draw bob B3 B7` as two draws) repeats
+    whatever is wrong in the words they share, e.g. a misspelt name: the same finding, word for word,
+    on each part is the one mistake of the one line it was written as, and counts once."""
+    seen = set()
+    for f in findings:
+        src = rd.src[f.line - 1] if f.line and f.line <= len(rd.src) else None
+        key = (f.kind, f.rule, f.message, src)
+        if src and key in seen:
+            continue
+        seen.add(key)
+        yield f
+
+
 def _mutant_differences(seed: int, op: str) -> tuple[int, list, list]:
     """(renderings compared, differences, follow-on differences) for one operator on one game."""
     r = random.Random(seed)
@@ -190,7 +204,7 @@ def _mutant_differences(seed: int, op: str) -> tuple[int, list, list]:
             for f in base
             if not (deckless and f.rule in DECK_ONLY)
         )
-        got = Counter((f.kind, f.rule, rd.unit(f.line, groups)) for f in check(rd.text).findings)
+        got = Counter((f.kind, f.rule, rd.unit(f.line, groups)) for f in _once_per_split_line(rd, check(rd.text).findings))
         compared += 1
         if got == want:
             continue
