@@ -204,7 +204,9 @@ def _mutant_differences(seed: int, op: str) -> tuple[int, list, list]:
             for f in base
             if not (deckless and f.rule in DECK_ONLY)
         )
-        got = Counter((f.kind, f.rule, rd.unit(f.line, groups)) for f in _once_per_split_line(rd, check(rd.text).findings))
+        got = Counter(
+            (f.kind, f.rule, rd.unit(f.line, groups)) for f in _once_per_split_line(rd, check(rd.text).findings)
+        )
         compared += 1
         if got == want:
             continue
