@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from ..findings import Keep
     from ..model import Parsed
+    from ..moves.protocol import PackMoves
     from ..report import Report
     from ..spec import Spec
 
@@ -91,6 +92,7 @@ CAPABILITIES = frozenset(
         "witness",  # the open log proving a legal face-down log (`check --witness`)
         "replay",  # the table after every turn (`replay`, POST /v1/replay, the page)
         "result",  # who won, for standings
+        "moves",  # the move API: legal next lines and a table to play on (dosverify.moves)
     }
 )
 
@@ -258,6 +260,10 @@ class GamePack:
         from ..replayview import GenericReplayResult
 
         return GenericReplayResult
+
+    def moves(self) -> PackMoves:
+        """The game's move generator (capability ``moves``; dosverify.moves.protocol)."""
+        raise NotImplementedError
 
     def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
         """One log's report and the table after every turn, for the page (positional: it runs in the pool)."""

@@ -1,0 +1,71 @@
+"""What a pack supplies for the move API (capability ``moves``): a position that lists and plays.
+
+The core's table (``dosverify.moves.table``) owns the history (``pop``), the log so far, the
+prefix's verdict and every judgement (the referee through ``check``); a pack's position only
+lists what may come next and plays a listed move fast, which is what self-play needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, Protocol, runtime_checkable
+
+from .model import Move
+
+
+@runtime_checkable
+class PackPosition(Protocol):
+    """A game's state between two lines, as its move generator keeps it."""
+
+    def legal_moves(self) -> list[Move]:
+        """Every line that may come next (docs/moves.md, "What is listed"), canonical, sorted."""
+        ...
+
+    def to_move(self) -> str:
+        """The player on turn, or ``chance``, or ``table``."""
+        ...
+
+    def push(self, move: Move) -> None:
+        """Play a listed move (no judgement: the listing is held equal to the referee by tests)."""
+        ...
+
+    def canonical(self, line: str) -> str | None:
+        """The move a written line is (canonical form), or None when it reads as none."""
+        ...
+
+    def copy(self) -> PackPosition: ...
+
+    def key(self) -> Hashable:
+        """Equal exactly when two positions are the same state (table equality)."""
+        ...
+
+    def lines(self) -> list[str]:
+        """The event lines so far, header included, as a log ``check`` reads."""
+        ...
+
+    def observation(self, seat: str) -> Any:
+        """What ``seat`` may see (DOS: the seat view log; UNO Duo: a structured dict)."""
+        ...
+
+    def round_over(self) -> bool: ...
+
+    def game_over(self) -> bool: ...
+
+    def scores(self) -> dict[str, int]:
+        """Each player's total so far."""
+        ...
+
+
+class PackMoves(Protocol):
+    """A pack's entry to the move API: ``GamePack.moves()`` returns one."""
+
+    def from_log(
+        self, text: str, after: int | None, ruleset: str | None, options: dict[str, str]
+    ) -> tuple[PackPosition, int]:
+        """The position after the first ``after`` physical lines of a text log (all of it when None),
+        and the number of the last event line it holds. Raises NotAPosition."""
+        ...
+
+    def new(self, players: list[str], ruleset: str, options: dict[str, str], seed: int) -> PackPosition:
+        """A fresh game, its decks fixed by ``seed`` (no global random state)."""
+        ...
