@@ -8,9 +8,12 @@ lists what may come next and plays a listed move fast, which is what self-play n
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .model import Move
+
+if TYPE_CHECKING:
+    from ..findings import Finding
 
 
 @runtime_checkable
@@ -55,15 +58,26 @@ class PackPosition(Protocol):
         """Each player's total so far."""
         ...
 
+    def deferred(self, line: str) -> list[Finding]:
+        """For a line not listed that ``check`` finds no error in at its own line (the referee says so
+        only once a later line arrives: READINGS R9 and kin), the finding it will earn; else []."""
+        ...
+
 
 class PackMoves(Protocol):
     """A pack's entry to the move API: ``GamePack.moves()`` returns one."""
 
     def from_log(
-        self, text: str, after: int | None, ruleset: str | None, options: dict[str, str]
+        self,
+        source: str | bytes | dict,
+        form: str | None,
+        after: int | None,
+        ruleset: str | None,
+        options: dict[str, str],
     ) -> tuple[PackPosition, int]:
-        """The position after the first ``after`` physical lines of a text log (all of it when None),
-        and the number of the last event line it holds. Raises NotAPosition."""
+        """The position after the first ``after`` physical lines of a text log (a JSON log: its first
+        ``after`` event objects), all of it when None; and the line (or event index) it ends at.
+        Raises NotAPosition naming the valid range."""
         ...
 
     def new(self, players: list[str], ruleset: str, options: dict[str, str], seed: int) -> PackPosition:
