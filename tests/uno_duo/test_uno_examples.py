@@ -1,4 +1,4 @@
-"""The contract's worked examples (design/uno-duo.md, section 3) parse and mean what it says."""
+"""The contract's worked examples (spec/uno-duo/notation.md) parse and mean what it says."""
 
 from __future__ import annotations
 
