@@ -16,6 +16,14 @@ def closest(word: str, names, cutoff: float = 0.6) -> str | None:
     return near[0] if near else None
 
 
+def near_words(word: str, names, n: int = 3, cutoff: float = 0.5) -> list[str]:
+    """The few names nearest `word` (any case), nearest first, each once."""
+    import difflib
+
+    names = list(dict.fromkeys(names))
+    return difflib.get_close_matches(word.lower(), names, n=n, cutoff=cutoff)
+
+
 def near_player(word: str, players) -> str:
     """`; did you mean `ann`?` (with a word on case when only the case differs), or nothing."""
     n = closest(word, players)

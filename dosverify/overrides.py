@@ -65,7 +65,7 @@ def refuse_unknown(pack: GamePack, ruleset: str | None, options: Mapping[str, st
     if ruleset is not None and ruleset != "auto" and ruleset not in spec.rulesets:
         known = ", ".join(sorted(spec.rulesets))
         raise OverrideError(
-            f"ruleset `{ruleset}` is not one of {pack.title}'s (its rulesets: {known}; "
+            f"ruleset `{ruleset}` is not one of {pack.title}'s{_near(ruleset, spec.rulesets)} (its rulesets: {known}; "
             f"`dosverify rulesets --game {pack.name}` describes them)",
             "ruleset",
         )
@@ -73,13 +73,15 @@ def refuse_unknown(pack: GamePack, ruleset: str | None, options: Mapping[str, st
         if key not in spec.options:
             known = ", ".join(sorted(spec.options))
             raise OverrideError(
-                f"option `{key}` is not one of {pack.title}'s (its options: {known}; "
+                f"option `{key}` is not one of {pack.title}'s{_near(key, spec.options)} (its options: {known}; "
                 f"`dosverify rulesets --game {pack.name}` describes them; `GAME{QUALIFIER}KEY=VALUE` sets an "
                 "option for one game's logs only)"
             )
         allowed = spec.options[key]["values"]
         if value not in allowed:
-            raise OverrideError(f"{pack.title} option `{key}` cannot be `{value}` (allowed: {', '.join(allowed)})")
+            raise OverrideError(
+                f"{pack.title} option `{key}` cannot be `{value}`{_near(value, allowed)} (allowed: {', '.join(allowed)})"
+            )
 
 
 def unknown_ruleset_anywhere(ruleset: str | None, packs: Iterable[GamePack], more: str = "") -> str | None:
@@ -90,7 +92,8 @@ def unknown_ruleset_anywhere(ruleset: str | None, packs: Iterable[GamePack], mor
     if ruleset is None or ruleset == "auto" or any(ruleset in p.spec().rulesets for p in packs):
         return None
     each = "; ".join(f"{p.title}: {', '.join(sorted(p.spec().rulesets))}" for p in packs)
-    return f"unknown ruleset `{ruleset}` (known: {each}{more})"
+    near = _near(ruleset, [r for p in packs for r in p.spec().rulesets])
+    return f"unknown ruleset `{ruleset}`{near} (known: {each}{more})"
 
 
 def unknown_anywhere(options: Mapping[str, str], packs: Iterable[GamePack]) -> str | None:
@@ -112,8 +115,20 @@ def unknown_anywhere(options: Mapping[str, str], packs: Iterable[GamePack]) -> s
         having = [p for p in packs if name in p.spec().options]
         if not having:
             each = "; ".join(f"{p.title}: {', '.join(sorted(p.spec().options))}" for p in packs)
-            return f"unknown option `{name}` (known: {each})"
+            near = _near(name, [k for p in packs for k in p.spec().options])
+            return f"unknown option `{name}`{near} (known: {each})"
         if not any(value in p.spec().options[name]["values"] for p in having):
-            p = having[0]
-            return f"{p.title} option `{name}` cannot be `{value}` (allowed: {', '.join(p.spec().options[name]['values'])})"
+            allowed = having[0].spec().options[name]["values"]
+            return (
+                f"{having[0].title} option `{name}` cannot be `{value}`{_near(value, allowed)} "
+                f"(allowed: {', '.join(allowed)})"
+            )
     return None
+
+
+def _near(word: str, names: Iterable[str]) -> str:
+    """`; did you mean `official`?` for a mistyped ruleset, option or value, or nothing."""
+    from .hints import closest
+
+    near = closest(word, sorted(set(names)))
+    return f"; did you mean `{near}`?" if near and near != word else ""

@@ -11,6 +11,7 @@ import os
 import sys
 from typing import Any
 
+from ..argsuggest import SuggestingParser
 from ..registry import PackConflict
 from ..terminal import colour_wanted as _colour
 from ..terminal import read_bytes as _read
@@ -48,7 +49,7 @@ class _Version(argparse.Action):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command; with `only`, that command's alone in full (the others are
     names: their modules are not imported, and only `dosverify --help` would show them)."""
-    p = argparse.ArgumentParser(
+    p = SuggestingParser(
         prog="dosverify",
         description="Referee card game logs (each game a pack: `--version` lists them) against its rules specification.",
     )

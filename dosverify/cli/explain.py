@@ -32,7 +32,21 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    spec = _spec_naming(args)
+    args.rule = _in_its_case(args)
+    if getattr(args, "game", None) is not None:
+        return _explain_in(pack_of(args).spec(), args)
+    from ..games import find_game
+
+    games = _games_naming(args.rule)
+    if len(games) > 1 and args.format == "text":  # an id two games have: each game's text
+        for i, name in enumerate(games):
+            print(("\n" if i else "") + f"== {find_game(name).title} (`--game {name}`) ==\n")
+            _explain_in(find_game(name).spec(), args)
+        return 0
+    return _explain_in(find_game(games[0]).spec() if games else pack_of(args).spec(), args)
+
+
+def _explain_in(spec: Spec, args: argparse.Namespace) -> int:
     if args.rule in spec.kinds:  # a finding kind: the rules that report it
         return _explain_kind(spec, args.rule, args.format)
     key = _option_key(spec, args.rule)
@@ -40,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
         return _explain_option(spec, key, args.format)
     rule = spec.rules.get(args.rule)
     if rule is None:
-        import difflib
+        from ..hints import near_words
 
-        names = list(spec.rules) + list(spec.kinds) + list(spec.options)
-        near = difflib.get_close_matches(args.rule, names, n=3, cutoff=0.5)
+        names = [n for s in _usable_specs() for n in (*s.rules, *s.kinds, *s.options)]
+        near = near_words(args.rule, names)
         hint = f"; did you mean {', '.join(near)}?" if near else "; `dosverify rules` lists them"
         print(f"dosverify: no rule, finding kind or option `{args.rule}`{hint}", file=sys.stderr)
         return 2
@@ -54,16 +68,34 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _spec_naming(args: argparse.Namespace) -> Spec:
-    """The spec of `--game`, else DOS's, else (without `--game`) the first game that has the rule."""
+def _usable_specs() -> list[Spec]:
     from ..games import REGISTRY, find_game
 
-    spec = pack_of(args).spec()
-    if getattr(args, "game", None) is None and args.rule not in spec.rules and args.rule not in spec.options:
-        for other in _ranked(REGISTRY, find_game):  # a rule of another game, named without --game
-            if args.rule in find_game(other).spec().rules:
-                return find_game(other).spec()
-    return spec
+    return [find_game(name).spec() for name in _ranked(REGISTRY, find_game)]
+
+
+def _games_naming(word: str) -> list[str]:
+    """The games whose specification has `word` as a rule id, finding kind or option (key or
+    variant point), in the packs' order: `explain volley` needs no `--game`."""
+    return [
+        s.game for s in _usable_specs() if word in s.rules or word in s.kinds or _option_key(s, word) is not None
+    ]
+
+
+def _in_its_case(args: argparse.Namespace) -> str:
+    """A rule id, kind or option key typed in another case (`MATCH.DOUBLE`) is the one it names:
+    ids are lower case, and nobody should be refused for the shift key."""
+    from ..games import UnknownGame, find_game
+
+    word = args.rule
+    try:
+        specs = [find_game(args.game).spec()] if getattr(args, "game", None) else _usable_specs()
+    except UnknownGame:
+        return word  # said by pack_of, as a misuse
+    names = [n for s in specs for n in (*s.rules, *s.kinds, *s.options)]
+    if word in names:
+        return word
+    return next((n for n in names if n.lower() == word.lower()), word)
 
 
 def _ranked(names: Iterable[str], find: Callable[[str], GamePack]) -> list[str]:

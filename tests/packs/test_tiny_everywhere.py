@@ -78,8 +78,11 @@ def test_explain_rules_rulesets_and_simulate(capsys, tmp_path):
     status, out, _ = run(capsys, "explain", "draw.stuck")  # only Tiny has it: found without --game
     assert status == 0 and "draw.stuck: A player draws only when they cannot play" in out
     assert "README.md" in out and "fixtures/rules/draw.stuck/" in out
-    status, out, _ = run(capsys, "explain", "play.held")  # UNO Duo's as before: the packs' rank decides
-    assert status == 0 and "README.md" not in out
+    status, out, _ = run(capsys, "explain", "play.held")  # UNO Duo's and Tiny's, in the packs' rank
+    assert status == 0 and out.index("== UNO Duo (`--game uno-duo`) ==") < out.index("== Tiny (`--game tiny`) ==")
+    assert out.count("play.held: ") == 2 and "README.md" in out.split("== Tiny")[1]
+    status, out, _ = run(capsys, "explain", "play.held", "--format", "json")  # one object: the higher rank's
+    assert status == 0 and json.loads(out)["id"] == "play.held" and "README.md" not in out
     status, out, _ = run(capsys, "explain", "play.held", "--game", "tiny")
     assert status == 0 and "card-accounting" in out
     status, out, _ = run(capsys, "rules", "--game", "tiny")

@@ -40,6 +40,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...argsuggest import SuggestingParser
 from ...hints import plural
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -785,7 +786,7 @@ def _golden(args) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = SuggestingParser(
         prog="dosverify corpus",
         description="The conformance corpus: y_ logs to accept, "
         "n_ logs to reject, i_ logs whose verdict depends on the ruleset.",

@@ -7,9 +7,10 @@ changes what a log means: the formatted log must read back to the same game."""
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
+
+from ...argsuggest import SuggestingParser
 
 TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"]+|"')
 ENDS_TURN = frozenset({"turn", "show", "score", "round", "totals", "winner"})
@@ -126,7 +127,7 @@ def _judged(text: str) -> list[tuple]:
 
 
 def main_fmt(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(
+    p = SuggestingParser(
         prog="dosverify fmt",
         description="Write text logs in canonical form (in place; - for standard input to standard output).",
     )

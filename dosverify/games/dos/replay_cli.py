@@ -6,9 +6,10 @@ answers them."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
+
+from ...argsuggest import SuggestingParser
 
 
 def _label(states: list[dict], i: int) -> str:
@@ -65,7 +66,7 @@ def _missing(states: list[dict], args) -> str:
 
 
 def main_replay(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(
+    p = SuggestingParser(
         prog="dosverify replay",
         description="The table after each turn of a log, with the findings at the turn where they occur.",
     )

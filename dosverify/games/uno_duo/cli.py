@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ...argsuggest import SuggestingParser
+
 
 def _option(text: str) -> tuple[str, str]:
     key, sep, value = text.partition("=")
@@ -19,9 +21,7 @@ def main_simulate(argv: list[str] | None = None) -> int:
     from .simemit import STYLES
     from .simulate import simulate
 
-    p = argparse.ArgumentParser(
-        prog="dosverify simulate --game uno-duo", description="Write a legal simulated UNO Duo log."
-    )
+    p = SuggestingParser(prog="dosverify simulate --game uno-duo", description="Write a legal simulated UNO Duo log.")
     p.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
     p.add_argument("--whole-game", action="store_true", help="play rounds until a total reaches the target")
     p.add_argument("--ruleset", default="official", help="the ruleset (default official)")
@@ -75,7 +75,7 @@ def main_replay(argv: list[str] | None = None) -> int:
     from ...terminal import read_or_say
     from .replay import replay
 
-    p = argparse.ArgumentParser(prog="dosverify replay --game uno-duo", description="The table after each turn.")
+    p = SuggestingParser(prog="dosverify replay --game uno-duo", description="The table after each turn.")
     p.add_argument("file", metavar="LOG", help="a UNO Duo log (text or JSON); - for standard input")
     p.add_argument("--ruleset", help="override the log's ruleset")
     p.add_argument("--format", choices=["text", "json"], default="text")

@@ -23,7 +23,6 @@ Commands (``dosverify corpus --game uno-duo COMMAND``):
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import shlex
@@ -33,6 +32,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...argsuggest import SuggestingParser
 from ...resources import checkout, data_dir
 
 MUTANTS_PER_OPERATOR = 2
@@ -253,7 +253,7 @@ def run_corpus(directory: Path, cmd: str, strict: bool) -> tuple[int, list[tuple
 
 
 def main_corpus(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="dosverify corpus --game uno-duo", description="The UNO Duo conformance corpus.")
+    p = SuggestingParser(prog="dosverify corpus --game uno-duo", description="The UNO Duo conformance corpus.")
     sub = p.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="regenerate the corpus (fixtures/uno-duo/conformance/)")
     b.add_argument("--dir", type=Path)

@@ -11,9 +11,10 @@ as it is, exit 2, with the findings that stop it.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
+
+from ...argsuggest import SuggestingParser
 
 TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"]+|"')
 #: the lines that end a turn's indented block (and are not indented)
@@ -106,7 +107,7 @@ def format_file(path: str, data: bytes, check_only: bool) -> int:
 
 
 def main_fmt(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(
+    p = SuggestingParser(
         prog="dosverify fmt --game uno-duo",
         description="Write UNO Duo text logs in canonical form (in place; - for standard input to standard output).",
     )

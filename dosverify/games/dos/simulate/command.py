@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ....argsuggest import SuggestingParser
 from ....spec import load_spec
 from .game import Sim
 from .logs import _run, simulate, simulate_json, simulate_text
@@ -208,7 +209,7 @@ def _write_program(args: argparse.Namespace, kw: dict) -> int:
 def main_simulate(argv: list[str] | None = None) -> int:
     """`dosverify simulate` run on its own (the pack's command)."""
     parser = add_simulate_arguments(
-        argparse.ArgumentParser(prog="dosverify simulate", description="Write a legal simulated DOS game log.")
+        SuggestingParser(prog="dosverify simulate", description="Write a legal simulated DOS game log.")
     )
     return run_simulate(parser.parse_args(argv))
 
