@@ -132,3 +132,14 @@ def _near(word: str, names: Iterable[str]) -> str:
 
     near = closest(word, sorted(set(names)))
     return f"; did you mean `{near}`?" if near and near != word else ""
+
+
+def from_command_line(items: list[str], game: str) -> dict[str, str]:
+    """`--option KEY=VALUE` items (plain or `GAME:KEY=VALUE`) for a log of `game`, judged against its
+    spec as `check` judges them; ValueError (an OverrideError) naming what is wrong."""
+    from .games import find_game
+    from .spec import parse_option_args
+
+    options = for_game(parse_option_args(items), game)
+    refuse_unknown(find_game(game), None, options)
+    return options

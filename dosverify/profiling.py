@@ -4,7 +4,6 @@ profiled with one line (exit 2), and prints the profile (exit 0 when every log i
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Callable
@@ -25,8 +24,11 @@ def profile_main(
     profile: Callable[[Logs, dict[str, str]], dict[str, Any]],
     command: Callable[[dict[str, Any], str], str],
     render_text: Callable[[dict[str, Any], str], str],
+    game: str | None = None,
 ) -> int:
-    ap = argparse.ArgumentParser(prog=prog, description=description)
+    from .argsuggest import SuggestingParser
+
+    ap = SuggestingParser(prog=prog, description=description)
     ap.add_argument("paths", nargs="+", metavar="LOG|DIR")
     ap.add_argument("--format", choices=("text", "json"), default="text")
     ap.add_argument(
@@ -44,13 +46,38 @@ def profile_main(
     except OSError as exc:
         print(f"dosverify profile: {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
+    logs, others = _of_game(logs, game)
     if not logs:
-        print("dosverify profile: no logs found", file=sys.stderr)
+        print("dosverify profile: no logs found" + (f" of the game `{game}`" if others else ""), file=sys.stderr)
         return 2
     prof = profile(logs, fixed)
     target = " ".join(args.paths)
+    if others:  # a folder of several games: each is profiled on its own, its options set for it alone
+        prof["flags"] = [_qualified(f, game) for f in prof["flags"]]
+        prof["other_games_left_out"] = others
     if args.format == "json":
         print(json.dumps({**prof, "command": command(prof, target)}, ensure_ascii=False, indent=2))
     else:
         sys.stdout.write(render_text(prof, target))
     return 0 if prof["legal"] else 1
+
+
+def _of_game(logs: Logs, game: str | None) -> tuple[Logs, int]:
+    """The logs of `game` (all when None), and how many of another game were left out: a log of
+    another game is not a malformed log of this one."""
+    if game is None:
+        return logs, 0
+    from .registry import sniff_game
+
+    mine = [(name, log) for name, log in logs if sniff_game(log) in (game, None)]
+    return type(logs)(mine), len(logs) - len(mine)
+
+
+def _qualified(flag: str, game: str | None) -> str:
+    """`--option k=v` as `--option GAME:k=v`, so the printed command over a mixed folder sets the
+    option for this game's logs only (overrides.QUALIFIER)."""
+    from .overrides import QUALIFIER
+
+    if game and flag.startswith("--option ") and QUALIFIER not in flag.split("=", 1)[0]:
+        return f"--option {game}{QUALIFIER}{flag.removeprefix('--option ')}"
+    return flag

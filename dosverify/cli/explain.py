@@ -77,9 +77,7 @@ def _usable_specs() -> list[Spec]:
 def _games_naming(word: str) -> list[str]:
     """The games whose specification has `word` as a rule id, finding kind or option (key or
     variant point), in the packs' order: `explain volley` needs no `--game`."""
-    return [
-        s.game for s in _usable_specs() if word in s.rules or word in s.kinds or _option_key(s, word) is not None
-    ]
+    return [s.game for s in _usable_specs() if word in s.rules or word in s.kinds or _option_key(s, word) is not None]
 
 
 def _in_its_case(args: argparse.Namespace) -> str:

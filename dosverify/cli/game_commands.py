@@ -36,6 +36,10 @@ def run(name: str, argv: list[str]) -> int:
     """A command that belongs to a game (simulate, replay, profile, fmt, corpus): the game's pack runs it."""
     from ..games import UnknownGame, find_game
 
+    if name == "profile" and "--game" not in argv and not any(a.startswith("--game=") for a in argv):
+        games = _games_of_logs(argv)
+        if len(games) > 1:  # a folder of several games: each game's logs profiled by its own pack
+            return _each_game(name, games, argv)
     game, argv = take_game(name, argv)
     try:
         pack = find_game(game)
@@ -47,6 +51,72 @@ def run(name: str, argv: list[str]) -> int:
         print(f"dosverify {name}: {pack.title} has no `{name}` command", file=sys.stderr)
         return 2
     return command(argv)
+
+
+def _each_game(name: str, games: list[str], argv: list[str]) -> int:
+    """`profile` over logs of several games: each game's profile in turn (text under a heading;
+    JSON as one object keyed by game), the worst exit status."""
+    import contextlib
+    import io
+    import json
+
+    from ..games import find_game
+
+    as_json = "json" in argv and any(a in ("--format", "--format=json") for a in argv)
+    worst, docs = 0, {}
+    for i, game in enumerate(games):
+        pack = find_game(game)
+        command = pack.commands().get(name)
+        if command is None:
+            print(f"dosverify {name}: {pack.title} has no `{name}` command; its logs are left out", file=sys.stderr)
+            worst = max(worst, 2)
+            continue
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            status = command(argv)
+        worst = max(worst, status)
+        if as_json:
+            docs[game] = json.loads(out.getvalue()) if out.getvalue().strip() else None
+        else:
+            print(("\n" if i else "") + f"== {pack.title} logs ==")
+            sys.stdout.write(out.getvalue())
+    if as_json:
+        print(json.dumps({"games": docs}, ensure_ascii=False, indent=2))
+    return worst
+
+
+def _games_of_logs(argv: list[str]) -> list[str]:
+    """Every registered game named by the logs among the arguments (files, and folders' logs as
+    `check` finds them), in the packs' order."""
+    from ..games import REGISTRY, sniff_game
+    from ..inputs import discover
+
+    found = set()
+    paths = [a for a in argv if not a.startswith("-") and os.path.exists(a)]
+    for item in discover(paths) if paths else []:
+        if item.empty or item.problem is not None or item.path == "-":
+            continue
+        try:
+            with open(item.path, "rb") as fh:
+                named = sniff_game(fh.read(4096))
+        except OSError:
+            continue
+        if named in REGISTRY:
+            found.add(named)
+    return [g for g in REGISTRY if g in found]
+
+
+def _sniff_stdin(sniff_game) -> str | None:
+    """The game standard input's log names (`fmt -`, `replay -`): its bytes are read once and put
+    back as standard input, so the game's command reads them as it would have."""
+    import io
+
+    from ..games import REGISTRY
+
+    data = sys.stdin.buffer.read()
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+    named = sniff_game(data[:4096])
+    return named if named in REGISTRY else None
 
 
 def take_game(name: str, argv: list[str]) -> tuple[str | None, list[str]]:
@@ -91,6 +161,8 @@ def _game_of_first_log(argv: list[str]) -> str | None:
         return named if named in REGISTRY else None
 
     for a in argv:
+        if a == "-":  # standard input: read here, sniffed, and handed on whole as standard input still
+            return _sniff_stdin(sniff_game)
         if a.startswith("-"):
             continue
         if os.path.isfile(a):

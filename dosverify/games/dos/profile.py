@@ -20,6 +20,7 @@ import os
 from collections.abc import Sequence
 from types import SimpleNamespace
 
+from ...hints import plural
 from ...spec import load_spec
 from .check import check
 
@@ -278,9 +279,10 @@ def profile(logs: Sequence[tuple[str, str | bytes | dict]], fixed: dict[str, str
         }
         for r in reports
     ]
-    shown = {k for k, r in result.items() if r["evidence"]} | set(fixed)
+    # the command names only what differs from the ruleset's own values: an option the logs show
+    # at its default needs no flag (a suggestion of ten default flags hides the one that matters)
     flags = ([f"--ruleset {name}"] if name != "official" else []) + [
-        f"--option {k}={v}" for k, v in chosen.items() if k in shown or v != base[k]
+        f"--option {k}={v}" for k, v in chosen.items() if v != base[k]
     ]
     return {
         "spec_version": spec.version,
@@ -372,7 +374,7 @@ def command(prof: dict, target: str = "DIR") -> str:
 
 
 def render_text(prof: dict, target: str = "DIR") -> str:
-    out = [f"{prof['logs']} logs profiled"]
+    out = [f"{plural(prof['logs'], 'DOS log')} profiled"]
     fits = [n for n in prof["rulesets_consistent"] if n != prof["ruleset"]]
     out.append(
         f"ruleset: {prof['ruleset']}"
@@ -389,14 +391,18 @@ def render_text(prof: dict, target: str = "DIR") -> str:
         vals = ", ".join(r["values"]) + ("" if r["clean"] else " (best; none leaves the logs clean)")
         if len(r["values"]) > 1:
             vals += f" (each legal with another option of its group; {r['inferred']} inferred)"
-        out.append(head + f"{vals}; decided by {r['deciding_lines']} line(s)")
+        out.append(head + f"{vals}; decided by {plural(r['deciding_lines'], 'line')}")
         for value, ex in r["examples"].items():
             out.append(f"    not {value}: {ex['file']}:{ex['line']}: {ex['rule']}: {ex['message']}")
     bad = [v for v in prof["verdicts"] if v["verdict"] != "legal"]
     if not bad:
-        out.append(f"verdict: all {prof['logs']} logs legal under the inferred options")
+        out.append(
+            f"verdict: {'all ' if prof['logs'] > 1 else ''}{plural(prof['logs'], 'log')} legal under the inferred options"
+        )
     else:
-        out.append(f"verdict: {len(bad)} of {prof['logs']} logs stay illegal under the best options:")
+        out.append(
+            f"verdict: {len(bad)} of {plural(prof['logs'], 'log')} {'stays' if len(bad) == 1 else 'stay'} illegal under the best options:"
+        )
         for v in bad:
             out.append(f"  {v['file']}: {v['verdict']}")
             for f in v["findings"][:5]:
@@ -435,4 +441,5 @@ def main_profile(argv: list[str]) -> int:
         profile=profile,
         command=command,
         render_text=render_text,
+        game="dos",
     )

@@ -65,6 +65,17 @@ def _missing(states: list[dict], args) -> str:
     return f"no turn {args.turn}{where}"
 
 
+def replay_options(items: list[str], game: str) -> dict[str, str] | None:
+    """`--option` for this game's log, as `check` judges them; None (said in one line) when not its."""
+    from ...overrides import from_command_line
+
+    try:
+        return from_command_line(items, game)
+    except ValueError as exc:
+        print(f"dosverify replay: {exc}", file=sys.stderr)
+        return None
+
+
 def main_replay(argv: list[str]) -> int:
     p = SuggestingParser(
         prog="dosverify replay",
@@ -74,9 +85,13 @@ def main_replay(argv: list[str]) -> int:
     p.add_argument("--round", type=int, metavar="R", help="only round R")
     p.add_argument("--turn", type=int, metavar="N", help="only turn N (of each round shown)")
     p.add_argument("--ruleset", help="override the log's ruleset")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="set an option; repeatable")
     p.add_argument("--format", choices=["text", "json"], default="text")
     p.add_argument("--color", "--colour", choices=["auto", "always", "never"], default="auto")
     args = p.parse_args(argv)
+    options = replay_options(args.option, "dos")
+    if options is None:
+        return 2
     from ...findings import Finding
     from ...report import _COLOURS, Report, summary_line
     from ...spec import load_spec
@@ -90,7 +105,7 @@ def main_replay(argv: list[str]) -> int:
     data = read_or_say(args.file)
     if data is None:
         return 2
-    out = replay(data, name=args.file, ruleset=args.ruleset)
+    out = replay(data, name=args.file, ruleset=args.ruleset, options=options)
     rep, states = out["report"], out["states"]
     findings = rep["findings"]
     placed = {k for st in states for k in st["findings"]}

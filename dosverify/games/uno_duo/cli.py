@@ -78,13 +78,21 @@ def main_replay(argv: list[str] | None = None) -> int:
     p = SuggestingParser(prog="dosverify replay --game uno-duo", description="The table after each turn.")
     p.add_argument("file", metavar="LOG", help="a UNO Duo log (text or JSON); - for standard input")
     p.add_argument("--ruleset", help="override the log's ruleset")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="set an option; repeatable")
     p.add_argument("--format", choices=["text", "json"], default="text")
     args = p.parse_args(argv)
+    from ...overrides import from_command_line
+
+    try:
+        options = from_command_line(args.option, "uno-duo")
+    except ValueError as exc:
+        print(f"dosverify replay: {exc}", file=sys.stderr)
+        return 2
     data = read_or_say(args.file)
     if data is None:
         return 2
     try:
-        out = replay(data, name=args.file, ruleset=args.ruleset)
+        out = replay(data, name=args.file, ruleset=args.ruleset, options=options)
     except SpecError as exc:
         print(f"dosverify replay: {exc}", file=sys.stderr)
         return 2

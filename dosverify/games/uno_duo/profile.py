@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 
+from ...hints import plural
 from .check import check
 from .spec import spec as load_spec
 
@@ -171,8 +172,8 @@ def profile(logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | 
         verdicts.append(
             {"file": file, "verdict": verdict, "findings": [_where(file, f) for f in found if f.severity == "error"]}
         )
-    shown = {k for k, r in result.items() if r["evidence"]} | set(fixed)
-    flags = [f"--option {k}={v}" for k, v in now.items() if k in shown or v != spec.options[k]["default"]]
+    # only what differs from the defaults (DOS's profile says why)
+    flags = [f"--option {k}={v}" for k, v in now.items() if v != spec.options[k]["default"]]
     return {
         "game": "uno-duo",
         "spec_version": spec.version,
@@ -212,7 +213,7 @@ def command(prof: dict, target: str = "DIR") -> str:
 
 
 def render_text(prof: dict, target: str = "DIR") -> str:
-    out = [f"{prof['logs']} UNO Duo logs profiled"]
+    out = [f"{plural(prof['logs'], 'UNO Duo log')} profiled"]
     for key, value in prof["fixed"].items():
         out.append(f"{key}: {value} (fixed by --option, not inferred)")
     for key, r in prof["options"].items():
@@ -221,14 +222,18 @@ def render_text(prof: dict, target: str = "DIR") -> str:
             out.append(head + f"no evidence (every value gives the same findings; {r['inferred']} assumed)")
             continue
         vals = ", ".join(r["values"]) + ("" if r["clean"] else " (best; none leaves the logs clean)")
-        out.append(head + f"{vals}; decided by {r['deciding_lines']} line(s)")
+        out.append(head + f"{vals}; decided by {plural(r['deciding_lines'], 'line')}")
         for value, ex in r["examples"].items():
             out.append(f"    not {value}: {ex['file']}:{ex['line']}: {ex['rule']}: {ex['message']}")
     bad = [v for v in prof["verdicts"] if v["verdict"] != "legal"]
     if not bad:
-        out.append(f"verdict: all {prof['logs']} logs legal under the inferred options")
+        out.append(
+            f"verdict: {'all ' if prof['logs'] > 1 else ''}{plural(prof['logs'], 'log')} legal under the inferred options"
+        )
     else:
-        out.append(f"verdict: {len(bad)} of {prof['logs']} logs stay illegal under the best options:")
+        out.append(
+            f"verdict: {len(bad)} of {plural(prof['logs'], 'log')} {'stays' if len(bad) == 1 else 'stay'} illegal under the best options:"
+        )
         for v in bad:
             out.append(f"  {v['file']}: {v['verdict']}")
             out.extend(f"    line {f['line']}: {f['rule']}: {f['message']}" for f in v["findings"][:5])
@@ -264,4 +269,5 @@ def main_profile(argv: list[str]) -> int:
         profile=profile,
         command=command,
         render_text=render_text,
+        game="uno-duo",
     )

@@ -34,14 +34,16 @@ def table(ref) -> dict[str, Any]:
     }
 
 
-def replay(source, *, name: str = "<input>", ruleset: str | None = None) -> dict[str, Any]:
+def replay(
+    source, *, name: str = "<input>", ruleset: str | None = None, options: dict[str, str] | None = None
+) -> dict[str, Any]:
     """The report of the log and the table after each turn (`states`: round, turn, player, table,
     the findings the turn made); a malformed log has its report and no states."""
     from .check import check
     from .referee import Referee
     from .spec import spec
 
-    report = check(source, name=name, ruleset=ruleset, whole=True)
+    report = check(source, name=name, ruleset=ruleset, options=options, whole=True)
     done = report.referee
     if done is None:
         return {"report": report.to_dict(), "states": []}

@@ -1,0 +1,40 @@
+"""The game commands take each game's logs as `check` does (issue 35 item 3): `fmt -` and
+`replay -` read a UNO Duo log from standard input as they read it from a file, and `replay` takes
+`--option` (plain or `GAME:KEY=VALUE`), judged against the log's game."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+UNO = ROOT / "fixtures" / "uno-duo" / "examples" / "example-2.log"
+DOS = ROOT / "fixtures" / "dos" / "notation" / "example.log"
+
+
+def _run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dosverify", *args], input=stdin, capture_output=True, timeout=120)
+
+
+def test_fmt_and_replay_read_either_game_from_standard_input():
+    for path in (UNO, DOS):
+        data = path.read_bytes()
+        from_stdin = _run("fmt", "-", stdin=data)
+        assert from_stdin.returncode == 0 and not from_stdin.stderr, from_stdin.stderr
+        assert from_stdin.stdout.startswith(data.split(b"\n", 1)[0])  # its own game's header, formatted
+        again = _run("fmt", "-", stdin=from_stdin.stdout)
+        assert again.stdout == from_stdin.stdout  # canonical: a second pass changes nothing
+        replayed = _run("replay", "--format", "json", "-", stdin=data)
+        assert replayed.returncode == _run("replay", "--format", "json", str(path)).returncode, replayed.stderr
+        assert b"Traceback" not in replayed.stderr and replayed.stdout
+
+
+def test_replay_takes_the_logs_games_options():
+    same = _run("replay", "--option", "volley=must", "--option", "dos:dcm-draws=at-once", str(UNO))
+    assert same.returncode == 0 and same.stdout.strip().endswith(b"legal (0 findings)")
+    assert _run("replay", "--option", "dcm-draws=at-once", str(DOS)).returncode == 1  # that log's draws are end-of-turn
+    wrong = _run("replay", "--option", "dos-call=off", str(UNO))
+    assert wrong.returncode == 2 and b"not one of UNO Duo's" in wrong.stderr and b"Traceback" not in wrong.stderr
+    near = _run("replay", "--option", "volley=mus", str(UNO))
+    assert near.returncode == 2 and b"did you mean `must`?" in near.stderr
