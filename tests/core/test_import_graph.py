@@ -14,12 +14,14 @@ PKG = Path(__file__).resolve().parents[2] / "dosverify"
 #: Layers, lowest first: a module may import its own layer and those below, never above.
 #: The games sit above the report and below the entry points (api, runner, service, cli).
 LAYERS: list[tuple[str, ...]] = [
-    ("hints", "resources", "clientaddr", "settings", "config", "inputs", "terminal", "registry"),
+    ("hints", "argsuggest", "resources", "clientaddr", "settings", "config", "inputs", "terminal", "registry"),
     ("spec",),
     ("findings",),
-    ("model", "report", "jsondoc", "profiling", "replayview"),
-    ("games", "overrides"),  # the packs; a game's modules are games.<name>.*
-    ("api",),
+    # the move API's values and what a pack supplies sit below the packs (a pack implements them);
+    # its table, which judges with api.check, sits beside api
+    ("model", "report", "jsondoc", "replayview", "moves.model", "moves.protocol", "moves.__init__"),
+    ("games", "overrides", "profiling"),  # the packs; a game's modules are games.<name>.*
+    ("api", "moves"),
     ("formats",),
     ("runner", "pool", "cluster", "pytest_plugin", "store"),
     ("service", "webui"),
@@ -77,6 +79,10 @@ def _layer(module: str) -> int:
     top = parts[1] if len(parts) > 1 else "__init__"
     if top == "__init__":
         return -1  # the package itself (its version) is below everything
+    sub = ".".join(parts[1:3]) if len(parts) > 2 else f"{top}.__init__"
+    for i, layer in enumerate(LAYERS):  # a module named in a layer (moves.model) before its package
+        if sub in layer:
+            return i
     for i, layer in enumerate(LAYERS):
         if top in layer:
             return i
