@@ -48,7 +48,8 @@ def walk(text: str, ruleset: str | None = None, every=None):
             if kw is None:
                 continue
             for part in parts(lines[n - 1]):
-                if kw in NOT_LISTED:
+                if kw in NOT_LISTED:  # played, not asked
+                    pos.push(Move(part, "", kw))
                     continue
                 listed = [m.line for m in pos.legal_moves()]
                 canon = pos.canonical(part)

@@ -60,6 +60,8 @@ def test_every_listed_line_is_judged_legal(ruleset, players, seed, style):
                 continue
             probe = pos.copy()
             probe.push(m)
+            if m.kind == "round":  # a round alone is a set-up without its lines: judged with its deal
+                probe.push(probe.legal_moves()[0])
             appended = probe.lines()[len(pos.lines()) :]
             log = "\n".join(prefix + appended) + "\n"
             end = at + len(appended)  # findings past it are steps owed at the log's end, not this line's
@@ -158,8 +160,9 @@ def _seat_walk(text: str):
         pos, _ = MOVES.from_log(text, None, a, None, {})
         for n in range(a + 1, b + 1):
             kw = _keyword(lines[n - 1])
-            if kw is None or kw in NOT_LISTED:
+            if kw is None:
                 continue
             for part in parts(lines[n - 1]):
-                yield pos, n, part, pos.canonical(part), None
+                if kw not in NOT_LISTED:
+                    yield pos, n, part, pos.canonical(part), None
                 pos.push(Move(part, "", kw))

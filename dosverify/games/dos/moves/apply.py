@@ -322,3 +322,16 @@ def apply(g: Game, tb: Table, op: tuple) -> None:
         new_round(g, tb, op[1])
     elif kind == "deal":
         deal(g, tb, op[1], op[2], op[3], op[4])
+    elif kind == "show":
+        show(tb, op[1], op[2])
+
+
+def show(tb: Table, p: str, cards: list[str]) -> None:
+    """`show P C ...`: P's hand turned face up for scoring; its face-down cards are now seen."""
+    known = Counter(c for c in tb.hands.get(p, []) if c != FACE_DOWN)
+    for c in cards:
+        if known[c] > 0:
+            known[c] -= 1
+        elif tb.unseen[c] > 0:
+            tb.unseen[c] -= 1
+    tb.hands[p] = list(cards)

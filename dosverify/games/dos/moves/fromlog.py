@@ -184,6 +184,8 @@ def _round(g: Game, tb: Table, rnd: Round) -> None:
         for i, tev in enumerate(evs):
             for op in event_ops(g, tb, tev, evs[i + 1] if i + 1 < len(evs) else None, turn.player):
                 apply(g, tb, op)
+    for sh in rnd.shows:
+        apply(g, tb, ("show", sh.player, [_base(c) for c in sh.cards]))
     if rnd.score is not None:
         apply(g, tb, ("score", rnd.score.player, rnd.score.points))
     if rnd.totals is not None:

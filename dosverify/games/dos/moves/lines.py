@@ -55,6 +55,8 @@ def read(g: Game, tb: Table, text: str) -> tuple[str, tuple | None] | None:
         return f"round {int(rest[0])}", ("round", int(rest[0]))
     if kw == "totals":
         return " ".join(words), ("totals",)
+    if kw == "show" and len(rest) > 1 and all(is_card(c) for c in rest[1:]):
+        return " ".join(words), ("show", rest[0], [_base(c) for c in rest[1:]])
     if kw == "deal" and not rest:
         return "deal", ("deal",)
     return " ".join(words), None
