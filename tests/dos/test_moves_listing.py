@@ -153,6 +153,7 @@ def test_seat_view_lists_its_own_turns(seed):
 
 def _seat_walk(text: str):
     from dosmoves import NOT_LISTED, _keyword, parts
+
     from dosverify.moves.model import Move
 
     lines = text.splitlines()
