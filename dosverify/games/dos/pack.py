@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import GamePack, GameResult, Operator, ResultRule
+
+if TYPE_CHECKING:
+    from ...moves.protocol import PackMoves
 
 
 class DosPack(GamePack):
@@ -13,7 +16,7 @@ class DosPack(GamePack):
     versions = (1,)
     folder = "dos"
     default_rank = 0  # the game dosverify was made for: meant when a request names none
-    capabilities = frozenset({"simulate", "mutate", "profile", "views", "witness", "replay", "result"})
+    capabilities = frozenset({"simulate", "mutate", "profile", "views", "witness", "replay", "result", "moves"})
     #: spec/dos: the round's winner scores the cards left in the other hands (score.round); the
     #: first round that leaves a total at or above the target ends the game (game.end, V8: 200
     #: or `target N`); that player, the highest total, wins it (game.winner; READINGS R72 for a
@@ -134,6 +137,12 @@ class DosPack(GamePack):
             leaders = [p for p in players if points[p] == top]
             winner = leaders[0] if len(leaders) == 1 else None
         return GameResult(players, winner, won, points, finished or winner is not None)
+
+    def moves(self) -> PackMoves:
+        """DOS's move generator (issue 33): legal next lines at any position, a table to play on."""
+        from .moves import DosMoves
+
+        return DosMoves()
 
     def operators(self) -> dict[str, Operator]:
         from .mutate import OPERATORS

@@ -1,0 +1,131 @@
+"""A DOS position for the move API (``dosverify.moves.protocol.PackPosition``): the generator's table,
+the lines so far, and the listing of what may come next."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+
+from ....findings import Finding
+from ....moves.model import CHANCE, TABLE, Move
+from ..cards import full_deck
+from .apply import apply
+from .lines import read
+from .listing import Entry, listing
+from .state import Game, Table
+
+
+class DosPosition:
+    """The state between two lines of a DOS game, as its move generator keeps it."""
+
+    __slots__ = ("g", "tb", "_lines", "rng", "deals", "_entries")
+
+    def __init__(self, g: Game, tb: Table, lines: list[str], rng: random.Random, deals: bool) -> None:
+        self.g = g
+        self.tb = tb
+        self._lines = lines
+        self.rng = rng  # deals the next round, and (`deals`) orders a reshuffled pile, so check knows it
+        self.deals = deals  # a new() game: every round's deck and every reshuffle are written out
+        self._entries: dict[str, tuple] | None = None
+
+    # -- listing and playing
+    def _listed(self) -> list[Entry]:
+        entries = listing(self.g, self.tb)
+        self._entries = {m.line: op for m, op in entries}
+        return entries
+
+    def legal_moves(self) -> list[Move]:
+        return [m for m, _ in self._listed()]
+
+    def to_move(self) -> str:
+        """The player on turn when they have a choice, else `chance` or `table` (else who acts)."""
+        entries = self._listed()
+        t = self.tb.t
+        actors = {m.actor for m, _ in entries}
+        if t is not None and t.player in actors:
+            return t.player
+        for who in (CHANCE, TABLE):
+            if who in actors:
+                return who
+        return next(iter(sorted(actors)), TABLE)
+
+    def push(self, move: Move) -> None:
+        op = self._entries.get(move.line) if self._entries is not None else None
+        if op is None:
+            got = read(self.g, self.tb, move.line)
+            if got is None or got[1] is None:
+                raise ValueError(f"`{move.line}` is not a DOS move")
+            op = got[1]
+        self._play(move.line, op)
+
+    def _play(self, line: str, op: tuple) -> None:
+        self._entries = None
+        kind = op[0]
+        if kind == "deal":
+            op, written = self._deal()
+            self._lines.extend(written)
+        elif kind == "reshuffle" and self.deals and op[1] is None:
+            with_matched = op[2]
+            cards = [*self.tb.discard.elements()]
+            if with_matched and self.tb.t is not None and self.tb.t.matches and not self.tb.t.discarded:
+                cards += self.tb.pending
+            cards.sort()
+            self.rng.shuffle(cards)
+            op = ("reshuffle", cards, with_matched)
+            self._lines.append("reshuffle " + " ".join(cards))
+        else:
+            self._lines.append(line)
+        apply(self.g, self.tb, op)
+
+    def _deal(self) -> tuple[tuple, list[str]]:
+        """The next round's set-up from this table's random source: its dealer (setup.dealer: round 1 drawn,
+        then the last winner or the dealer's left, V4) and its shuffled `deck` (setup.deal)."""
+        g, tb = self.g, self.tb
+        if tb.round_no <= 1 or tb.dealer is None:
+            dealer = self.rng.choice(g.players)
+        elif g.opt.get("next-dealer") == "left":
+            dealer = g.left[tb.dealer]
+        else:
+            dealer = tb.went_out or g.left[tb.dealer]
+        deck = full_deck()
+        self.rng.shuffle(deck)
+        return ("deal", dealer, deck, {}, None), [f"dealer {dealer}", "deck " + " ".join(deck)]
+
+    # -- reading lines
+    def canonical(self, line: str) -> str | None:
+        got = read(self.g, self.tb, line)
+        return None if got is None else got[0]
+
+    def deferred(self, line: str) -> list[Finding]:
+        return []
+
+    # -- the rest of the protocol
+    def copy(self) -> DosPosition:
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return DosPosition(self.g, self.tb.copy(), list(self._lines), rng, self.deals)
+
+    def key(self) -> Hashable:
+        return self.tb.key()
+
+    def lines(self) -> list[str]:
+        return list(self._lines)
+
+    def observation(self, seat: str) -> str:
+        """What `seat` saw (the seat view log, notation.md Face-down cards)."""
+        from ..hide import hide
+        from ..notation import parse, write
+
+        parsed = parse("\n".join(self._lines) + "\n")
+        if parsed.log is None:
+            raise ValueError("the game so far does not read as a log")
+        return write(hide(parsed.log, f"seat:{seat}"))
+
+    def round_over(self) -> bool:
+        return self.tb.phase in ("scored", "totalled", "over")
+
+    def game_over(self) -> bool:
+        return self.tb.game_over
+
+    def scores(self) -> dict[str, int]:
+        return dict(self.tb.totals)
