@@ -139,7 +139,7 @@ def turn(pos: UnoPosition, st: RoundState, player: str) -> None:
 
 
 def score(pos: UnoPosition, st: RoundState, player: str, points: int) -> None:
-    st.scored = True
+    st.scored, st.turn, st.owed = True, None, None
     pos.totals[player] += points
     if max(pos.totals.values()) >= pos.target:
         pos.over_target = True
