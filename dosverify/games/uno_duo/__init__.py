@@ -18,7 +18,7 @@ class UnoDuoPack(GamePack):
     versions = (1,)
     folder = "uno-duo"
     default_rank = 10
-    capabilities = frozenset({"simulate", "mutate", "profile", "replay", "result"})
+    capabilities = frozenset({"simulate", "mutate", "profile", "replay", "result", "moves"})
     #: spec/uno-duo: the player left holding cards is charged their value, the one who went out
     #: scores zero (score.round, score.values); the first round that leaves a total at or above
     #: the target (200, or `target N`) ends the game (game.end) and that player loses: the lower
@@ -134,6 +134,12 @@ class UnoDuoPack(GamePack):
         from .pagereplay import replay
 
         return replay(source, name=name, ruleset=ruleset, form=form, options=options)
+
+    def moves(self):
+        """The move generator (issue 33): positions read from a log or dealt from a seed."""
+        from .moves import UnoDuoMoves
+
+        return UnoDuoMoves()
 
     def operators(self):
         from .mutate import OPERATORS
