@@ -14,13 +14,13 @@ import pytest
 
 
 def pytest_addoption(parser) -> None:
-    group = parser.getgroup("dosverify", "DOS game logs checked by the dosverify referee")
+    group = parser.getgroup("dosverify", "card game logs checked by the dosverify referee")
     group.addoption(
         "--dosverify",
         action="append",
         default=[],
         metavar="PATH",
-        help="check the DOS game logs under PATH (a folder or a file), one test item each",
+        help="check the game logs under PATH (a folder or a file), one test item each",
     )
     group.addoption("--dosverify-ruleset", default=None, metavar="NAME", help="override the logs' ruleset")
 

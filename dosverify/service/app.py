@@ -80,7 +80,7 @@ def create_app(
     app = FastAPI(
         title="dosverify",
         version=__version__,
-        summary="A referee for DOS card game logs",
+        summary="A referee for card game logs (DOS, UNO Duo, and every game a pack adds)",
         description=_description(limits),
         docs_url=None,
         redoc_url=None,  # served from the package's own assets by the web router

@@ -1596,7 +1596,13 @@ class TextStream:
         text = self.text or ""
         n_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         if first is None:
-            msg, line, col, found = "the log is empty: a log starts with `dos 1`", 1, 1, "end of file"
+            msg, line, col, found = (
+                "the log is empty: a log starts with its game's first line (`dos 1` for DOS; `dosverify --version` "
+                "lists the games)",
+                1,
+                1,
+                "end of file",
+            )
         elif first[0] == "dos":
             msg, line, col, found = (
                 f"this is a log of notation version {first[3][0]}; only version 1 is read",
