@@ -18,8 +18,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("spec",),
     ("findings",),
     ("model", "report", "jsondoc", "profiling", "replayview"),
-    ("games", "overrides"),  # the packs; a game's modules are games.<name>.*
-    ("api",),
+    # the packs (a game's modules are games.<name>.*), and the move API's values and what a pack supplies
+    ("games", "overrides", "moves.model", "moves.protocol"),
+    ("api", "moves"),  # the move API's table judges with api.check
     ("formats",),
     ("runner", "pool", "cluster", "pytest_plugin", "store"),
     ("service", "webui"),
@@ -77,9 +78,11 @@ def _layer(module: str) -> int:
     top = parts[1] if len(parts) > 1 else "__init__"
     if top == "__init__":
         return -1  # the package itself (its version) is below everything
-    for i, layer in enumerate(LAYERS):
-        if top in layer:
-            return i
+    sub = ".".join(parts[1:3])  # a module of a package split across layers (`moves.model`) first
+    for name in (sub, top):
+        for i, layer in enumerate(LAYERS):
+            if name in layer:
+                return i
     raise AssertionError(f"{module} is in no layer: add its top-level name to LAYERS")
 
 
