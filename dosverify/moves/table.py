@@ -100,7 +100,13 @@ class Table:
         moves_pack(pack)
         try:
             position, end = pack.moves().from_log(source, "json" if is_json else "text", after, ruleset, opts)
-        except NotAPosition:
+        except NotAPosition as exc:  # a position in range whose lines cannot be read: the referee says why
+            lines = [] if is_json else _text_lines(source)
+            at = len(lines) if after is None else after
+            if not is_json and (not exc.valid or any(lo <= at <= hi for lo, hi in exc.valid)):
+                report = check(_joined(lines[:at]), name=name, game=pack.name, form="text")
+                if report.verdict == "malformed":
+                    raise MalformedLog(report) from None
             raise
         except Exception:  # the pack cannot replay it: the referee says why
             report = check(source, name=name, ruleset=ruleset, options=opts, form=form)
