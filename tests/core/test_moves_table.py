@@ -32,8 +32,15 @@ def pack(request) -> GamePack:
     return next(p for p in PACKS if p.name == request.param)
 
 
+def _ruleset(pack: GamePack, seed: int) -> str:
+    """Each seed a ruleset of the game's in turn, so that every ruleset's listing is held to check."""
+    names = sorted(pack.spec().rulesets)
+    return names[seed % len(names)]
+
+
 def _log(pack: GamePack, seed: int, whole: bool = False) -> str:
-    return pack.simulate(seed=seed, players=pack.player_counts()[0], whole_game=whole)
+    players = pack.player_counts()[seed % len(pack.player_counts())]
+    return pack.simulate(seed=seed, players=players, whole_game=whole, ruleset=_ruleset(pack, seed))
 
 
 def positions(log: str) -> list[int]:
@@ -137,8 +144,8 @@ def test_pop_restores_the_position_and_copy_is_independent(pack, seed):
 
 
 def _self_play(pack: GamePack, seed: int, steps: int = 3000) -> Table:
-    players = ["ann", "bob", "cy", "dee"][: pack.player_counts()[0]]
-    table = Table.new(pack.name, players, seed=seed)
+    players = ["ann", "bob", "cy", "dee"][: pack.player_counts()[seed % len(pack.player_counts())]]
+    table = Table.new(pack.name, players, seed=seed, ruleset=_ruleset(pack, seed))
     rng = random.Random(seed)
     for _ in range(steps):
         moves = table.legal_moves()

@@ -111,7 +111,8 @@ class TinyPosition:
             return self._turn_moves()
         owed = self.owed_scores()
         if owed:
-            return sorted(Move(f"score {p} {sum(int(c[1:]) for c in self.hands[p])}", TABLE, "score") for p in owed)
+            scores = [Move(f"score {p} {sum(int(c[1:]) for c in self.hands[p])}", TABLE, "score") for p in owed]
+            return sorted(scores, key=lambda m: m.line)
         if self.finished:
             best = min(self.players, key=lambda p: self.totals[p])
             return [Move(f"winner {best}", TABLE, "winner")]
