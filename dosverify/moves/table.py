@@ -103,8 +103,9 @@ class Table:
         except NotAPosition as exc:  # a position in range whose lines cannot be read: the referee says why
             lines = [] if is_json else _text_lines(source)
             at = len(lines) if after is None else after
-            if not is_json and (not exc.valid or any(lo <= at <= hi for lo, hi in exc.valid)):
-                report = check(_joined(lines[:at]), name=name, game=pack.name, form="text")
+            if not exc.valid or any(lo <= at <= hi for lo, hi in exc.valid):
+                cut = source if is_json else _joined(lines[:at])
+                report = check(cut, name=name, game=pack.name, form="json" if is_json else "text")
                 if report.verdict == "malformed":
                     raise MalformedLog(report) from None
             raise

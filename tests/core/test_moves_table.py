@@ -51,11 +51,13 @@ def positions(log: str) -> list[int]:
     except NotAPosition as exc:
         if exc.valid:
             return [k for lo, hi in exc.valid for k in range(lo, hi + 1)]
+    except MalformedLog:  # the pack names no range: every line is tried
+        pass
     out = []
     for k in range(n + 1):
         try:
             Table.from_log(log, k)
-        except NotAPosition:
+        except (NotAPosition, MalformedLog):
             continue
         out.append(k)
     return out

@@ -232,3 +232,10 @@ def test_http_max_moves_and_openapi(client):
     assert schema["$ref"].endswith("/MovesResult")
     props = doc["components"]["schemas"]["MovesResult"]["properties"]
     assert {"game", "after", "to_move", "moves", "prefix", "try", "moves_left_out"} <= set(props)
+
+
+def test_an_unreadable_json_log_is_malformed_not_a_position():
+    from dosverify.moves import MalformedLog
+
+    with pytest.raises(MalformedLog):
+        Table.from_log('{"tiny": 1, "players": ["ann"]}', 0)
