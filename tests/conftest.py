@@ -28,6 +28,7 @@ HEAVY_FILES = {
     "core/test_browser.py": ("browser", "the page in a real Chromium"),
     "uno_duo/test_browser_uno.py": ("browser", "the page in a real Chromium"),
     "core/test_store_report.py": ("browser", "the hand-out report in a real Chromium"),
+    "packs/test_browser_moves.py": ("browser", "the replay's legal next lines in a real Chromium"),
     "dos/test_profile.py": ("slow", "option inference over generated engine programs"),
     "uno_duo/test_profile.py": ("slow", "option inference over generated games"),
     "dos/test_auto.py": ("slow", "`--ruleset auto` over generated programs, CLI and service"),

@@ -21,7 +21,7 @@ from . import game_commands
 __all__ = ["_colour", "_read", "build_parser", "main", "read_or_say"]
 
 #: The commands, in the order `dosverify --help` lists them: each the module `dosverify.cli.NAME`.
-COMMANDS = ("check", "hide", "rules", "explain", "rulesets", "convert", "schema", "serve", "event")
+COMMANDS = ("check", "moves", "hide", "rules", "explain", "rulesets", "convert", "schema", "serve", "event")
 
 
 class _Version(argparse.Action):

@@ -75,3 +75,39 @@ class NotAPosition(ValueError):
     def __init__(self, message: str, valid: list[tuple[int, int]] | None = None) -> None:
         super().__init__(message)
         self.valid = valid or []
+
+
+@dataclass
+class Prefix:
+    """``check``'s verdict and findings for the lines a table was built from, less the steps a
+    prefix ending inside a turn still owes (they are owed, not missing)."""
+
+    verdict: str
+    findings: list[Finding] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"verdict": self.verdict, "findings": [f.to_dict() for f in self.findings]}
+
+
+class NoMoves(ValueError):
+    """A game whose pack has no move generator (capability ``moves``): a usage error naming it."""
+
+
+class MalformedLog(ValueError):
+    """The lines a table is built from cannot be read (exit 2, HTTP 422): carries ``check``'s report."""
+
+    def __init__(self, report) -> None:
+        first = next((f for f in report.findings if f.severity == "error"), None)
+        why = f"line {first.line}: {first.message}" if first and first.line else (first.message if first else "")
+        super().__init__(f"the log cannot be read{': ' + why if why else ''}")
+        self.report = report
+
+
+class ListingError(AssertionError):
+    """``legal_moves(checked=True)``: a listed line the referee refuses (the generator and the
+    referee disagree: a bug in the pack's move generator)."""
+
+    def __init__(self, move: Move, verdict: Verdict) -> None:
+        why = "; ".join(f"{f.rule}: {f.message}" for f in verdict.findings) or "not listed as its canonical form"
+        super().__init__(f"listed `{move.line}` is refused by the referee: {why}")
+        self.move, self.verdict = move, verdict

@@ -64,6 +64,12 @@ class PackPosition(Protocol):
         ...
 
 
+#: A position may also have ``owed(findings) -> list[Finding]``: of ``check``'s findings for the
+#: lines it was built from, those that are steps a prefix ending inside a turn still owes (left out
+#: of the prefix's findings: owed, not missing). Optional: without it every finding counts.
+OPTIONAL_HOOKS = ("owed",)
+
+
 class PackMoves(Protocol):
     """A pack's entry to the move API: ``GamePack.moves()`` returns one."""
 

@@ -18,9 +18,9 @@ from .games import GAMES_HEADER
 from .middleware import SPEC_HEADER, ClientGone, CloseAfterRefusal, HttpConventions, ServerTiming, SpecVersionHeader
 from .openapi import install_openapi
 from .params import Params
-from .routers import check, health, spec, web
+from .routers import check, health, moves, spec, web
 
-LIMITED_PATHS = ("/v1/check", "/v1/convert", "/v1/replay", "/v1/profile")
+LIMITED_PATHS = ("/v1/check", "/v1/convert", "/v1/replay", "/v1/profile", "/v1/moves")
 
 
 def _description(limits: Limits) -> str:
@@ -112,6 +112,7 @@ def create_app(
     install_handlers(app)
     params = Params.build()
     app.include_router(check.router(limits))
+    app.include_router(moves.router(limits))
     web.mount_static(app)
     app.include_router(web.router(limits, params, app.title))
     app.include_router(spec.router)

@@ -49,6 +49,15 @@ PROBLEM_TYPES: dict[str, tuple[str, str]] = {
         "value the option does not take (`GET /v1/rulesets` lists them).",
     ),
     "invalid-parameter": ("Invalid parameter", "A query or path parameter is not valid."),
+    "not-a-position": (
+        "Not a position",
+        "`after` names no position of the log sent to /v1/moves (before its header is complete, inside a "
+        "round's set-up, or past its end); the detail names the valid range.",
+    ),
+    "unreadable-prefix": (
+        "Log cannot be read",
+        "The lines of the log sent to /v1/moves, up to `after`, cannot be read; the problems are their findings.",
+    ),
     "not-supported": (
         "Not supported by the game",
         "The log's game does not offer what was asked (its pack does not declare the capability, "

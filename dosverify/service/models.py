@@ -145,6 +145,10 @@ class GameInfo(BaseModel):
     spec_version: str
     rulesets: list[str] = Field(description="its named rulesets (`GET /v1/rulesets?game=` describes them)")
     options: list[str] = Field(description="the options a log or `?option=KEY=VALUE` may set")
+    capabilities: list[str] = Field(
+        default_factory=list,
+        description="what its pack offers beyond judging: `moves` (POST /v1/moves), `replay`, `profile`, ...",
+    )
 
 
 class GamesResult(BaseModel):

@@ -509,6 +509,7 @@ function showStep(j) {
     findings.length ? el("ul", {}, findings.map((f) => el("li", {class: f.severity},
       `${f.line ? "line " + f.line : "at " + (f.pointer || "/")}: ${f.severity}[${f.kind}] ${f.message}`))) :
       el("p", {class: "muted"}, "none"));
+  showMoves(g, s);
   if (g.result.view === "generic") { showGenericStep(g, s, j, states.length, turnFindings); return; }
   if (g.result.game === "uno-duo") { showUnoStep(g, s, j, states.length, turnFindings); return; }
   const dosText = {called: "called DOS", owed: "DOS not called", caught: "caught"};
@@ -596,6 +597,54 @@ function showGenericStep(g, s, j, n, turnFindings) {
     el("p", {class: "piles"}, "Totals at the end of the log: ", el("strong", {}, totals || "–")),
     turnFindings);
 }
+
+// The position after the selected turn (POST /v1/moves): its legal next lines, grouped by who
+// chooses them, and why the line the log wrote next is illegal there, when it is. A text log of a
+// game whose pack has a move generator (capability `moves`) only.
+async function showMoves(g, s) {
+  const box = $("#moves-view");
+  box.replaceChildren();
+  const info = games.byName[g.result.game || g.result.report.game || "dos"];
+  const after = s.end_line || s.line;
+  if (g.json || !after || !info || !(info.capabilities || []).includes("moves")) return;
+  const lines = new TextDecoder().decode(g.bytes).split("\n");
+  const next = lines.slice(after).find((ln) => ln.split("#")[0].trim());
+  const query = new URLSearchParams(queryFor(g.name, info.name));
+  query.set("after", String(after));
+  query.set("max_moves", "60");
+  if (next !== undefined) query.set("try", next.trim());
+  let body;
+  try {
+    const r = await fetch("/v1/moves?" + query, {method: "POST", headers: {"Content-Type": "text/plain; charset=utf-8"}, body: g.bytes});
+    body = await r.json();
+    if (!r.ok) { box.replaceChildren(el("p", {class: "muted", id: "moves-none"}, `No legal lines here: ${body.detail}`)); return; }
+  } catch (e) {
+    box.replaceChildren(el("p", {class: "muted"}, "The legal lines could not be fetched: " + e));
+    return;
+  }
+  if (state.current !== g || state.step !== stateIndex(g, s)) return;  // stepped on meanwhile
+  const byActor = new Map();
+  for (const m of body.moves) { if (!byActor.has(m.actor)) byActor.set(m.actor, []); byActor.get(m.actor).push(m); }
+  const parts = [el("h4", {id: "moves-h"}, `Legal next lines (${body.moves_total})`)];
+  for (const [actor, moves] of byActor) {
+    parts.push(el("p", {class: "muted"}, actor === "chance" ? "chance (a card off the pile, a deal)" : actor === "table" ? "the table" : actor));
+    parts.push(el("ul", {class: "moves", "data-actor": actor}, moves.map((m) =>
+      el("li", {}, el("code", {}, m.line), m.chance && m.probability !== null && m.probability < 1 ? ` (p = ${m.probability.toFixed(3)})` : ""))));
+  }
+  if (body.moves_left_out) parts.push(el("p", {class: "muted"}, `and ${body.moves_left_out} more`));
+  if (body.try && !body.try.legal) {
+    const why = body.try.findings.length ? body.try.findings.map((f) => el("li", {class: f.severity},
+      `${f.severity}[${f.kind}] ${f.message} (${f.rule})${f.deferred ? " (said once a later line arrives)" : ""}`)) :
+      [el("li", {}, "it is not one of the legal lines")];
+    parts.push(el("div", {id: "next-illegal", class: "turn-findings"},
+      el("h4", {}, "The log's next line is illegal here: ", el("code", {}, body.try.line)), el("ul", {}, why)));
+  } else if (body.try) {
+    parts.push(el("p", {id: "next-legal", class: "muted"}, "The log's next line, ", el("code", {}, body.try.line), ", is legal here."));
+  }
+  box.replaceChildren(el("section", {class: "moves-pane", "aria-labelledby": "moves-h"}, ...parts));
+}
+
+function stateIndex(g, s) { return g.result.states.indexOf(s); }
 
 // ---- wiring -----------------------------------------------------------------------------
 

@@ -17,11 +17,10 @@ LAYERS: list[tuple[str, ...]] = [
     ("hints", "argsuggest", "resources", "clientaddr", "settings", "config", "inputs", "terminal", "registry"),
     ("spec",),
     ("findings",),
-    # the move API's values and what a pack supplies sit below the packs (a pack implements them);
-    # its table, which judges with api.check, sits beside api
-    ("model", "report", "jsondoc", "replayview", "moves.model", "moves.protocol", "moves.__init__"),
-    ("games", "overrides", "profiling"),  # the packs; a game's modules are games.<name>.*
-    ("api", "moves"),
+    ("model", "report", "jsondoc", "replayview"),
+    # the packs (a game's modules are games.<name>.*), and the move API's values and what a pack supplies
+    ("games", "overrides", "profiling", "moves.model", "moves.protocol"),
+    ("api", "moves"),  # the move API's table judges with api.check
     ("formats",),
     ("runner", "pool", "cluster", "pytest_plugin", "store"),
     ("service", "webui"),
@@ -79,13 +78,11 @@ def _layer(module: str) -> int:
     top = parts[1] if len(parts) > 1 else "__init__"
     if top == "__init__":
         return -1  # the package itself (its version) is below everything
-    sub = ".".join(parts[1:3]) if len(parts) > 2 else f"{top}.__init__"
-    for i, layer in enumerate(LAYERS):  # a module named in a layer (moves.model) before its package
-        if sub in layer:
-            return i
-    for i, layer in enumerate(LAYERS):
-        if top in layer:
-            return i
+    sub = ".".join(parts[1:3])  # a module of a package split across layers (`moves.model`) first
+    for name in (sub, top):
+        for i, layer in enumerate(LAYERS):
+            if name in layer:
+                return i
     raise AssertionError(f"{module} is in no layer: add its top-level name to LAYERS")
 
 

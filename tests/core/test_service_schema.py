@@ -83,6 +83,10 @@ def test_api_conforms_to_its_openapi_document(case):
         # A schema-valid JSON log can still be unreadable as a DOS log (two players of the same
         # name): /v1/check says so in a malformed report, /v1/convert with a documented 422.
         excluded.append(positive_data_acceptance)
+    if case.path == "/v1/moves":
+        # A schema-valid log may name no position at `after`, be unreadable up to it, or be of a
+        # game without a move generator: each a documented 422 (tests/packs/test_tiny_moves.py).
+        excluded.append(positive_data_acceptance)
     if not _overrides_fit(case):
         excluded.append(positive_data_acceptance)
     case.call_and_validate(excluded_checks=excluded)

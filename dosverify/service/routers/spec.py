@@ -109,6 +109,7 @@ def games() -> dict:
                 "spec_version": spec.version,
                 "rulesets": sorted(spec.rulesets),
                 "options": list(spec.options),
+                "capabilities": sorted(pack.capabilities),
             }
         )
     return {"default": default_game(), "games": out}

@@ -18,7 +18,7 @@ class TinyPack(GamePack):
     title = "Tiny"
     versions = (1,)
     folder = "tiny"
-    capabilities = frozenset({"simulate", "replay", "result"})
+    capabilities = frozenset({"simulate", "replay", "result", "moves"})
     #: README section 4: each player left holding cards scores their sum (score.round); the game
     #: ends after the first round leaving a total at or above the target, the lower total wins.
     result_rule = ResultRule(
@@ -66,6 +66,11 @@ class TinyPack(GamePack):
         from .simulate import simulate
 
         return simulate(seed=seed, ruleset=ruleset, options=options, whole_game=whole_game)
+
+    def moves(self):
+        from .moves import TinyMoves
+
+        return TinyMoves()
 
     def commands(self):
         return {"simulate": _main_simulate}
