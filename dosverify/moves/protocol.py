@@ -58,6 +58,11 @@ class PackPosition(Protocol):
         """Each player's total so far."""
         ...
 
+    def owed(self, findings: list[Finding]) -> list[Finding]:
+        """Of a prefix's findings, those that are steps it still owes beyond the ones the core
+        drops itself (any placed after the prefix's last line); [] when there are none."""
+        ...
+
     def deferred(self, line: str) -> list[Finding]:
         """For a line not listed that ``check`` finds no error in at its own line (the referee says so
         only once a later line arrives: READINGS R9 and kin), the finding it will earn; else []."""

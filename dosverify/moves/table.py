@@ -118,7 +118,7 @@ class Table:
         report = check(_joined(judged), name=name, ruleset=ruleset, options=opts, game=pack.name, form="text")
         if report.verdict == "malformed":
             raise MalformedLog(report)
-        findings = _less_owed(position, report.findings)
+        findings = _less_owed(position, report.findings, len(judged))
         verdict = "illegal" if any(f.severity == "error" for f in findings) else "legal"
         table = cls(pack, position, judged, ruleset=ruleset, options=opts, after=end,
                     prefix=Prefix(verdict, findings), seed=seed)  # fmt: skip
@@ -323,13 +323,12 @@ def _unreadable(source: str | bytes | dict, name: str) -> Report | None:
     return None
 
 
-def _less_owed(position: PackPosition, findings: list[Finding]) -> list[Finding]:
-    """The prefix's findings less the steps it still owes (a pack's optional ``owed`` hook)."""
-    owed = getattr(position, "owed", None)
-    if owed is None:
-        return list(findings)
-    drop = {id(f) for f in owed(findings)}
-    return [f for f in findings if id(f) not in drop]
+def _less_owed(position: PackPosition, findings: list[Finding], last: int) -> list[Finding]:
+    """The prefix's findings less the steps it still owes: a finding placed after its last line is
+    what the cut left unwritten (a turn's draws, a refill, a score), owed, not missing; and whatever
+    the pack's ``owed`` names besides."""
+    drop = {id(f) for f in position.owed(findings)}
+    return [f for f in findings if id(f) not in drop and not (f.line is not None and f.line > last)]
 
 
 __all__ = ["CHANCE", "Table"]
