@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from tiers import FULL, tier
 
 from dosverify.api import check, witness
 from dosverify.games.dos.hide import hide
@@ -262,7 +263,7 @@ def test_the_reshuffle_case_a_card_returned_by_a_reshuffle_is_not_in_an_older_fa
                     done += 1
                     break
             break
-        if done == 3:
+        if done == (3 if tier() == FULL else 1):  # the quick tier: the first case found
             return
     assert done, "no reshuffle case found"
 

@@ -141,7 +141,7 @@ def test_referee_gives_one_finding_per_mutant(style):
     operator's line, with its rule and kind."""
     pack = referee()
     bad = []
-    for seed in range(max(10, GAMES // 10) if tier() == FULL else 3):  # quick: 3 logs per rendering
+    for seed in range(max(10, GAMES // 10) if tier() == FULL else 2):  # quick: 2 logs per rendering
         text = _log(seed, style, whole=seed % 3 == 0)
         for name, op in sorted(OPERATORS.items()):
             m = op(text, random.Random(seed))
