@@ -21,8 +21,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
+from . import backfill
 from .insert import insert_audit
-from .judge import Judged, judge, log_game
+from .judge import Judged, judge
 from .schema import aliases, audits, events, reports
 
 DB_FILE = "events.db"
@@ -228,11 +229,16 @@ class Store:
             with self._guard():
                 migrate(self.writer, migrate_to)
                 if migrate_to == "head":
-                    self.backfill_results()
-                    self.backfill_games()
+                    self.backfill()
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def backfill(self) -> None:
+        """What the migrations leave to the store: results (0002) and events' games (0004)."""
+        with self._tx(write=True) as conn:
+            backfill.results(conn)
+            backfill.games(conn)
 
     @property
     def where(self) -> str:
@@ -448,40 +454,6 @@ class Store:
             conn.execute(reports.insert().values(audit_id=audit_id, current=True, judged=now(), **_report_row(judged)))
         return self.audit(audit_id)
 
-    def backfill_results(self) -> int:
-        """Reports judged before results were kept (schema 0001) get theirs from the bytes kept."""
-        q = (
-            sa.select(reports.c.id, audits.c.log, audits.c.name, audits.c.form)
-            .join(audits, audits.c.id == reports.c.audit_id)
-            .where(reports.c.result.is_(None), reports.c.verdict != "malformed")
-        )
-        with self._tx(write=True) as conn:
-            rows = conn.execute(q).all()
-            for rid, data, name, form in rows:
-                got = judge(bytes(data), name, form).result
-                if got is not None:
-                    conn.execute(reports.update().where(reports.c.id == rid).values(result=got))
-        return len(rows)
-
-    def backfill_games(self) -> int:
-        """Events kept before each event had its game (schema 0003) get it from their logs: the
-        game they name, or mixed when they name several (such an event is shown one table per
-        game, and takes logs of any game, as it did). Only events with no game yet are read, and
-        only the head of each log (where the game is named)."""
-        head = sa.func.substr(audits.c.log, 1, 4096)
-        todo = sa.select(events.c.id).where(events.c.game.is_(None), events.c.mixed.is_(False))
-        q = sa.select(audits.c.event_id, head).where(audits.c.event_id.in_(todo))
-        with self._tx(write=True) as conn:
-            named: dict[str, set[str]] = {}
-            for event_id, data in conn.execute(q):
-                game = log_game(bytes(data))
-                named.setdefault(event_id, set()).update([game] if game else [])
-            for event_id, games in named.items():
-                if games:
-                    values = {"mixed": True} if len(games) > 1 else {"game": next(iter(games))}
-                    conn.execute(events.update().where(events.c.id == event_id).values(**values))
-        return len(named)
-
     # ---- export and import ---------------------------------------------------------------
     def dump(self, event_id: str) -> tuple[dict, list[tuple[dict, bytes]]]:
         """The event (with its aliases) and each audit with every report and its bytes."""
@@ -529,7 +501,8 @@ class Store:
         except sa_exc.IntegrityError as exc:
             raise EventExists(f"the event `{event['name']}` (or one of its audits) is in this store already") from exc
         if "game" not in event and "mixed" not in event:  # an export of a store before 0004
-            self.backfill_games()
+            with self._tx(write=True) as conn:
+                backfill.games(conn)
         return self.event(event["id"])
 
 

@@ -6,7 +6,7 @@ Revises: 0003
 An event holds the logs of one game unless it was created mixed: ``game`` is the game of its
 first log that names one (set by that submission), ``mixed`` says the organiser let it hold
 several. An event of 0003 has neither: the upgrade leaves ``game`` NULL and ``mixed`` false, and
-the store fills them in when it next opens (dosverify.store.db.Store.backfill_games) from the
+the store fills them in when it next opens (dosverify.store.backfill.games) from the
 logs kept: an event whose logs already name two games becomes mixed, never refused.
 """
 
