@@ -232,10 +232,17 @@ function choose(files) {
 
 // ---- the many-logs view -----------------------------------------------------------------
 
+// A game's name for people (its pack's title: DOS, UNO Duo) from the game a report names (a DOS
+// report leaves its game out).
+function gameTitle(rep) {
+  const game = rep.game || games.fallback;
+  return (games.byName[game] && games.byName[game].title) || game;
+}
+
 function row(g) {
   const rep = g.result.report;
   return {
-    name: g.name, verdict: rep.verdict, rounds: rep.rounds, turns: rep.turns, ruleset: rep.ruleset || "",
+    name: g.name, game: gameTitle(rep), verdict: rep.verdict, rounds: rep.rounds, turns: rep.turns, ruleset: rep.ruleset || "",
     players: g.result.players.join(" "),
     errors: rep.findings.filter((f) => f.severity === "error").length,
     warnings: rep.findings.filter((f) => f.severity === "warning").length,
@@ -266,6 +273,7 @@ function renderMany() {
   for (const {g, i, r} of list) {
     tbody.append(el("tr", {"data-verdict": r.verdict},
       el("th", {scope: "row"}, el("button", {type: "button", class: "link", onclick: () => openGame(i, true)}, r.name)),
+      el("td", {}, r.game),
       el("td", {}, el("span", {class: `badge v-${r.verdict}`}, r.verdict)),
       el("td", {class: "num"}, r.rounds), el("td", {}, r.players),
       el("td", {class: "num"}, r.errors), el("td", {class: "num"}, r.warnings)));
@@ -298,7 +306,7 @@ function csvCell(v) {
 }
 
 function downloadCsv() {
-  const cols = ["name", "verdict", "ruleset", "rounds", "turns", "players", "errors", "warnings"];
+  const cols = ["name", "game", "verdict", "ruleset", "rounds", "turns", "players", "errors", "warnings"];
   const lines = [[...cols, "totals"].join(",")];
   for (const {g, r} of shownGames()) {
     const totals = g.result.players.map((p) => `${p} ${g.result.totals[p] || 0}`).join("; ");
@@ -308,8 +316,8 @@ function downloadCsv() {
 }
 
 function downloadJson() {
-  const out = shownGames().map(({g}) => ({name: g.name, players: g.result.players, totals: g.result.totals,
-                                          report: g.result.report}));
+  const out = shownGames().map(({g, r}) => ({name: g.name, game: g.result.report.game || games.fallback, title: r.game,
+                                             players: g.result.players, totals: g.result.totals, report: g.result.report}));
   download("dosverify-results.json", "application/json", JSON.stringify(out, null, 2) + "\n");
 }
 

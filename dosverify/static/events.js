@@ -21,6 +21,8 @@ const RETRIES = 3;    // a 503 (the store or the checkers away) is tried again a
 const enc = encodeURIComponent;
 const sayEvent = (msg) => { $("#event-status").textContent = msg; };
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+// A stored time (ISO 8601 in UTC, to the microsecond) for people: "2026-12-01 10:00:00 UTC".
+const when = (iso) => iso ? iso.replace("T", " ").replace(/\.\d*/, "").replace(/Z$/, "") + " UTC" : "–";
 
 // A read of the API: the JSON body, or an Error carrying the problem's status and detail.
 async function getJson(path) {
@@ -96,37 +98,47 @@ async function loadEvent() {
   const n = event.games;
   $("#event-h").textContent = event.name;
   const aliases = Object.entries(event.aliases || {}).map(([a, p]) => `${a} as ${p}`);
-  $("#event-meta").textContent = `${n} game${n === 1 ? "" : "s"}; created ${event.created}; id ${event.id}` +
+  const holds = event.mixed ? "a mixed event, one table per game" :
+    event.game ? `${gameName(event.game)} logs` : "its first log sets its game";
+  $("#event-meta").textContent = `${n} game${n === 1 ? "" : "s"} (${holds}); created ${when(event.created)}; id ${event.id}` +
     (aliases.length ? `; counted as another player: ${aliases.join(", ")}` : "");
   renderAudits();
 }
 
-// How the standings ranked points, as the service states it: each game's rule (its pack's), and
-// which points came first (the game's rule; a mixed event whose games disagree: more, as before).
-function pointsRule(data) {
-  const rules = data.rules || [];
-  if (!rules.length) return "";
-  const first = data.points_better === "lower" ? "fewer points rank first" : "more points rank first";
-  const mixed = new Set(rules.map((r) => r.points_better)).size > 1 ?
-    " (a mixed event: the points of games won by opposite totals are summed, and ranked as before)" : "";
-  return `Points: ${rules.map((r) => `${r.title}: ${r.summary}`).join("; ")}; ${first}${mixed}. `;
+// A game's name for people (DOS, UNO Duo), as the page's list of games gives it (app.js).
+function gameName(game) {
+  return (games.byName[game] && games.byName[game].title) || game || "–";
+}
+
+// How a table's points rank, as the service states it: its game's rule (its pack's) and which
+// points come first. Each game has its own table: a mixed event's games are never summed.
+function tableRule(t) {
+  const first = t.points_better === "lower" ? "fewer points rank first" : "more points rank first";
+  return `${t.title}${t.summary ? `: ${t.summary}` : ""}; ${first}`;
+}
+
+function standingsTable(t) {
+  return el("table", {},
+    el("caption", {}, `${t.title}, in rank order (${tableRule(t)})`),
+    el("thead", {}, el("tr", {}, ["Rank", "Player", "Games", "Wins", "Rounds won", "Points", "Illegal"].map((h, k) =>
+      el("th", {scope: "col", ...(k === 1 ? {} : {class: "num"})}, h)))),
+    el("tbody", {}, t.standings.map((s, k) => el("tr", {},
+      el("td", {class: "num"}, k + 1), el("th", {scope: "row"}, s.player),
+      ["games", "wins", "rounds_won", "points", "illegal"].map((c) => el("td", {class: "num"}, s[c]))))));
 }
 
 async function loadStandings() {
   const count = $("#count-illegal").checked;
   const data = await getJson(`/v1/events/${enc(ev.id)}/standings` + (count ? "?count_illegal=true" : ""));
   ev.standings = data.standings;
+  const tables = data.tables || [];
   $("#standings-order").textContent = "Ranked by wins, then the better points, then the fewest illegal games. " +
-    pointsRule(data) +
+    (tables.length > 1 ? "One table per game, each ranked by its own rule. " : "") +
+    tables.map((t) => `Points: ${tableRule(t)}. `).join("") +
     (count ? "Illegal games count in games, wins, rounds won and points." :
       "Illegal games count only in Illegal (check the box to count them in full).");
-  const tbody = $("#standings tbody");
-  tbody.replaceChildren(...ev.standings.map((s, k) => el("tr", {},
-    el("td", {class: "num"}, k + 1), el("th", {scope: "row"}, s.player),
-    ["games", "wins", "rounds_won", "points", "illegal"].map((c) => el("td", {class: "num"}, s[c])))));
-  if (!ev.standings.length) {
-    tbody.append(el("tr", {}, el("td", {colspan: "7", class: "muted"}, "No games with a result yet.")));
-  }
+  $("#standings").replaceChildren(...(tables.length ? tables.map(standingsTable) :
+    [el("p", {class: "muted"}, "No games with a result yet.")]));
 }
 
 function outcome(a) {
@@ -138,7 +150,7 @@ function outcome(a) {
 function auditRow(a) {
   const findings = (a.report && a.report.findings) || [];
   return {
-    id: a.id, name: a.name, verdict: a.verdict, outcome: outcome(a), submitted: a.submitted,
+    id: a.id, name: a.name, game: gameName(a.game), verdict: a.verdict, outcome: outcome(a), submitted: a.submitted,
     players: a.result ? a.result.players.join(" ") : "",
     errors: findings.filter((f) => f.severity === "error").length,
     warnings: findings.filter((f) => f.severity === "warning").length,
@@ -166,10 +178,11 @@ function renderAudits() {
   const list = shownAudits();
   $("#event-games tbody").replaceChildren(...list.map(({r}) => el("tr", {"data-verdict": r.verdict, "data-audit": r.id},
     el("th", {scope: "row"}, el("a", {href: `#audit=${enc(r.id)}`}, r.name)),
+    el("td", {}, r.game),
     el("td", {}, el("span", {class: `badge v-${r.verdict}`}, r.verdict)),
     el("td", {}, r.outcome), el("td", {}, r.players),
     el("td", {class: "num"}, r.errors), el("td", {class: "num"}, r.warnings),
-    el("td", {}, r.submitted.replace("T", " ").replace(/\..*$/, "")))));
+    el("td", {}, when(r.submitted)))));
   $("#event-games-h").textContent = `Games (${list.length} of ${ev.audits.length} shown)`;
   for (const th of document.querySelectorAll("#event-games th[aria-sort]")) {
     const k = th.querySelector("button").dataset.key;
@@ -189,11 +202,13 @@ async function createEvent(e) {
   const name = $("#event-name").value.trim();
   if (!name) { sayEvent("Name the event first."); return; }
   const r = await fetch("/v1/events", {
-    method: "POST", headers: {"Content-Type": "application/json", ...authHeaders()}, body: JSON.stringify({name}),
+    method: "POST", headers: {"Content-Type": "application/json", ...authHeaders()},
+    body: JSON.stringify({name, mixed: $("#event-mixed").checked}),
   });
   const body = await r.json().catch(() => null);
   if (r.status !== 201) { sayEvent(`The event was not created (${r.status}): ${body && body.detail}`); return; }
   $("#event-name").value = "";
+  $("#event-mixed").checked = false;
   location.hash = `#event=${enc(body.id)}`;  // the hashchange opens it
 }
 
@@ -320,7 +335,7 @@ async function showAudit(id, q) {
   showGame({name: audit.name, bytes, json, result: shown, audit, backTo: back}, true);
   const meta = $("#audit-meta");
   meta.replaceChildren(`Audit ${audit.id} of the event `, el("a", {href: back}, ev.event && ev.id === audit.event ? ev.event.name : audit.event),
-    `: submitted ${audit.submitted}, judged ${audit.judged} under spec ${audit.spec_version}; its result: ${outcome(audit)}. `,
+    `: a ${gameName(audit.game)} log, submitted ${when(audit.submitted)}, judged ${when(audit.judged)} under spec ${audit.spec_version}; its result: ${outcome(audit)}. `,
     el("a", {href: `/v1/audits/${enc(audit.id)}/log`}, "The log as submitted"),
     ` (SHA-256 ${audit.sha256}); `, el("a", {href: `#audit=${enc(audit.id)}`}, "permalink to this audit"), "." + note);
   const line = Number(q.get("line"));

@@ -34,7 +34,14 @@ def add_event_parser(subparsers) -> argparse.ArgumentParser:
     )
     ev = subparsers.add_parser("event", help="keep an event's audits, standings and report (`dosverify event --help`)")
     sub = ev.add_subparsers(dest="event_command", metavar="COMMAND", required=True)
-    sub.add_parser("create", parents=[db], help="create an event").add_argument("name")
+    cr = sub.add_parser("create", parents=[db], help="create an event (of one game, unless --mixed)")
+    cr.add_argument("name")
+    cr.add_argument(
+        "--mixed",
+        action="store_true",
+        help="the event holds logs of several games (one table of standings per game); "
+        "without it, the event holds its first log's game and refuses another's",
+    )
     add = sub.add_parser(
         "add", parents=[db], help="audit logs into an event; exit 1 if one is illegal, 2 if one cannot be read"
     )
@@ -123,16 +130,22 @@ def apply_serve_options(args) -> None:
 
 
 def run_event(args) -> int:
-    from .db import EventExists, NotFound, StoreUnavailable, open_store
+    """Say which store is used (on standard error: the outputs stay the data), then the command;
+    an event not found says the store it was looked for in."""
+    from .db import EventExists, NotFound, StoreUnavailable, database_url, open_store, where
     from .standings import BadOrder
 
     try:
-        store = open_store(args.data, args.database_url)
+        url = database_url(args.data, args.database_url)
+        print(f"dosverify event: the store {where(url)}", file=sys.stderr)
+        store = open_store(url=url)
     except (StoreUnavailable, ValueError) as exc:
         return _fail(str(exc))
     try:
         return COMMANDS[args.event_command](store, args)
-    except (NotFound, EventExists, BadOrder, ValueError, StoreUnavailable) as exc:
+    except NotFound as exc:
+        return _fail(f"{exc} in the store {store.where}")
+    except (EventExists, BadOrder, ValueError, StoreUnavailable) as exc:
         return _fail(str(exc))
     finally:
         store.close()
@@ -144,26 +157,42 @@ def _fail(msg: str) -> int:
 
 
 def _create(store, args) -> int:
-    ev = store.create_event(args.name)
-    print(f"{ev['name']}\t{ev['id']}")
+    ev = store.create_event(args.name, mixed=args.mixed)
+    print(f"{ev['name']}\t{ev['id']}" + ("\tmixed: one table of standings per game" if ev["mixed"] else ""))
     return 0
+
+
+def _holds(ev: dict) -> str:
+    """What games an event holds, in words."""
+    from .db import game_title
+
+    if ev["mixed"]:
+        return "mixed"
+    return game_title(ev["game"]) if ev["game"] else "no game yet"
 
 
 def _list(store, args) -> int:
+    from .db import readable
+
     for ev in store.list_events():
-        print(f"{ev['name']}\t{ev['id']}\t{ev['games']} games\tcreated {ev['created']}")
+        print(f"{ev['name']}\t{ev['id']}\t{_games(ev['games'])}\t{_holds(ev)}\tcreated {readable(ev['created'])}")
     return 0
 
 
+def _games(n: int) -> str:
+    return f"{n} game" + ("" if n == 1 else "s")
+
+
 def _show(store, args) -> int:
+    from .db import game_title, readable
     from .standings import outcome
 
     ev = store.event(args.event)
-    print(f"{ev['name']} ({ev['id']}): {ev['games']} games, created {ev['created']}")
+    print(f"{ev['name']} ({ev['id']}): {_games(ev['games'])} ({_holds(ev)}), created {readable(ev['created'])}")
     for alias, player in sorted(ev["aliases"].items()):
         print(f"  alias {alias} = {player}")
     for g in store.games(ev["id"]):
-        print(f"{g['name']}\t{g['verdict']}\t{outcome(g['verdict'], g['result'])}\t{g['id']}")
+        print(f"{g['name']}\t{game_title(g['game'])}\t{g['verdict']}\t{outcome(g['verdict'], g['result'])}\t{g['id']}")
     return 0
 
 
@@ -197,7 +226,12 @@ def _add_one(store, event_id: str, item, name: str) -> tuple[str, int]:
         return f"{name}: cannot be read: {exc.strerror or exc}", 2
     if data is None:
         return f"{name}: cannot be read: {item.problem}", 2
-    audit, new = store.submit(event_id, data, name)
+    from .db import OtherGame
+
+    try:
+        audit, new = store.submit(event_id, data, name)
+    except OtherGame as exc:
+        return f"{name}: refused: {exc}", 2
     code = {"legal": 0, "illegal": 1}.get(audit["verdict"], 2)
     same = "" if new else f" (the same bytes as {audit['name']})"
     return f"{name}: {audit['verdict']}{same}\t{audit['id']}", code
@@ -238,34 +272,44 @@ def _how(args) -> dict:
 
 
 def _standings(store, args) -> int:
-    """The rows in rank order; the JSON and the text also state how points ranked (each game's
-    rule); the CSV is the rows alone (its order is the ranking's)."""
-    from .standings import FIELDS, rule_text
+    """One table per game (a mixed event has several), each in rank order under its game's rule;
+    the JSON states each table's rule, the CSV is the rows alone with their game, table by table."""
+    from .standings import FIELDS
 
     ev = store.event(args.event)
     how = _how(args)
     ranked = store.ranking(ev["id"], **how)
-    rows = ranked["standings"]
     if args.format == "json":
-        doc = {"event": ev["id"], "standings": rows, "points_better": ranked["points_better"], "rules": ranked["rules"]}
-        print(json.dumps(doc, ensure_ascii=False))
+        doc = {"event": ev["id"], **{k: ranked[k] for k in ("standings", "points_better", "rules")}}
+        print(json.dumps({**doc, "mixed": ev["mixed"], "tables": ranked["tables"]}, ensure_ascii=False))
     elif args.format == "csv":
         out = io.StringIO()
-        w = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
+        w = csv.DictWriter(out, fieldnames=(*FIELDS, "game"), lineterminator="\n")
         w.writeheader()
-        w.writerows(rows)
+        w.writerows(ranked["standings"])
         sys.stdout.write(out.getvalue())
     else:
-        print(
-            f"{ev['name']}: ranked by {', '.join(how['order'])}; illegal games {'counted' if how['count_illegal'] else 'left out'}"
-        )
-        print(f"points: {rule_text(ranked)}")
+        _standings_text(ev, how, ranked["tables"])
+    return 0
+
+
+def _standings_text(ev: dict, how: dict, tables: list[dict]) -> None:
+    from .standings import rule_text
+
+    counted = "counted" if how["count_illegal"] else "left out"
+    per_game = "; one table per game" if len(tables) > 1 else ""
+    print(f"{ev['name']}: ranked by {', '.join(how['order'])}; illegal games {counted}{per_game}")
+    if not tables:
+        print("no game with a result yet")
+    for k, table in enumerate(tables):
+        if k:
+            print()
+        print(f"points: {rule_text(table)}")
         print(f"{'#':>3}  {'player':<20} {'games':>5} {'wins':>5} {'rounds':>6} {'points':>7} {'illegal':>7}")
-        for i, r in enumerate(rows, 1):
+        for i, r in enumerate(table["standings"], 1):
             print(
                 f"{i:>3}  {r['player']:<20} {r['games']:>5} {r['wins']:>5} {r['rounds_won']:>6} {r['points']:>7} {r['illegal']:>7}"
             )
-    return 0
 
 
 def _report(store, args) -> int:
@@ -274,7 +318,7 @@ def _report(store, args) -> int:
     ev = store.event(args.event)
     page = render_event(store, ev, **_how(args))
     Path(args.output).write_text(page, encoding="utf-8")
-    print(f"{args.output}: the report of {ev['name']} ({ev['games']} games)")
+    print(f"{args.output}: the report of {ev['name']} ({_games(ev['games'])})")
     return 0
 
 
@@ -284,7 +328,7 @@ def _export(store, args) -> int:
     ev, items = store.dump(args.event)
     root = Path(args.dir)
     (root / "logs").mkdir(parents=True, exist_ok=True)
-    meta = {k: ev[k] for k in ("id", "name", "created", "aliases")}
+    meta = {k: ev[k] for k in ("id", "name", "created", "game", "mixed", "aliases")}
     (root / EXPORT_EVENT).write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     with open(root / EXPORT_INDEX, "w", encoding="utf-8") as index:
         for audit, data in items:

@@ -21,13 +21,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import exc as sa_exc
 
+from . import backfill
 from .insert import insert_audit
 from .judge import Judged, judge
 from .schema import aliases, audits, events, reports
 
 DB_FILE = "events.db"
 MIGRATIONS = Path(__file__).with_name("migrations")
-HEAD = "0003"
+HEAD = "0004"
 
 
 class NotFound(LookupError):
@@ -36,6 +37,10 @@ class NotFound(LookupError):
 
 class EventExists(ValueError):
     """An event of that name is there already."""
+
+
+class OtherGame(ValueError):
+    """A log of another game than the event's, which is not mixed (the service's 422)."""
 
 
 class AuditExists(ValueError):
@@ -48,6 +53,24 @@ class StoreUnavailable(RuntimeError):
 
 def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def readable(stamp: str | None) -> str:
+    """A stored time for people: `2026-12-01 10:00:00 UTC` (no microseconds; the zone said)."""
+    if not stamp:
+        return "-"
+    return stamp.replace("T", " ").split(".")[0].rstrip("Z") + " UTC"
+
+
+def where(url: str) -> str:
+    """The store a URL names, for messages: SQLite's file, else the URL with its password masked."""
+    try:
+        u = sa.engine.make_url(url)
+    except sa_exc.ArgumentError:  # not a URL: said without what may be a password in it
+        return url.split("://", 1)[0] + "://..." if "@" in url else url
+    if u.get_backend_name() == "sqlite":
+        return u.database or ":memory:"
+    return u.render_as_string(hide_password=True)
 
 
 def new_id() -> str:
@@ -206,10 +229,21 @@ class Store:
             with self._guard():
                 migrate(self.writer, migrate_to)
                 if migrate_to == "head":
-                    self.backfill_results()
+                    self.backfill()
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def backfill(self) -> None:
+        """What the migrations leave to the store: results (0002) and events' games (0004)."""
+        with self._tx(write=True) as conn:
+            backfill.results(conn)
+            backfill.games(conn)
+
+    @property
+    def where(self) -> str:
+        """Which store this is (a file, or a URL with its password masked), for messages."""
+        return where(self.url)
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
@@ -226,11 +260,12 @@ class Store:
             yield conn
 
     # ---- events --------------------------------------------------------------------------
-    def create_event(self, name: str) -> dict:
+    def create_event(self, name: str, *, mixed: bool = False) -> dict:
+        """A new event: of one game (its first log's) unless ``mixed``, which holds several."""
         name = name.strip()
         if not name:
             raise ValueError("an event needs a name")
-        row = {"id": new_id(), "name": name, "created": now()}
+        row = {"id": new_id(), "name": name, "created": now(), "game": None, "mixed": bool(mixed)}
         try:
             with self._tx(write=True) as conn:
                 conn.execute(events.insert().values(**row))
@@ -316,19 +351,23 @@ class Store:
             "submitted": stamp,
         }
         rep = {**_report_row(judged), "judged": stamp, "current": True}
-        try:
-            with self._guard(), self.submitter.begin() as conn:
-                # the order of submission (two concurrent PostgreSQL transactions may share a
-                # number: the order is then by time)
-                row["seq"] = insert_audit(conn, row, rep)
-        except sa_exc.IntegrityError:  # no such event, or (other databases) the same bytes
-            row["seq"] = None
-        if row["seq"] is None:  # the same bytes committed first, here or elsewhere
+        for _ in range(2):  # again once: a first log of the same game committed at the same time
+            try:
+                with self._guard(), self.submitter.begin() as conn:
+                    # the order of submission (two concurrent PostgreSQL transactions may share a
+                    # number: the order is then by time)
+                    row["seq"] = insert_audit(conn, row, rep, judged.game)
+            except sa_exc.IntegrityError:  # no such event, or (other databases) the same bytes
+                row["seq"] = None
+            if row["seq"] is not None:
+                return _audit_dict(row, [rep], False), True
             existing = self.lookup(event_id, digest)  # NotFound when there is no event
-            if existing is None:  # pragma: no cover - an integrity error of another kind
-                raise RuntimeError(f"the audit of {digest} was neither written nor found")
-            return existing, False
-        return _audit_dict(row, [rep], False), True
+            if existing is not None:  # the same bytes committed first, here or elsewhere
+                return existing, False
+            ev = self.event(event_id)  # the log was refused: its game is not the event's
+            if ev["game"] != judged.game:
+                raise OtherGame(other_game(ev, judged.game, row["name"]))
+        raise RuntimeError(f"the audit of {digest} was neither written nor found")  # pragma: no cover
 
     def lookup(self, event_id: str, digest: str) -> dict | None:
         """The event's audit of the bytes whose SHA-256 is ``digest``, or None; NotFound when
@@ -415,21 +454,6 @@ class Store:
             conn.execute(reports.insert().values(audit_id=audit_id, current=True, judged=now(), **_report_row(judged)))
         return self.audit(audit_id)
 
-    def backfill_results(self) -> int:
-        """Reports judged before results were kept (schema 0001) get theirs from the bytes kept."""
-        q = (
-            sa.select(reports.c.id, audits.c.log, audits.c.name, audits.c.form)
-            .join(audits, audits.c.id == reports.c.audit_id)
-            .where(reports.c.result.is_(None), reports.c.verdict != "malformed")
-        )
-        with self._tx(write=True) as conn:
-            rows = conn.execute(q).all()
-            for rid, data, name, form in rows:
-                got = judge(bytes(data), name, form).result
-                if got is not None:
-                    conn.execute(reports.update().where(reports.c.id == rid).values(result=got))
-        return len(rows)
-
     # ---- export and import ---------------------------------------------------------------
     def dump(self, event_id: str) -> tuple[dict, list[tuple[dict, bytes]]]:
         """The event (with its aliases) and each audit with every report and its bytes."""
@@ -456,7 +480,15 @@ class Store:
         """Put back what :meth:`dump` gave (ids, times and reports as they were), in one transaction."""
         try:
             with self._tx(write=True) as conn:
-                conn.execute(events.insert().values(id=event["id"], name=event["name"], created=event["created"]))
+                conn.execute(
+                    events.insert().values(
+                        id=event["id"],
+                        name=event["name"],
+                        created=event["created"],
+                        game=event.get("game"),
+                        mixed=bool(event.get("mixed", False)),
+                    )
+                )
                 for alias, player in event.get("aliases", {}).items():
                     conn.execute(aliases.insert().values(event_id=event["id"], alias=alias, player=player))
                 for meta, data in items:
@@ -468,7 +500,36 @@ class Store:
                         conn.execute(reports.insert().values(audit_id=meta["id"], **rep))
         except sa_exc.IntegrityError as exc:
             raise EventExists(f"the event `{event['name']}` (or one of its audits) is in this store already") from exc
+        if "game" not in event and "mixed" not in event:  # an export of a store before 0004
+            with self._tx(write=True) as conn:
+                backfill.games(conn)
         return self.event(event["id"])
+
+
+def other_game(event: dict, game: str | None, name: str) -> str:
+    """Why a log was refused: its game and the event's, and how to hold both."""
+    return (
+        f"`{name}` is {_a(game_title(game))} log, and the event `{event['name']}` holds {game_title(event['game'])} "
+        f"logs: an event holds one game unless it is created mixed. Add it to an event of "
+        f"{game_title(game)} logs, or create a mixed event for both games (`dosverify event create NAME --mixed`; "
+        f'over HTTP, POST /v1/events with {{"name": NAME, "mixed": true}})'
+    )
+
+
+def game_title(game: str | None) -> str:
+    """A game's name for people (its pack's title: DOS, UNO Duo), else the name as written."""
+    from ..games import UnknownGame, find_game
+
+    if game is None:
+        return "unnamed game"
+    try:
+        return find_game(game).title
+    except UnknownGame:
+        return game
+
+
+def _a(title: str) -> str:
+    return ("an " if title[:1].upper() in "AEIOU" and not title.startswith("UNO") else "a ") + title
 
 
 def _report_cols() -> list:
@@ -515,6 +576,8 @@ def _audit_dict(row: dict, reps: list[dict], history: bool) -> dict:
         "submitted": row["submitted"],
         "judged": cur["judged"],
         "result": cur["result"],
+        # the game the report was judged as (a DOS report leaves its game out)
+        "game": (cur["result"] or {}).get("game") or (cur["report"] or {}).get("game") or "dos",
     }
     if history:
         out["reports"] = [{k: r[k] for k in ("spec_version", "verdict", "judged", "report")} for r in reps]

@@ -9,6 +9,7 @@ from functools import cache
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from .db import game_title, readable
 from .judge import rule_texts
 from .standings import DEFAULT_ORDER, outcome, rule_text
 
@@ -38,7 +39,7 @@ def _flagged(store, game: dict) -> dict:
     """A game that is not legal, with what the hand-out shows of it."""
     text = store.log_bytes(game["id"]).decode("utf-8", "replace")
     findings = game["report"].get("findings", [])
-    rules = rule_texts((game.get("result") or {}).get("game"), {f["rule"] for f in findings})
+    rules = rule_texts(game["game"], {f["rule"] for f in findings})
     shown = [{**f, "excerpt": excerpt(text, f.get("line")), "rule_text": rules.get(f["rule"])} for f in findings]
     return {**game, "findings": shown}
 
@@ -48,15 +49,19 @@ def render_event(store, event: dict, *, order=DEFAULT_ORDER, count_illegal: bool
     for g in games:
         g["outcome"] = outcome(g["verdict"], g["result"])
         g["players"] = ", ".join((g["result"] or {}).get("players", []))
+        g["title"] = game_title(g["game"])
+        g["submitted"] = readable(g["submitted"])
     flagged = [_flagged(store, g) for g in games if g["verdict"] != "legal"]
     ranked = store.ranking(event["id"], order=order, count_illegal=count_illegal)
+    tables = [{**t, "rule": rule_text(t)} for t in ranked["tables"]]
     return (
         _env()
         .get_template("report.html.j2")
         .render(
             event=event,
-            standings=ranked["standings"],
-            points_rule=rule_text(ranked),
+            created=readable(event["created"]),
+            tables=tables,
+            mixed=len(tables) > 1,
             order=order,
             count_illegal=count_illegal,
             games=games,

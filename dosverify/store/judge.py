@@ -7,7 +7,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from .. import api
-from ..games import find_game
+from ..games import UnknownGame, find_game
+from ..registry import REGISTRY, sniff_game
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,15 @@ class Judged:
     options: dict
     report: dict
     result: dict | None  # the pack's GameResult as a dict; None when the log has none
+    game: str | None = None  # the game the log names (log_game); None: it names none
+
+
+def log_game(data: bytes) -> str | None:
+    """The game a log names (its header's first word, or a JSON log's game key) when a pack is
+    registered for it, else None: bytes that name no game (a malformed log the default reader
+    judged) belong to no game, and an event of any game may keep them."""
+    named = sniff_game(data)
+    return named if named in REGISTRY else None
 
 
 def judge(
@@ -41,11 +51,21 @@ def judge(
             result = dataclasses.asdict(got)
             result["players"] = list(got.players)
             result["game"] = pack.name
-    return Judged(report.verdict, report.spec_version, report.ruleset, dict(report.options), report.to_dict(), result)
+    return Judged(
+        report.verdict,
+        report.spec_version,
+        report.ruleset,
+        dict(report.options),
+        report.to_dict(),
+        result,
+        log_game(data),
+    )
 
 
 def rule_texts(game: str | None, rule_ids: set[str]) -> dict[str, dict]:
     """The rules' texts (id -> title, text) of a game's spec, for the hand-out report."""
-    pack = find_game(game)
-    rules = pack.spec().rules
+    try:
+        rules = find_game(game).spec().rules
+    except UnknownGame:  # a game no pack has now: its findings are shown without the rule's text
+        return {}
     return {r: {"title": rules[r].title, "text": rules[r].text} for r in rule_ids if r in rules}

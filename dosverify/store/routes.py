@@ -23,9 +23,9 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
-from .db import EventExists, NotFound, Store, StoreUnavailable, database_url
+from .db import EventExists, NotFound, OtherGame, Store, StoreUnavailable, database_url
 from .judge import judge
 from .standings import BadOrder, parse_order
 
@@ -40,6 +40,7 @@ TITLES = {
     422: ("invalid-parameter", "Invalid parameter"),
     503: ("store-unavailable", "Store unavailable"),
 }
+ERROR_TITLES = {"other-game": "A log of another game than the event's"}  # a status's other problems
 
 
 class StoreProblem(Exception):
@@ -52,12 +53,19 @@ class StoreProblem(Exception):
 # ---- the JSON shapes (the OpenAPI document's schemas) ------------------------------------------
 class NewEvent(BaseModel):
     name: str = Field(min_length=1, max_length=200, description="the event's name, unique in the store")
+    mixed: StrictBool = Field(
+        False,
+        description="true: the event holds logs of several games, one table of standings per game; "
+        "false: it holds its first log's game, and a log of another game is refused (422)",
+    )
 
 
 class Event(BaseModel):
     id: str = Field(description="unguessable: the event's address")
     name: str
     created: str = Field(description="ISO 8601, UTC")
+    game: str | None = Field(None, description="the game its logs are of (its first log's); null: none yet, or mixed")
+    mixed: bool = Field(False, description="holds logs of several games (created so, or kept before events had one)")
     games: int = Field(description="how many audits the event has")
     aliases: dict[str, str] = Field(default_factory=dict, description="a name as some logs write it -> the player")
 
@@ -84,6 +92,7 @@ class Audit(BaseModel):
     submitted: str
     judged: str
     result: GameResult | None = Field(description="the game's result; null for a malformed log")
+    game: str = Field(description="the game the log was judged as: dos, uno-duo")
 
 
 class Games(BaseModel):
@@ -91,13 +100,17 @@ class Games(BaseModel):
     games: list[Audit]
 
 
-class Standing(BaseModel):
+class TableRow(BaseModel):
     player: str
     games: int
     wins: int
     rounds_won: int
     points: int
     illegal: int
+
+
+class Standing(TableRow):
+    game: str | None = Field(description="the game of the table this row is of")
 
 
 class GameRule(BaseModel):
@@ -109,13 +122,25 @@ class GameRule(BaseModel):
     summary: str = Field(description="the rule in one sentence: `the lowest total wins`")
 
 
+class StandingsTable(BaseModel):
+    """One game's standings: a mixed event has one such table per game, never one sum of both."""
+
+    game: str | None = Field(description="the game's name (null: results of no game)")
+    title: str = Field(description="for people: DOS, UNO Duo")
+    points_better: Literal["higher", "lower"] = Field(description="which total ranks first in this game")
+    summary: str | None = Field(description="the game's rule in one sentence (null: a game no pack has now)")
+    standings: list[TableRow] = Field(description="in rank order")
+
+
 class Standings(BaseModel):
     event: str
-    standings: list[Standing] = Field(description="in rank order")
-    points_better: Literal["higher", "lower"] = Field(
-        description="the points ranked first: the event's game's rule (a mixed event whose games disagree: higher)"
+    standings: list[Standing] = Field(description="every table's rows, table by table, each in rank order")
+    points_better: Literal["higher", "lower"] | None = Field(
+        description="the points ranked first when every table says the same (null: a mixed event's games disagree)"
     )
     rules: list[GameRule] = Field(description="each game of the event with a result, and how it is won")
+    mixed: bool = Field(description="the event holds logs of several games")
+    tables: list[StandingsTable] = Field(description="one per game, by game name, each in its game's rank order")
 
 
 # ---- the store behind the routes ---------------------------------------------------------------
@@ -162,7 +187,7 @@ def install(app: FastAPI, *, url: str | None = None, token_file: str | None = No
 
 
 def problem(status: int, error: str, detail: str, instance: str, headers: dict | None = None) -> JSONResponse:
-    title = TITLES.get(status, (error, error.replace("-", " ").capitalize()))[1]
+    title = ERROR_TITLES.get(error) or TITLES.get(status, (error, error.replace("-", " ").capitalize()))[1]
     body = {"type": f"/problems/{error}", "title": title, "status": status, "detail": detail, "instance": instance}
     body |= {
         "error": error,
@@ -198,6 +223,8 @@ async def _call(request: Request, fn, *args, **kw):
         raise StoreProblem(404, str(exc)) from exc
     except EventExists as exc:
         raise StoreProblem(409, str(exc)) from exc
+    except OtherGame as exc:
+        raise StoreProblem(422, str(exc), error="other-game") from exc
 
 
 def _authorise(request: Request) -> None:
@@ -281,7 +308,7 @@ log_body = {
 )
 async def create_event(request: Request, new: NewEvent) -> dict:
     _authorise(request)
-    ev = await _call(request, Store.create_event, new.name)
+    ev = await _call(request, Store.create_event, new.name, mixed=new.mixed)
     return {**ev, "games": 0, "aliases": {}}
 
 
@@ -369,9 +396,9 @@ async def get_standings(
         order = parse_order(tie_break)
     except BadOrder as exc:
         raise StoreProblem(422, str(exc)) from exc
-    await _event(request, event_id)
+    ev = await _event(request, event_id)
     ranked = await _call(request, Store.ranking, event_id, order=order, count_illegal=count_illegal)
-    return {"event": event_id, **ranked}
+    return {"event": event_id, **ranked, "mixed": ev["mixed"]}
 
 
 @router.get(

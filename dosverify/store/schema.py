@@ -17,6 +17,10 @@ events = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),  # unguessable (secrets.token_urlsafe)
     sa.Column("name", sa.String(200), nullable=False, unique=True),
     sa.Column("created", sa.String(32), nullable=False),
+    # the one game its logs are of (set by its first log that names a game), unless `mixed`:
+    # an event created to hold several games, shown one table per game (migration 0004)
+    sa.Column("game", sa.String(64), nullable=True),
+    sa.Column("mixed", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 audits = sa.Table(

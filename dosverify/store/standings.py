@@ -11,8 +11,9 @@ How a game counts (docs/events.md):
 - an unfinished game (it did not reach its end) counts as played, its rounds and points too,
   but has no winner;
 - a malformed log has no result: it is listed with the games, never in the standings;
-- `points` ranks the better total first by the games' rule (:func:`points_better`); when fewer
-  is better, a player with no game counted has no total and comes after those with one.
+- each game is ranked in its own table (a mixed event has one per game), `points` the better
+  total first by the game's rule; when fewer is better, a player with no game counted has no
+  total and comes after those with one.
 """
 
 from __future__ import annotations
@@ -58,31 +59,30 @@ class _Row:
         return {k: getattr(self, k) for k in FIELDS}
 
 
+def _rule(name: str) -> dict | None:
+    """How the game ``name`` is won (its pack's ``result_rule``): ``game``, ``title``,
+    ``points_better``, ``summary``; None for a game no pack has now."""
+    try:
+        pack = find_game(name)
+    except UnknownGame:
+        return None
+    rule = pack.result_rule
+    return {"game": pack.name, "title": pack.title, "points_better": rule.points_better, "summary": rule.summary}
+
+
 def game_rules(results: list[tuple[str, dict | None]]) -> list[dict]:
     """How each game of the event is won (its pack's ``result_rule``), one entry per game that
     some result is of, by game name: ``game``, ``title``, ``points_better``, ``summary``. A
     result without a game (none is stored so) or of a game no pack has now is left out: its
     points rank as before the packs said how (more first)."""
     names = sorted({r["game"] for _, r in results if r is not None and r.get("game")})
-    out = []
-    for name in names:
-        try:
-            pack = find_game(name)
-        except UnknownGame:
-            continue
-        rule = pack.result_rule
-        out.append(
-            {"game": pack.name, "title": pack.title, "points_better": rule.points_better, "summary": rule.summary}
-        )
-    return out
+    return [rule for name in names if (rule := _rule(name)) is not None]
 
 
 def points_better(rules: list[dict]) -> Literal["higher", "lower"]:
-    """Which points the standings rank first: the rule of the event's game (of its games, when
-    they all say the same). A mixed event whose games disagree (DOS's highest total wins, UNO
-    Duo's lowest) keeps the order it had before the packs said how, more points first, and
-    states each game's rule beside it: points summed across games won by opposite totals rank
-    no one rightly either way, and how such an event is ranked is another issue's subject."""
+    """Which points rank first among results of these games: their rule when they all say
+    "lower" (UNO Duo's lowest total wins), else more first (DOS; a game no pack has now).
+    :func:`ranking` ranks each game apart, so its tables never mix the two."""
     said = {r["points_better"] for r in rules}
     return "lower" if said == {"lower"} else "higher"
 
@@ -94,13 +94,36 @@ def ranking(
     order: tuple[str, ...] = DEFAULT_ORDER,
     count_illegal: bool = False,
 ) -> dict:
-    """The standings with what ranks them: ``standings`` (the rows in rank order),
-    ``points_better`` (the points ranked first, see :func:`points_better`) and ``rules`` (each
-    game's, :func:`game_rules`), for the outputs that state them."""
-    rules = game_rules(results)
-    better = points_better(rules)
-    rows = standings(results, aliases=aliases, order=order, count_illegal=count_illegal, better=better)
-    return {"standings": rows, "points_better": better, "rules": rules}
+    """The standings, one table per game (issue 35: DOS's and UNO Duo's points are never summed,
+    each game's better points rank first): ``tables``, each with the game's ``game``, ``title``,
+    ``points_better``, ``summary`` and ``standings`` (its rows in rank order), by game name;
+    ``standings``, every table's rows in turn, each row naming its ``game``; ``points_better``,
+    the rule every table shares (None when they differ); ``rules``, each game's
+    (:func:`game_rules`)."""
+    by_game: dict[str, list[tuple[str, dict | None]]] = {}
+    for verdict, result in results:
+        if result is not None:
+            by_game.setdefault(result.get("game") or "", []).append((verdict, result))
+    tables = []
+    for name in sorted(by_game):
+        rule = _rule(name) if name else None
+        rule = rule or {
+            "game": name or None,
+            "title": name or "unnamed game",
+            "points_better": "higher",
+            "summary": None,
+        }
+        rows = standings(
+            by_game[name], aliases=aliases, order=order, count_illegal=count_illegal, better=rule["points_better"]
+        )
+        tables.append({**rule, "standings": rows})
+    said = {t["points_better"] for t in tables}
+    return {
+        "standings": [{**row, "game": t["game"]} for t in tables for row in t["standings"]],
+        "points_better": said.pop() if len(said) == 1 else (None if said else "higher"),
+        "rules": game_rules(results),
+        "tables": tables,
+    }
 
 
 def standings(
@@ -152,14 +175,13 @@ def standings(
     return [r.as_dict() for r in ranked]
 
 
-def rule_text(ranked: dict) -> str:
-    """How the points were ranked, in words, for the text output and the report: each game's
-    rule and the points ranked first ("UNO Duo: the lowest total wins; fewer points rank first")."""
-    rules = "; ".join(f"{r['title']}: {r['summary']}" for r in ranked["rules"])
-    first = "fewer points rank first" if ranked["points_better"] == "lower" else "more points rank first"
-    if len({r["points_better"] for r in ranked["rules"]}) > 1:
-        first += " (a mixed event: the points of games won by opposite totals are summed, and ranked as before)"
-    return f"{rules}; {first}" if rules else first
+def rule_text(table: dict) -> str:
+    """How a table's points were ranked, in words, for the text output and the report: its
+    game's rule and the points ranked first ("UNO Duo: the lowest total wins; fewer points rank
+    first")."""
+    first = "fewer points rank first" if table["points_better"] == "lower" else "more points rank first"
+    said = f"{table['title']}: {table['summary']}" if table.get("summary") else table.get("title")
+    return f"{said}; {first}" if said else first
 
 
 def outcome(verdict: str, result: dict | None) -> str:

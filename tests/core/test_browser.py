@@ -253,13 +253,13 @@ def test_load_twenty_logs_sort_filter_open_and_download(page, tmp_path):
     expect(rows).to_have_count(20)
     errors = {p.name: sum(1 for f in api.check(p.read_bytes()).findings if f.severity == "error") for p in files}
     page.click("#games th button[data-key=errors]")
-    expect(page.locator("#games th").nth(4)).to_have_attribute("aria-sort", "descending")
-    shown = [int(t) for t in page.locator("#games tbody tr td:nth-child(5)").all_inner_texts()]
+    expect(page.locator("#games th").nth(5)).to_have_attribute("aria-sort", "descending")
+    shown = [int(t) for t in page.locator("#games tbody tr td:nth-child(6)").all_inner_texts()]
     assert shown == sorted(errors.values(), reverse=True)
     names = page.locator("#games tbody tr th").all_inner_texts()
     assert [errors[n] for n in names] == shown
     page.click("#games th button[data-key=errors]")
-    shown = [int(t) for t in page.locator("#games tbody tr td:nth-child(5)").all_inner_texts()]
+    shown = [int(t) for t in page.locator("#games tbody tr td:nth-child(6)").all_inner_texts()]
     assert shown == sorted(errors.values())
     shot(page, "many")
     assert page.locator("#player-totals").count() == 0  # totals across unrelated games are no standing
@@ -488,6 +488,52 @@ def test_a_uno_duo_event_states_its_rule_and_ranks_the_lower_total_first(page, s
     expect(page.locator("#standings-order")).to_contain_text(
         "Points: UNO Duo: the lowest total wins; fewer points rank first."
     )
+
+
+def test_a_mixed_event_has_a_table_per_game_and_every_list_names_each_logs_game(page, server, tmp_path):
+    """Logs of both games: the batch table names each file's game; a mixed event created on the
+    page ranks each game in its own table by its own rule, and its games list names each game;
+    its times are readable (no microseconds, the zone said)."""
+    from storekit import game_logs, uno_logs
+
+    d = tmp_path / "both"
+    d.mkdir()
+    for i, data in enumerate(game_logs(2, start=60) + uno_logs((1, 2))):
+        (d / f"t{i}.log").write_bytes(data)
+    page.set_input_files("#folder", str(d))
+    page.click("#check-btn")
+    expect(page.locator("#games tbody tr")).to_have_count(4)
+    assert page.locator("#games tbody tr td:nth-child(2)").all_inner_texts() == ["DOS", "DOS", "UNO Duo", "UNO Duo"]
+    page.fill("#token", TOKEN)
+    page.fill("#event-name", "Both games")
+    page.check("#event-mixed")
+    page.click("#create-form button")
+    expect(page.locator("#event-h")).to_have_text("Both games")
+    page.set_input_files("#event-folder", str(d))
+    page.click("#upload-btn")
+    expect(page.locator("#upload-status")).to_contain_text("4 new audit(s)")
+    eid = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('event')")
+    data = api_json(server, f"/v1/events/{eid}/standings")
+    assert data["mixed"] is True and [t["title"] for t in data["tables"]] == ["DOS", "UNO Duo"]
+    tables = page.locator("#standings table")
+    expect(tables).to_have_count(2)
+    for k, t in enumerate(data["tables"]):
+        expect(tables.nth(k).locator("caption")).to_contain_text(f"{t['title']}, in rank order")
+        rows = tables.nth(k).locator("tbody tr")
+        expect(rows).to_have_count(len(t["standings"]))
+        for j, cells in enumerate(standings_cells(t["standings"])):
+            expect(rows.nth(j).locator("th, td")).to_have_text(cells)
+    expect(page.locator("#standings-order")).to_contain_text(
+        "Points: UNO Duo: the lowest total wins; fewer points rank first."
+    )
+    expect(page.locator("#event-games tbody tr")).to_have_count(4)
+    games = sorted(page.locator("#event-games tbody tr td:nth-child(2)").all_inner_texts())
+    assert games == ["DOS", "DOS", "UNO Duo", "UNO Duo"]
+    expect(page.locator("#event-meta")).to_contain_text("a mixed event, one table per game")
+    assert re.search(r"created \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC;", page.locator("#event-meta").inner_text())
+    submitted = page.locator("#event-games tbody tr td:nth-child(8)").all_inner_texts()
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC", t) for t in submitted), submitted
+    assert serious_accessibility_violations(page) == []
 
 
 def test_phone_width_labels_and_no_outside_requests(browser, server):

@@ -192,7 +192,7 @@ def test_a_uno_duo_event_ranks_the_lower_total_first(db_url, capsys):
     assert [ln.split()[1] for ln in text[3:]] == want
 
 
-def test_a_dos_event_still_ranks_more_points_first_and_a_mixed_one_is_stated(db_url):
+def test_a_dos_event_still_ranks_more_points_first(db_url):
     store = Store(db_url)
     ev = store.create_event("dos")
     logs = game_logs(4, start=60)  # one round each: no winner, points decide
@@ -200,15 +200,9 @@ def test_a_dos_event_still_ranks_more_points_first_and_a_mixed_one_is_stated(db_
         store.submit(ev["id"], data, f"d{i}")
     ranked = store.ranking(ev["id"])
     assert [r["player"] for r in ranked["standings"]] == expected_ranking(logs, "higher")
-    assert ranked["points_better"] == "higher"
+    assert ranked["points_better"] == "higher" and store.event("dos")["game"] == "dos"
     assert [(r["game"], r["summary"]) for r in ranked["rules"]] == [("dos", "the highest total at the target wins")]
-    # a mixed event (DOS and UNO Duo): ranked as before, more points first, both rules stated
-    store.submit(ev["id"], uno_logs([3])[0], "u")
-    mixed = store.ranking(ev["id"])
-    assert mixed["points_better"] == "higher"
-    assert [r["game"] for r in mixed["rules"]] == ["dos", "uno-duo"]
-    points = [r["points"] for r in mixed["standings"]]
-    assert points == sorted(points, reverse=True)
+    assert [t["game"] for t in ranked["tables"]] == ["dos"]  # one game: one table (mixed events: test_store_games)
 
 
 def test_lower_points_rank_first_but_no_counted_game_is_no_total():
@@ -360,10 +354,12 @@ def test_event_add_says_a_line_per_file_and_exits_by_the_worst(db_url, tmp_path,
     assert out[2].startswith(f"{bad}: illegal")
     assert _cli("standings", "e", "--format", "json", *url) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert list(doc) == ["event", "standings", "points_better", "rules"]
-    assert all(list(r) == ["player", "games", "wins", "rounds_won", "points", "illegal"] for r in doc["standings"])
+    assert list(doc) == ["event", "standings", "points_better", "rules", "mixed", "tables"]
+    keys = ["player", "games", "wins", "rounds_won", "points", "illegal"]
+    assert all(list(r) == [*keys, "game"] for r in doc["standings"])
+    assert [list(r) for t in doc["tables"] for r in t["standings"]] == [keys] * len(doc["standings"])
     assert _cli("standings", "e", "--format", "csv", *url) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "player,games,wins,rounds_won,points,illegal"
+    assert capsys.readouterr().out.splitlines()[0] == "player,games,wins,rounds_won,points,illegal,game"
     assert _cli("standings", "nope", *url) == 2
 
 

@@ -78,6 +78,31 @@ def test_the_report_states_each_games_rule_and_ranks_uno_duo_lower_first(report,
     assert want != expected_ranking(logs, "higher") and _standings_shown(html) == want
 
 
+def test_a_mixed_events_report_has_a_table_per_game_and_names_each_logs_game(tmp_path):
+    url = ["--database-url", f"sqlite:///{tmp_path / 'events.db'}"]
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    dos, uno = game_logs(3, start=60), uno_logs((1, 2), whole=True) + uno_logs(range(1, 4))
+    for i, data in enumerate(dos + uno):
+        (folder / f"t{i}.log").write_bytes(data)
+    assert main(["event", "create", "Both", "--mixed", *url]) == 0
+    assert main(["event", "add", "Both", str(folder), *url]) == 0
+    out = tmp_path / "both.html"
+    assert main(["event", "report", "Both", "-o", str(out), *url]) == 0
+    html = out.read_text(encoding="utf-8")
+    section = html.split('<section id="standings"', 1)[1].split("</section>", 1)[0]
+    parts = re.split(r"<h3 [^>]*>", section)[1:]  # one heading, rule and table per game
+    assert [p.split("<", 1)[0] for p in parts] == ["DOS", "UNO Duo"]
+    assert "Points: DOS: the highest total at the target wins; more points rank first." in parts[0]
+    assert "Points: UNO Duo: the lowest total wins; fewer points rank first." in parts[1]
+    for part, logs, better in ((parts[0], dos, "higher"), (parts[1], uno, "lower")):
+        assert re.findall(r'<tr><td>\d+</td><th scope="row">([^<]*)</th>', part) == expected_ranking(logs, better)
+    games = html.split('<section id="games"', 1)[1].split("</section>", 1)[0]
+    assert re.findall(r"</th>\s*<td>(DOS|UNO Duo)</td>", games) == ["DOS"] * 3 + ["UNO Duo"] * 5
+    assert re.search(r"Event created \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.", html)
+    assert not re.search(r"\d\d:\d\d:\d\d\.\d", html)  # no microseconds anywhere
+
+
 def test_the_report_opens_offline_in_chromium_and_shows_every_finding(report):
     try:
         from playwright.sync_api import sync_playwright

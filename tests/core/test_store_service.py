@@ -85,13 +85,16 @@ def test_standings_shape_and_order(client):
     for data in game_logs(3, whole=True, start=30):
         assert client.post(f"/v1/events/{eid}/games", content=data, headers={**AUTH, **TEXT}).status_code == 201
     doc = client.get(f"/v1/events/{eid}/standings").json()
-    assert list(doc) == ["event", "standings", "points_better", "rules"] and doc["event"] == eid
+    assert list(doc) == ["event", "standings", "points_better", "rules", "mixed", "tables"] and doc["event"] == eid
     assert doc["points_better"] == "higher"
     assert doc["rules"] == [
         {"game": "dos", "title": "DOS", "points_better": "higher", "summary": "the highest total at the target wins"}
     ]
     rows = doc["standings"]
-    assert all(list(r) == ["player", "games", "wins", "rounds_won", "points", "illegal"] for r in rows)
+    keys = ["player", "games", "wins", "rounds_won", "points", "illegal"]
+    assert all(list(r) == [*keys, "game"] and r["game"] == "dos" for r in rows)
+    assert doc["mixed"] is False and [t["game"] for t in doc["tables"]] == ["dos"]
+    assert [{**r, "game": "dos"} for r in doc["tables"][0]["standings"]] == rows
     assert sum(r["wins"] for r in rows) == 3
     assert [(r["wins"], r["points"]) for r in rows] == sorted(((r["wins"], r["points"]) for r in rows), reverse=True)
     by_points = client.get(f"/v1/events/{eid}/standings?tie_break=points").json()["standings"]
@@ -142,9 +145,12 @@ def test_the_openapi_document_has_the_event_routes(client):
         "standings",
         "points_better",
         "rules",
+        "mixed",
+        "tables",
     }
     assert doc["components"]["schemas"]["GameRule"]["properties"]["points_better"]["enum"] == ["higher", "lower"]
     assert set(doc["components"]["schemas"]["Standing"]["properties"]) == {
+        "game",
         "player",
         "games",
         "wins",
@@ -191,7 +197,9 @@ def test_audit_answers_name_their_logs_games(client):
     def header(*games: str) -> str:
         return ", ".join(f"{g} {find_game(g).spec().version}" for g in games)
 
-    eid = _event(client)
+    r = client.post("/v1/events", json={"name": "every game", "mixed": True}, headers=AUTH)
+    assert r.status_code == 201 and r.json()["mixed"] is True
+    eid = r.json()["id"]
     for game in REGISTRY:
         r = client.post(f"/v1/events/{eid}/games", content=find_game(game).simulate(seed=1), headers={**AUTH, **TEXT})
         assert r.status_code == 201, r.text

@@ -4,7 +4,7 @@ Revision ID: 0002
 Revises: 0001
 
 A report judged under 0001 has no result: the upgrade leaves it NULL and the store fills it in
-when it next reads the audit (dosverify.store.db.Store.backfill_results), from the bytes kept.
+when it next reads the audit (dosverify.store.backfill.results), from the bytes kept.
 """
 
 import sqlalchemy as sa
