@@ -10,7 +10,7 @@ each move played since, so a finding's line is the one the caller counts.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .model import CHANCE, IllegalMove, ListingError, MalformedLog, Move, NoMoves, NotAPosition, Prefix, Verdict
 
@@ -21,6 +21,10 @@ if TYPE_CHECKING:
     from .protocol import PackPosition
 
 BAD = ("error", "warning")  # legal means neither (a line that only warns is refused)
+#: ``Move.kind`` of the chance move that is a round's whole set-up, listed as its ``round N`` line
+#: (issue 33, "What is listed"): judged by the lines it writes (``Table.written``), never alone
+DEAL = "deal"
+SNAPSHOT = 16  # pop's history keeps a copy of the position every this many moves
 
 
 def moves_pack(pack: GamePack) -> GamePack:
@@ -60,7 +64,7 @@ class Table:
         self._pos = position
         self._judged = judged  # the lines judged up to the position the table was built at
         self._base = len(position.lines())  # the pack's lines then: those after it are appended
-        self._history: list[tuple[PackPosition, list[str], int]] = []  # (position, judged, base) before each move
+        self._history: list[_Step] = []  # one per move played: how to take it back (pop)
         self._listing: list[Move] | None = None
         self._explained: dict[str, Verdict] = {}  # this position's verdicts, by the line tried
         self.rounds = self.turns = 0  # where the prefix ends (check's count), for the answer's head
@@ -172,15 +176,18 @@ class Table:
         return known
 
     def _explain(self, line: str) -> Verdict:
-        lines = [*self.judged_lines(), line]
-        at = len(lines)
-        report = self._check(lines)
-        findings = [f for f in report.findings if f.line == at]
         canonical = self._pos.canonical(line)
         try:
-            listed: set[str] | None = {m.line for m in self.legal_moves()}
+            moves: list[Move] | None = self.legal_moves()
         except ValueError:  # a view that cannot list (a table's view of face-down cards)
-            listed = None
+            moves = None
+        listed = None if moves is None else {m.line for m in moves}
+        deal = next((m for m in moves or [] if m.kind == DEAL and m.line == canonical == _normal(line)), None)
+        written = self.written(deal) if deal is not None else [line]
+        lines = [*self.judged_lines(), *written]
+        at = len(lines) - len(written) + 1
+        report = self._check(lines)
+        findings = [f for f in report.findings if f.line is not None and at <= f.line < at + len(written)]
         bad = [f for f in findings if f.severity in BAD]
         legal = not bad and canonical is not None and (listed is None or canonical in listed)
         deferred = False
@@ -191,6 +198,16 @@ class Table:
                     f.line = at
             findings, deferred = findings + later, bool(later)
         return Verdict(line, canonical, legal, findings, deferred)
+
+    def written(self, move: Move) -> list[str]:
+        """The lines playing a listed `move` writes: its line, or for the chance move ``deal`` (a
+        round's set-up, listed as its ``round N`` line) the whole set-up the position deals. A
+        ``deal`` is judged by these lines, as the log it leaves will hold them."""
+        probe = self._pos.copy()
+        before = len(probe.lines())
+        probe.legal_moves()  # a position may play a listed move by what its listing recorded
+        probe.push(move)
+        return probe.lines()[before:]
 
     def judged_lines(self) -> list[str]:
         """The lines the referee judges a tried line after: the source's first N as written, then
@@ -222,7 +239,7 @@ class Table:
         # written otherwise (several cards on one line, another style): read as the log reads it
         lines = [*self.judged_lines(), text]
         position, _ = self.pack.moves().from_log(_joined(lines), "text", None, self.ruleset, self.options)
-        self._history.append((self._pos, self._judged, self._base))
+        self._history.append(_Step(None, self._pos, self._judged, self._base))
         self._pos, self._judged, self._base = position, lines, len(position.lines())
         self._listing, self._explained = None, {}
         return listed
@@ -239,7 +256,10 @@ class Table:
         return move
 
     def _push(self, move: Move) -> None:
-        self._history.append((self._pos.copy(), self._judged, self._base))
+        # a copy of the position only every SNAPSHOT moves: copying at each one costs a self-play
+        # more than its listing does (and grows with the lines), and pop replays from the last copy
+        kept = len(self._history) % SNAPSHOT == 0 or self._history[-1].move is None
+        self._history.append(_Step(move, self._pos.copy() if kept else None, self._judged, self._base))
         self._pos.push(move)
         self._listing, self._explained = None, {}
 
@@ -247,7 +267,17 @@ class Table:
         """Take the last move back (IndexError when none was played on this table)."""
         if not self._history:
             raise IndexError("no move was played on this table")
-        self._pos, self._judged, self._base = self._history.pop()
+        step = self._history.pop()
+        if step.before is not None:
+            self._pos = step.before.copy()  # a copied table shares the history: its positions stay as kept
+        else:  # replay the moves since the last copy kept, as they were played (chance from the copy's source)
+            k = max(i for i, s in enumerate(self._history) if s.before is not None)
+            pos = self._history[k].before.copy()  # type: ignore[union-attr]
+            for s in self._history[k:]:
+                pos.legal_moves()  # a position plays a listed move by what its listing recorded
+                pos.push(s.move)  # type: ignore[arg-type]
+            self._pos = pos
+        self._judged, self._base = step.judged, step.base
         self._listing, self._explained = None, {}
 
     def copy(self) -> Table:
@@ -300,6 +330,16 @@ class Table:
 
     def __repr__(self) -> str:
         return f"<Table {self.pack.name} after {len(self.judged_lines())} lines, {self.to_move} to move>"
+
+
+class _Step(NamedTuple):
+    """One move played, as pop takes it back: the move (None: a line re-read, its old position kept
+    whole), the position before it when a copy was kept, the judged lines and base then."""
+
+    move: Move | None
+    before: PackPosition | None
+    judged: list[str]
+    base: int
 
 
 def _text_lines(source: str | bytes | dict) -> list[str]:

@@ -16,7 +16,7 @@ from tiers import count
 from dosverify.api import check
 from dosverify.games import GamePack, usable_packs
 from dosverify.moves import IllegalMove, MalformedLog, Move, NotAPosition, Verdict
-from dosverify.moves.table import Table
+from dosverify.moves.table import DEAL, SNAPSHOT, Table
 
 PACKS = [p for p in usable_packs() if "moves" in p.capabilities]
 GAMES = count("DOSVERIFY_MOVES_GAMES", 8, 2)
@@ -77,11 +77,19 @@ def next_line(log: str, after: int) -> str | None:
     return None
 
 
-def appended_is_legal(pack: GamePack, table: Table, line: str) -> list:
-    """check's error and warning findings at the appended line (none: legal)."""
-    lines = [*table.judged_lines(), line]
+def appended_is_legal(pack: GamePack, table: Table, move: Move) -> list:
+    """check's error and warning findings at the lines the move appends (none: legal): its line, or
+    for the chance move `deal` (a round's set-up, listed as its `round N` line) the set-up it deals,
+    which every game judges as a whole (a bare `round N` names no dealer in DOS)."""
+    written = table.written(move)
+    if move.kind != DEAL:
+        assert [w.strip() for w in written] == [move.line], (move, written)
+    else:
+        assert written[0].strip() == move.line and move.chance and move.actor == "chance", (move, written)
+    lines = [*table.judged_lines(), *written]
+    at = len(lines) - len(written) + 1
     report = check("\n".join(lines) + "\n", game=pack.name, ruleset=table.ruleset, options=table.options or None)
-    return [f for f in report.findings if f.line == len(lines) and f.severity in BAD]
+    return [f for f in report.findings if f.line is not None and at <= f.line < at + len(written) and f.severity in BAD]
 
 
 @pytest.mark.parametrize("seed", range(GAMES))
@@ -107,7 +115,7 @@ def test_every_listed_line_appended_is_judged_legal_by_check(pack, seed):
         moves = table.legal_moves()
         assert moves == sorted(moves, key=lambda m: m.line) or len({m.line for m in moves}) == len(moves)
         for move in moves:
-            assert appended_is_legal(pack, table, move.line) == [], (after, move)
+            assert appended_is_legal(pack, table, move) == [], (after, move)
             assert table.explain(move.line).legal, (after, move)
             if move.chance and move.probability is not None:
                 assert 0 < move.probability <= 1
@@ -145,7 +153,27 @@ def test_pop_restores_the_position_and_copy_is_independent(pack, seed):
             table.pop()
 
 
-def _self_play(pack: GamePack, seed: int, steps: int = 3000) -> Table:
+@pytest.mark.parametrize("seed", range(GAMES))
+def test_pop_takes_back_a_long_run_of_moves(pack, seed):
+    """pop past the copies the history keeps (one every few moves): each position comes back, chance
+    moves and deals included, and the game plays on from it as before."""
+    table = _self_play(pack, seed, steps=0)
+    rng = random.Random(seed)
+    seen: list[tuple[Table, str]] = []
+    for _ in range(3 * SNAPSHOT + 5):
+        moves = table.legal_moves()
+        if not moves:
+            break
+        seen.append((table.copy(), table.log()))
+        table.play_chance() if table.to_move == "chance" else table.play(rng.choice(moves))
+    for before, log in reversed(seen):
+        table.pop()
+        assert table == before and table.log() == log and table.legal_moves() == before.legal_moves()
+    with pytest.raises(IndexError):
+        table.pop()
+
+
+def _self_play(pack: GamePack, seed: int, steps: int = 50_000) -> Table:
     players = ["ann", "bob", "cy", "dee"][: pack.player_counts()[seed % len(pack.player_counts())]]
     table = Table.new(pack.name, players, seed=seed, ruleset=_ruleset(pack, seed))
     rng = random.Random(seed)

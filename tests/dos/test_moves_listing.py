@@ -56,12 +56,11 @@ def test_every_listed_line_is_judged_legal(ruleset, players, seed, style):
         pos, at = MOVES.from_log(text, None, n, None, {})
         prefix = lines[:at]
         for m in pos.legal_moves():
-            if m.line == "deal":
-                continue
             probe = pos.copy()
-            probe.push(m)
-            if m.kind == "round":  # a round alone is a set-up without its lines: judged with its deal
-                probe.push(probe.legal_moves()[0])
+            probe.push(m)  # a `round N` is the chance move `deal`: it writes the round's whole set-up
+            assert m.kind != "deal" or (
+                m.chance and m.line.startswith("round ") and len(probe.lines()) > len(pos.lines()) + 1
+            )
             appended = probe.lines()[len(pos.lines()) :]
             log = "\n".join(prefix + appended) + "\n"
             end = at + len(appended)  # findings past it are steps owed at the log's end, not this line's

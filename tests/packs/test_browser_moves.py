@@ -107,3 +107,25 @@ def test_the_replay_shows_the_legal_next_lines_and_why_the_next_line_is_illegal(
     expect(page.locator("#next-legal")).to_contain_text("ann play R9")
     (ROOT / "test-output" / "browser").mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ROOT / "test-output" / "browser" / "tiny-moves.png"), full_page=True)
+
+
+def test_a_dos_replay_shows_its_legal_next_lines(page):
+    """DOS through the same page: the first turn's position lists what the core lists there, and the
+    log's next line (a turn given out of seat order) is refused with the rule check gives."""
+    from dosverify.games.dos.replay import replay
+
+    log = (ROOT / "fixtures" / "dos" / "notation" / "example.log").read_text()
+    log = log.replace("\nturn cyd\n", "\nturn ann\n", 1)  # bob's left is cyd: turn.order
+    after = replay(log)["states"][0]["end_line"]
+    table = Table.from_log(log, after)
+    want = [m.line for m in table.legal_moves()]
+    assert want == ["turn cyd"] and table.explain("turn ann").findings[0].rule == "turn.order"
+    page.fill("#log-text", log)
+    page.click("#check-btn")
+    expect(page.locator("#verdict")).to_contain_text("illegal")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("Home")
+    expect(page.locator("#moves-h")).to_have_text(f"Legal next lines ({len(want)})")
+    assert page.locator("#moves-view ul.moves li code").all_inner_texts() == want
+    expect(page.locator("#next-illegal")).to_contain_text("turn ann")
+    expect(page.locator("#next-illegal")).to_contain_text("turn.order")

@@ -33,8 +33,8 @@ def listing(g: Game, tb: Table) -> list[Entry]:
     if ph == "turn":
         out = _turn(g, tb)
     elif ph == "header":
-        out = [_m("round 1", TABLE, "round", ("round", 1))]
-    elif ph == "setup":
+        out = [_next_round(1)]
+    elif ph == "setup":  # only after a bare `round N` pushed as written: its set-up still to deal
         out = [_m("deal", CHANCE, "deal", ("deal",), 1.0)]
     elif ph == "dealt":
         assert tb.dealer is not None
@@ -59,8 +59,14 @@ def _between_rounds(g: Game, tb: Table) -> list[Entry]:
         top = max(tb.totals.values())
         out += [_m(f"winner {p}", TABLE, "winner", ("winner", p)) for p in g.players if tb.totals[p] == top]
     else:  # round.sequence
-        out.append(_m(f"round {tb.round_no + 1}", TABLE, "round", ("round", tb.round_no + 1)))
+        out.append(_next_round(tb.round_no + 1))
     return out
+
+
+def _next_round(number: int) -> Entry:
+    """`round N` and its whole set-up as one chance move `deal` (issue 33, "What is listed"): not
+    enumerated; pushed, the position deals it from its own random source (setup.dealer, setup.deal)."""
+    return _m(f"round {number}", CHANCE, "deal", ("round", number, "deal"), 1.0)
 
 
 def _score(g: Game, tb: Table, p: str) -> Entry:

@@ -61,7 +61,12 @@ class DosPosition:
     def _play(self, line: str, op: tuple) -> None:
         self._entries = None
         kind = op[0]
-        if kind == "deal":
+        if kind == "round" and op[2:] == ("deal",):  # the listed `round N`: the round and its set-up
+            self._lines.append(line)
+            apply(self.g, self.tb, op[:2])
+            op, written = self._deal()
+            self._lines.extend(written)
+        elif kind == "deal":
             op, written = self._deal()
             self._lines.extend(written)
         elif kind == "reshuffle" and self.deals and op[1] is None:
@@ -93,8 +98,10 @@ class DosPosition:
 
     # -- reading lines
     def canonical(self, line: str) -> str | None:
+        """The move `line` is, canonical; None when it reads as no move (no DOS line at all, a match
+        that does not add up, a set-up line: the protocol's "reads as none")."""
         got = read(self.g, self.tb, line)
-        return None if got is None else got[0]
+        return None if got is None or got[1] is None else got[0]
 
     def deferred(self, line: str) -> list[Finding]:
         return []
