@@ -27,6 +27,18 @@ from ..moves.table import Table
 _TABLE_ORDER = ("totals", "score", "turn", "round", "winner")
 
 
+class EnvTable(Table):
+    """The table an episode plays on: no history kept (an episode never takes a move back, and a
+    copy of the position per step is most of a step's time), everything else the table's own."""
+
+    def _push(self, move: Move) -> None:
+        self._pos.push(move)
+        self._listing, self._explained = None, {}
+
+    def pop(self) -> None:
+        raise IndexError("an environment's table keeps no history")
+
+
 class IllegalAction(ValueError):
     """An action its mask forbids; carries the referee's verdict on the line it stands for (or None)."""
 
@@ -44,6 +56,10 @@ class Codec:
     NOOP: int
     DRAW: int
     END: int
+
+    def turn_player(self, env: CardTableEnv) -> str | None:
+        """The player whose turn is being played (None between turns)."""
+        raise NotImplementedError
 
     def action_of(self, env: CardTableEnv, agent: str, move: Move) -> int:
         """The action index a listed decision line of `agent` is."""
@@ -78,7 +94,7 @@ class CardTableEnv(AECEnv):
         mask = spaces.Box(0, 1, shape=(codec.n_actions,), dtype=np.int8)
         self._obs_space = spaces.Dict({"observation": box, "action_mask": mask})
         self._act_space = spaces.Discrete(codec.n_actions)
-        self.table: Table | None = None
+        self.table: EnvTable | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self._obs_space
@@ -96,7 +112,7 @@ class CardTableEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.table = Table.new(self.codec.game, self.agents, seed=seed, **self._table_kw)
+        self.table = EnvTable.new(self.codec.game, self.agents, seed=seed, **self._table_kw)
         self._chance = random.Random(f"{self.codec.game}:chance:{seed}")  # the env's chance source only
         self._queue: list[str] = []  # agents owed an out-of-turn step (catch, call) after the last action
         self._interrupt = False
@@ -105,10 +121,17 @@ class CardTableEnv(AECEnv):
         self._advance()
 
     def _decider(self) -> str | None:
-        """The player whose choice it is (None: nobody chooses, the env plays on)."""
+        """The player whose choice it is: the player on turn when a line is theirs, else nobody
+        while a chance or table line is listed (the env plays on), else whoever a line is of (the
+        table's ``to_move``, from its cached listing)."""
         assert self.table is not None
-        who = self.table.to_move
-        return None if who in (CHANCE, TABLE) else who
+        actors = {m.actor for m in self.table.legal_moves()}
+        turn = self.codec.turn_player(self)
+        if turn in actors:
+            return turn
+        if CHANCE in actors or TABLE in actors or not actors:
+            return None
+        return min(actors)
 
     def _own(self, agent: str) -> list[Move]:
         assert self.table is not None

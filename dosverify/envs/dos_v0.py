@@ -110,6 +110,11 @@ class DosCodec(Codec):
         self.kind_index = {k: i for i, k in enumerate(kinds())}
         self.obs_size = 2 * len(self.kind_index) + 21
 
+    def turn_player(self, env: CardTableEnv) -> str | None:
+        assert env.table is not None
+        t = env.table.position.tb.t  # type: ignore[attr-defined]
+        return None if t is None else t.player
+
     def action_of(self, env: CardTableEnv, agent: str, move: Move) -> int:
         kind = move.kind
         if kind == "match":

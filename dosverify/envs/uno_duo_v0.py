@@ -75,6 +75,11 @@ class UnoDuoCodec(Codec):
         self.n_actions = CARD + len(self.card_index)
         self.obs_size = 3 * len(self.base_index) + 4 + len(NEEDS) + 8
 
+    def turn_player(self, env: CardTableEnv) -> str | None:
+        assert env.table is not None
+        st = env.table.position.st  # type: ignore[attr-defined]
+        return None if st is None or st.turn is None else st.turn.player
+
     def action_of(self, env: CardTableEnv, agent: str, move: Move) -> int:
         kind = move.kind
         if kind == "play":
