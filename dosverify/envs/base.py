@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
@@ -112,7 +112,7 @@ class CardTableEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.table = EnvTable.new(self.codec.game, self.agents, seed=seed, **self._table_kw)
+        self.table = cast(EnvTable, EnvTable.new(self.codec.game, self.agents, seed=seed, **self._table_kw))
         self._chance = random.Random(f"{self.codec.game}:chance:{seed}")  # the env's chance source only
         self._queue: list[str] = []  # agents owed an out-of-turn step (catch, call) after the last action
         self._interrupt = False
