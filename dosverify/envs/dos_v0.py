@@ -38,6 +38,7 @@ def kinds() -> tuple[str, ...]:
     return (*(f"{c}{face}" for c in deck["colours"] for face in deck["per_colour"]), "W2")
 
 
+@cache
 def _readings(kind: str) -> list[tuple[int, str, str]]:
     """(number, colour, code as declared) for each way a card kind may count, smallest first."""
     colours = spec_file("deck.toml", "dos")["colours"]
@@ -84,16 +85,22 @@ def actions() -> tuple[tuple[str, ...], dict[tuple, int]]:
     return tuple(names + lines), index
 
 
+@cache
+def _deck_order() -> dict[str, int]:
+    return {k: i for i, k in enumerate(kinds())}
+
+
 def _colour(code: str) -> str:
     return code[3] if code.startswith("W2=") else code[0]
 
 
+@cache
 def match_key(line: str) -> tuple:
     """(target kind, hand kinds in deck order, colour bonus) of a canonical `match` line."""
     words = line.split()
     codes = [words[1], *words[3::2]]
     target, hand = codes[0], codes[1:]
-    order = {k: i for i, k in enumerate(kinds())}
+    order = _deck_order()
     cards = tuple(sorted((c.split("=")[0] for c in hand), key=order.__getitem__))
     return target.split("=")[0], cards, all(_colour(c) == _colour(target) for c in hand)
 
