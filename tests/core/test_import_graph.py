@@ -22,7 +22,14 @@ LAYERS: list[tuple[str, ...]] = [
     ("games", "overrides", "profiling", "moves.model", "moves.protocol"),
     ("api", "moves"),  # the move API's table judges with api.check
     ("formats",),
-    ("runner", "pool", "cluster", "pytest_plugin", "store"),
+    (
+        "runner",
+        "pool",
+        "cluster",
+        "pytest_plugin",
+        "store",
+        "envs",
+    ),  # envs: the PettingZoo environments, on the move API
     ("service", "webui"),
     ("cli", "__main__"),
 ]
