@@ -12,10 +12,10 @@ from ..cards import parse_card
 from .state import Calls, Facing, Owed, Pile, RoundState, TurnState
 
 if TYPE_CHECKING:
-    from .position import UnoPosition
+    from .state import GameState
 
 
-def _close_windows(pos: UnoPosition, st: RoundState, opened: str | None) -> None:
+def _close_windows(pos: GameState, st: RoundState, opened: str | None) -> None:
     """`uno-window next-action`: a play, draw or pass line closes every window but the one it opened."""
     if pos.opts.get("uno-window") != "next-action":
         return
@@ -24,7 +24,7 @@ def _close_windows(pos: UnoPosition, st: RoundState, opened: str | None) -> None
             c.open = False
 
 
-def _wd4_legit(pos: UnoPosition, st: RoundState, t: TurnState, cards: list[str]) -> bool | None:
+def _wd4_legit(pos: GameState, st: RoundState, t: TurnState, cards: list[str]) -> bool | None:
     """U9 (wd4.outcome), judged before the card leaves the hand."""
     if len(cards) != 1 or not cards[0].startswith("W+4") or t.drawn == "W+4":
         return True
@@ -37,7 +37,7 @@ def _wd4_legit(pos: UnoPosition, st: RoundState, t: TurnState, cards: list[str])
     return not any(c[0] == "W" or col is None or c[0] == col or c[1:] == rank for c in others)
 
 
-def play(pos: UnoPosition, st: RoundState, words: list[str]) -> None:
+def play(pos: GameState, st: RoundState, words: list[str]) -> None:
     t = st.turn
     assert t is not None
     p, q = t.player, pos.other(t.player)
@@ -72,7 +72,7 @@ def play(pos: UnoPosition, st: RoundState, words: list[str]) -> None:
     _close_windows(pos, st, p)
 
 
-def draw(pos: UnoPosition, st: RoundState, q: str, card: str) -> None:
+def draw(pos: GameState, st: RoundState, q: str, card: str) -> None:
     st.pile.take(card, st.pool)
     st.hands[q][card] += 1
     st.calls.pop(q, None)
@@ -93,7 +93,7 @@ def draw(pos: UnoPosition, st: RoundState, q: str, card: str) -> None:
     _close_windows(pos, st, None)
 
 
-def reshuffle(pos: UnoPosition, st: RoundState) -> str:
+def reshuffle(pos: GameState, st: RoundState) -> str:
     """U11: the discards less the top, oldest on top; the line written (a listed pile where its
     order is known or the table shuffles it: a `new()` table's own seed)."""
     cards = list(st.discards[:-1])
@@ -121,7 +121,7 @@ def challenge(st: RoundState) -> None:
         t.need, t.done = "ordinary", False
 
 
-def turn(pos: UnoPosition, st: RoundState, player: str) -> None:
+def turn(pos: GameState, st: RoundState, player: str) -> None:
     """The turn on turn ends (its owed draws lapsed, if any), `player`'s begins and takes what it faces."""
     st.owed = None
     st.turns += 1
@@ -138,14 +138,14 @@ def turn(pos: UnoPosition, st: RoundState, player: str) -> None:
         t.need = facing.kind
 
 
-def score(pos: UnoPosition, st: RoundState, player: str, points: int) -> None:
+def score(pos: GameState, st: RoundState, player: str, points: int) -> None:
     st.scored, st.turn, st.owed = True, None, None
     pos.totals[player] += points
     if max(pos.totals.values()) >= pos.target:
         pos.over_target = True
 
 
-def push(pos: UnoPosition, line: str, kind: str) -> None:
+def push(pos: GameState, line: str, kind: str) -> None:
     """Apply the listed line of `kind` and write it."""
     st = pos.st
     words = line.split()

@@ -14,10 +14,10 @@ from ..cards import COLOURS, full_deck, parse_card
 from .state import Facing, Pile, RoundState
 
 if TYPE_CHECKING:
-    from .position import UnoPosition
+    from .state import GameState
 
 
-def deal(pos: UnoPosition, number: int) -> None:
+def deal(pos: GameState, number: int) -> None:
     """Round `number`: its drafter (round 1: the first player; then the roles swap, setup.drafter),
     the picks (draft.order, draft.pick) and the turned-up card with what the first turn faces."""
     rng = pos.rng_for(f"deal{number}")

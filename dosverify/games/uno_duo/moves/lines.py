@@ -12,12 +12,12 @@ from ..notation import code_part
 from .listing import run_line
 
 if TYPE_CHECKING:
-    from .position import UnoPosition
+    from .state import GameState
 
 _BARE = frozenset({"challenge", "pass"})
 
 
-def _draw(pos: UnoPosition, rest: list[str], on_turn: str | None) -> str | None:
+def _draw(pos: GameState, rest: list[str], on_turn: str | None) -> str | None:
     q = on_turn
     if rest and not CARD_WORD_RE.match(rest[0]):
         q, rest = rest[0], rest[1:]
@@ -30,7 +30,7 @@ def _draw(pos: UnoPosition, rest: list[str], on_turn: str | None) -> str | None:
     return f"draw {q} {top}" if top else f"draw {q}"
 
 
-def _totals(pos: UnoPosition, rest: list[str]) -> str | None:
+def _totals(pos: GameState, rest: list[str]) -> str | None:
     if len(rest) % 2 or not all(n.isdigit() for n in rest[1::2]):
         return None
     written = dict(zip(rest[::2], (int(n) for n in rest[1::2]), strict=True))
@@ -38,7 +38,7 @@ def _totals(pos: UnoPosition, rest: list[str]) -> str | None:
     return "totals " + " ".join(f"{p} {written[p]}" for p in names)
 
 
-def canonical(pos: UnoPosition, line: str) -> str | None:
+def canonical(pos: GameState, line: str) -> str | None:
     """The move `line` is here, or None when it reads as none (a set-up or header line, a comment,
     a line that is no sentence of `uno-duo 1`)."""
     words = code_part(line.replace("\r", " ")).split()

@@ -17,7 +17,7 @@ from ..cards import COLOURS, value
 from .state import UNSEEN_CARD, RoundState
 
 if TYPE_CHECKING:
-    from .position import UnoPosition
+    from .state import GameState
 
 
 RANKS = {r: i for i, r in enumerate(["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "S", "R", "+2"])}
@@ -120,7 +120,7 @@ def start_runs(st: RoundState, player: str, colour: str, chosen: bool) -> list[M
     return out
 
 
-def calls(pos: UnoPosition, st: RoundState) -> list[Move]:
+def calls(pos: GameState, st: RoundState) -> list[Move]:
     """uno.call (a call owed: one card, not called yet) and uno.catch (one per catcher)."""
     out = []
     for q in pos.players:
@@ -137,7 +137,7 @@ def calls(pos: UnoPosition, st: RoundState) -> list[Move]:
     return out
 
 
-def _action(pos: UnoPosition, st: RoundState) -> list[Move]:
+def _action(pos: GameState, st: RoundState) -> list[Move]:
     """The turn's action by what it needs (start.reverse, volley.stack, volley.draw, wd4.answer,
     wd4.challenge, wd4.draw, draw.one, turn.pass)."""
     t = st.turn
@@ -167,7 +167,7 @@ def _action(pos: UnoPosition, st: RoundState) -> list[Move]:
     return out
 
 
-def turn_moves(pos: UnoPosition, st: RoundState) -> list[Move]:
+def turn_moves(pos: GameState, st: RoundState) -> list[Move]:
     t = st.turn
     if t is None:
         return [Move(f"turn {st.first}", TABLE, "turn")] if st.first else []
@@ -188,7 +188,7 @@ def turn_moves(pos: UnoPosition, st: RoundState) -> list[Move]:
     return out
 
 
-def end_moves(pos: UnoPosition, st: RoundState) -> list[Move]:
+def end_moves(pos: GameState, st: RoundState) -> list[Move]:
     """After the play emptying a hand: `last-draw yes` draws, then score.round / score.values,
     score.totals, game.winner, and the next round (round.sequence, game.end)."""
     if pos.winner_done:
@@ -205,7 +205,7 @@ def end_moves(pos: UnoPosition, st: RoundState) -> list[Move]:
     return out + after_round(pos)
 
 
-def after_round(pos: UnoPosition) -> list[Move]:
+def after_round(pos: GameState) -> list[Move]:
     if pos.winner_done:
         return []
     if pos.over_target:
@@ -214,7 +214,7 @@ def after_round(pos: UnoPosition) -> list[Move]:
     return [Move(f"round {pos.number + 1}", CHANCE, "deal", True, 1.0)]
 
 
-def legal_moves(pos: UnoPosition) -> list[Move]:
+def legal_moves(pos: GameState) -> list[Move]:
     st = pos.st
     if st is None:
         return [] if pos.winner_done else after_round(pos)

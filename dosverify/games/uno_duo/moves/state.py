@@ -9,6 +9,7 @@ would (moves.apply)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -105,3 +106,33 @@ def round_key(st: RoundState) -> tuple:
 
 def facing_key(f: Facing | None) -> tuple | None:
     return None if f is None else (f.kind, f.player, f.total, f.colour, f.by, f.legit, f.turned)
+
+
+class GameState:
+    """The referee's knowledge of a game between two lines: the totals, the round being played
+    (None before round 1), and the lines so far (``body``: the header, then every line written).
+
+    ``fresh``: a table ``new()`` made, whose decks (and a shuffled pile's reshuffles) come from
+    ``seed``; a table read from a log deals its next rounds from ``seed`` too (0 unless given)."""
+
+    def __init__(self, players: list[str], opts: dict[str, str], target: int, seed: int = 0, fresh: bool = False):
+        self.players = list(players)
+        self.opts = dict(opts)
+        self.target = target
+        self.seed = seed
+        self.fresh = fresh
+        self.totals = dict.fromkeys(self.players, 0)
+        self.over_target = False  # a total reached the target (game.end)
+        self.winner_done = False
+        self.number = 0
+        self.st: RoundState | None = None
+        self.body: list[str] = []
+        self.end_line = 0  # a log's position: the line its prefix ended at (for the owed steps)
+
+    def other(self, p: str) -> str:
+        a, b = self.players
+        return b if p == a else a
+
+    def rng_for(self, what: str) -> random.Random:
+        """A random source of its own for one deal or reshuffle: the seed and what it is for."""
+        return random.Random(f"uno-duo:{self.seed}:{what}")
