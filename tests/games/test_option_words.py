@@ -32,6 +32,7 @@ def test_a_cited_code_comes_with_the_specs_words(game):
             assert not BARE.search(f.message), f"{log.name}: a bare code in {f.message!r}"
             for code in CITED.findall(f.message):
                 assert spec.variant_ref(code) in f.message, f"{log.name}: {f.message!r}"
+                assert not f.message.endswith("…"), f"{log.name}: the words cut the message short: {f.message!r}"
                 cited.add(code)
     assert cited >= ({"V4", "V7", "V15", "V16"} if game == "dos" else {"U3"})
 

@@ -223,8 +223,7 @@ class Closing(Part):
         if refill > 0:
             self.r.report(
                 "center.refill",
-                f"the Center Row is left with {plural(len(self.s.table.center), 'card')}: {why}, "
-                f"and the refill to 2 comes first",
+                f"the Center Row ({plural(len(self.s.table.center), 'card')}) is refilled to 2 first: {why}",
                 expected=owed_line("refill", refill),
                 found="no refill",
                 **kw,

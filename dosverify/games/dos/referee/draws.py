@@ -77,8 +77,8 @@ class Draws(Part):
             return
         self.r.report(
             "turn.steps",
-            f"{q} draws the DOS penalty mid-turn; it comes at the penalty step, after the matches, refill "
-            f"and bonus cards ({self.r.spec.option_ref('own-penalty', 'penalty-step')})",
+            f"{q} draws the DOS penalty mid-turn, not at the penalty step after the bonus cards "
+            f"({self.r.spec.option_ref('own-penalty', 'penalty-step')})",
             ev,
             "player" if ev.player else None,
             expected="the penalty draw at the end of the turn",
