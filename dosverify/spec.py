@@ -8,10 +8,13 @@ spec says of it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+
+_QUOTE = re.compile("«([^»]*)»")
 
 
 def spec_dir(game: str = "dos") -> Path:
@@ -50,9 +53,24 @@ def load_toml(name: str, game: str | Path = "dos") -> dict:
 
 @dataclass(frozen=True)
 class Source:
+    """Where a rule comes from: a source of spec.toml's [sources] (`ref`), its file, and the part
+    that says it, its words «quoted» verbatim in the source's language; `quote_en` renders those
+    quoted words in English (a translation of the quote, not of the rule: the quote stays the word)."""
+
     ref: str
     file: str
     part: str
+    quote_en: str = ""
+
+    @property
+    def quotes(self) -> list[str]:
+        """The words quoted from the source (each «...» of the part)."""
+        return _QUOTE.findall(self.part)
+
+    @property
+    def english_differs(self) -> bool:
+        """Whether the English rendering says other words than the quote (not a source in English)."""
+        return bool(self.quote_en) and self.quote_en != "; ".join(self.quotes)
 
 
 @dataclass(frozen=True)
@@ -121,6 +139,26 @@ class Spec:
 
     def rule(self, rule_id: str) -> Rule:
         return self.rules[rule_id]
+
+    def option_ref(self, key: str, value: str | None = None) -> str:
+        """An option as a message cites it: its variant point, what it decides (its own `text` in
+        options.toml), and the value in force: "V4, who deals the next round: next-dealer=left"."""
+        opt = self.options[key]
+        point = opt.get("variant")  # a variant point; a source's ref (S3) names where it comes from, not it
+        said = f"{point}, {_clause(opt['text'])}" if point and point not in self.sources else _clause(opt["text"])
+        return said + (f": {key}={value}" if value is not None else "")
+
+    def variant_ref(self, code: str) -> str:
+        """A variant point as a message cites it, with a few words on what it decides: the option
+        that has it (options.toml), else the title of the first rule it governs ("V7, the order of
+        the end of a turn"); the code alone when the spec names it nowhere."""
+        for key, opt in self.options.items():
+            if opt.get("variant") == code:
+                return self.option_ref(key)
+        for rule in self.rules.values():
+            if rule.variant == code:
+                return f"{code}, {_clause(rule.title)}"
+        return code
 
     def ruleset(self, name: str = "official", options: dict | None = None, target: int | None = None) -> Ruleset:
         """Resolve a named ruleset plus `option` overrides; raise SpecError when unknown."""
@@ -205,7 +243,7 @@ def _load_at(root: Path, game: str) -> Spec:
         section = name[len("rules/") : -len(".toml")]
         for raw_rule in raw[name].get("rule", []):
             r = raw_rule
-            srcs = tuple(Source(s.get("ref", ""), s.get("file", ""), s.get("part", "")) for s in r.get("sources", []))
+            srcs = tuple(_source(r["id"], s, meta.get("sources", {})) for s in r.get("sources", []))
             rule = Rule(
                 id=r["id"],
                 title=r["title"],
@@ -238,6 +276,25 @@ def _load_at(root: Path, game: str) -> Spec:
         game,
         dict(meta.get("follow_ons", {})),
     )
+
+
+def _clause(text: str) -> str:
+    """A description as a clause inside a sentence: no final full stop, and a lower-case first word
+    unless it is a name or an acronym ("Who deals." -> "who deals", "DOS ..." stays)."""
+    text = text.strip().rstrip(".")
+    first = text.split(" ", 1)[0]
+    return text[0].lower() + text[1:] if first.isalpha() and first == first.capitalize() else text
+
+
+def _source(rule_id: str, raw: dict, declared: dict[str, dict]) -> Source:
+    """One of a rule's sources. Its `quote_en` is the TOML's; a quote from a source in English
+    (spec.toml's `lang = "en"`) is its own English. A `quote_en` with nothing quoted is a spec error."""
+    src = Source(raw.get("ref", ""), raw.get("file", ""), raw.get("part", ""), raw.get("quote_en", ""))
+    if not isinstance(src.quote_en, str) or (src.quote_en and not src.quotes):
+        raise ValueError(f"rule {rule_id}: quote_en renders a «quote» of its part, and {src.part!r} quotes nothing")
+    if not src.quote_en and src.quotes and declared.get(src.ref, {}).get("lang") == "en":
+        return Source(src.ref, src.file, src.part, "; ".join(src.quotes))
+    return src
 
 
 def _follow_on(raw_rule: dict, declared: dict[str, str]) -> tuple[str, ...]:

@@ -138,6 +138,11 @@ def _wrap(s: str, ind: str = "  ") -> str:
     )
 
 
+def _english(quote_en: str) -> str:
+    """A source's quote in English, as a line under the source."""
+    return textwrap.fill(f"English: {quote_en}", 88, initial_indent="      ", subsequent_indent="        ")
+
+
 def _rule_page(spec: Spec, rule: Rule) -> list[str]:
     """A rule as `explain` prints it, section by section."""
     out = [
@@ -174,6 +179,8 @@ def _rule_page(spec: Spec, rule: Rule) -> list[str]:
         out += ["", "Sources:"]
         for s in rule.sources:
             out.append(f"  {s.ref} {s.file}: {s.part}")
+            if s.english_differs:  # the quote in English, under it
+                out.append(_english(s.quote_en))
     out += ["", f"Specification {spec.version}."]
     return out
 
@@ -234,7 +241,11 @@ def _explain_option(spec: Spec, key: str, fmt: str) -> int:
     if rules:
         out += ["", "Rules it changes (`dosverify explain RULE`): " + ", ".join(rules)]
     if opt.get("sources"):
-        out += ["", "Sources:"] + [f"  {s['value']}: {s['ref']} {s['file']}: {s['part']}" for s in opt["sources"]]
+        out += ["", "Sources:"]
+        for s in opt["sources"]:
+            out.append(f"  {s['value']}: {s['ref']} {s['file']}: {s['part']}")
+            if s.get("quote_en"):
+                out.append(_english(s["quote_en"]))
     out += [
         "",
         f"Set it: `option {key} VALUE` in a log, `dosverify check --option {key}=VALUE`, "

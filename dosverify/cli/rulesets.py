@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
         for key, src in rs.get("sources", {}).items():  # why each value: the seed's passage
             shown = f"target {rs.get('target', 200)}" if key == "target" else f"{key}={resolved.get(key)}"
             print(f"    {shown}: {src['ref']} {src['file']}: {src['part']}")
+            if src.get("quote_en"):
+                print(f"      English: {src['quote_en']}")
     print("\nOptions (`option KEY VALUE` in a log's header):")
     for key, opt in spec.options.items():
         print(
@@ -41,4 +43,6 @@ def run(args: argparse.Namespace) -> int:
         )
         for src in opt.get("sources", ()):
             print(f"    {src['value']}: {src['ref']} {src['file']}: {src['part']}")
+            if src.get("quote_en"):
+                print(f"      English: {src['quote_en']}")
     return 0

@@ -38,9 +38,14 @@ def _rule(r) -> dict:
             "section": r.section,
             "variant": r.variant or None,
             "tags": [r.kind],
-            "sources": [f"{s.ref} {s.file}: {s.part}" for s in r.sources],
+            "sources": [f"{s.ref} {s.file}: {s.part}" + _english(s) for s in r.sources],
         },
     }
+
+
+def _english(source) -> str:
+    """A source's quote in English, after it (nothing when the source is English)."""
+    return f" (English: {source.quote_en})" if source.english_differs else ""
 
 
 class SarifOutput(Output):

@@ -83,7 +83,12 @@ class ConvertResult(BaseModel):
 class SourceRef(BaseModel):
     ref: str = Field(description="a key of `sources` (S0..S4, N1, D)")
     file: str
-    part: str
+    part: str = Field(description="the part of the source that says it, its words «quoted» verbatim in its language")
+    quote_en: str = Field(
+        default="",
+        description="the «quoted» words in English (a translation of the quote; a source in English is its own); "
+        "empty when the part quotes nothing",
+    )
 
 
 class RuleInfo(BaseModel):

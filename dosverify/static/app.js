@@ -487,7 +487,8 @@ async function toggleRule(btn, box, id) {
     r.why ? el("p", {class: "muted"}, `Why: ${r.why}`) : null,
     r.fix ? el("p", {}, `Fix: ${r.fix}`) : null,
     el("p", {class: "muted"}, "Sources:"),
-    el("ul", {}, r.sources.map((s) => el("li", {}, `${s.ref} (${s.file}): ${s.part}`))));
+    el("ul", {}, r.sources.map((s) => el("li", {}, `${s.ref} (${s.file}): ${s.part}`,
+      s.quote_en && !s.part.includes(s.quote_en) ? el("div", {class: "muted", lang: "en"}, `English: ${s.quote_en}`) : null))));
 }
 
 // ---- the replay -------------------------------------------------------------------------

@@ -196,6 +196,9 @@ def test_click_a_finding_lands_on_its_line_and_explains_the_rule(page):
     expect(item.locator(".rule")).to_contain_text(rule["title"])
     for s in rule["sources"]:
         expect(item.locator(".rule")).to_contain_text(s["part"][:40])
+        if s["quote_en"] and s["quote_en"] not in s["part"]:  # the rulebook's words, and in English (issue 35)
+            expect(item.locator(".rule")).to_contain_text("English: " + s["quote_en"][:40])
+    assert any(s["quote_en"] not in s["part"] for s in rule["sources"]), "a rule quoting a seed, not only notation.md"
 
 
 def test_replay_steps_to_a_findings_turn_and_shows_the_center_row(page):

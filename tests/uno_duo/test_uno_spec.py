@@ -116,8 +116,10 @@ def test_every_s2_quote_is_verbatim() -> None:
     assert len(quotes) > 40
     for q in quotes:
         assert q in seed, q
-    for part in parts:
-        assert "(English: " in part
+    # the English is beside each quote (quote_en), not in it: the part is the seed's words alone
+    assert not [p for p in parts if "English:" in p]
+    assert all(s.quote_en for r in spec.rules.values() for s in r.sources if s.ref == "S2")
+    assert all(s.get("quote_en") for o in spec.options.values() for s in o.get("sources", []) if s["ref"] == "S2")
 
 
 def test_options_are_the_contracts() -> None:

@@ -69,7 +69,8 @@ class Calls(Part):
             )
         elif q in t.drawing:
             problem = (
-                f"{q} is still drawing the cards owed for one reason: a call is owed only once they are all in (V6)",
+                f"{q} is still drawing the cards owed for one reason: a call is owed only once they are all in "
+                f"({self.r.spec.variant_ref('V6')})",
                 "player",
                 "a catch after the last of those cards",
                 f"catch {q}",

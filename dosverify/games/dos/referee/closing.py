@@ -219,14 +219,11 @@ class Closing(Part):
         refill = t.refill_owed - t.refilled if can_draw else 0
         dcm = {q: n for q in self.s.dcm_order(p) if (n := t.dcm_owed.get(q, 0)) > 0} if can_draw else {}
         penalty = t.penalty_owed if can_draw else 0
-        why = (
-            f"{p}'s hand is empty, but the round ends when the turn ends, after every step (round-end=end-of-turn, V11)"
-        )
+        why = f"{p}'s hand is empty, but the round ends after every step ({self.r.spec.option_ref('round-end', 'end-of-turn')})"
         if refill > 0:
             self.r.report(
                 "center.refill",
-                f"the Center Row is left with {plural(len(self.s.table.center), 'card')}: {why}, "
-                f"and the refill to 2 comes first",
+                f"the Center Row ({plural(len(self.s.table.center), 'card')}) is refilled to 2 first: {why}",
                 expected=owed_line("refill", refill),
                 found="no refill",
                 **kw,

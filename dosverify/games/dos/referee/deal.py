@@ -106,7 +106,8 @@ class Deal(Part):
         if self.s.rs.opt("deal-from") == "first-seat":  # V16: the deal starts at the first seat of `players`
             start = 0
         how = (
-            "V16, deal-from=first-seat: one card at a time clockwise from the first seat of `players`"
+            f"{self.r.spec.option_ref('deal-from', 'first-seat')}; one card at a time clockwise from the first "
+            "seat of `players`"
             if start == 0 and self.s.rs.opt("deal-from") == "first-seat"
             else "V9: one card at a time clockwise from the dealer's left"
         )
@@ -132,8 +133,8 @@ class Deal(Part):
             p, ev = shown
             self.r.report(
                 "setup.deal",
-                f"the cards were dealt from the first seat of `players`, not from the dealer's "
-                f"left: {p} plays a card only that deal gave them (V9; deal-from=dealer-left)",
+                f"the cards were dealt from the first seat of `players`, not the dealer's left: {p} "
+                f"plays a card only that deal gave ({self.r.spec.option_ref('deal-from', 'dealer-left')})",
                 ev,
                 expected=f"a deal starting at {seats[start]}, the dealer's left",
                 found=f"a deal starting at {seats[0]}",

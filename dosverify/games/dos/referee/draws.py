@@ -77,9 +77,8 @@ class Draws(Part):
             return
         self.r.report(
             "turn.steps",
-            f"{q} draws the DOS penalty at once, in the middle of the turn: a player caught in "
-            "their own turn draws it at the penalty step, after the matches, the refill and the bonus cards "
-            "(V7; own-penalty=penalty-step)",
+            f"{q} draws the DOS penalty mid-turn, not at the penalty step after the bonus cards "
+            f"({self.r.spec.option_ref('own-penalty', 'penalty-step')})",
             ev,
             "player" if ev.player else None,
             expected="the penalty draw at the end of the turn",
@@ -302,8 +301,8 @@ class Draws(Part):
             )
             self.r.report(
                 "turn.steps",
-                f"{first} draws for the Double Color Match before {r}: the others draw in seat order "
-                f"{start} (V7; dcm-order={self.s.rs.opt('dcm-order')})",
+                f"{first} draws for the Double Color Match before {r}: seat order {start} "
+                f"({self.r.spec.option_ref('dcm-order', self.s.rs.opt('dcm-order'))})",
                 early,
                 "player",
                 player=first,

@@ -54,11 +54,12 @@ class Reporter:
     """Makes the referee's findings, placed in the round and turn being replayed, and leaves out those
     that would only follow from one already made."""
 
-    __slots__ = ("s", "policy")
+    __slots__ = ("s", "policy", "spec")
 
     def __init__(self, state: RefereeState, spec: Spec | None = None) -> None:
         self.s = state
-        self.policy = follow_ons(spec or load_spec("dos"))
+        self.spec = spec or load_spec("dos")  # its messages cite options by name (Spec.option_ref)
+        self.policy = follow_ons(self.spec)
 
     def report(
         self,
@@ -99,20 +100,21 @@ class Reporter:
             s.slips[who] += 1
         if related_to is not None:
             kw["related"] = [Position(line=related_to._line, column=related_to._column, pointer=related_to._pointer)]
-        s.findings.append(
-            finding(
-                rule,
-                message,
-                at=ev,
-                line=line,
-                column=column,
-                pointer=pointer,
-                round=s.round_no,
-                turn=s.turn_no or None,
-                player=player,
-                **kw,
-            )
+        made = finding(
+            rule,
+            message,
+            at=ev,
+            line=line,
+            column=column,
+            pointer=pointer,
+            round=s.round_no,
+            turn=s.turn_no or None,
+            player=player,
+            **kw,
         )
+        s.findings.append(made)
+        if who is not None:
+            s.found_at.setdefault(who, (made.line, made.pointer))
         return True
 
     def _second_at_line(self, rule: str, ev, line: int | None) -> bool:

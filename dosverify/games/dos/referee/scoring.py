@@ -217,16 +217,32 @@ class Scoring(Part):
                 help="number cards score face value, Wild DOS 20, Wild # 40",
             )
         elif tracked is not None and s.points != tracked:
+            at = self._doubt_source(doubted)
+            hands = " and ".join(f"{q}'s" for q in doubted) + (" hands" if len(doubted) > 1 else " hand")
             self.r.report(
                 "score.hidden",
                 f"the score could not be confirmed: the hands as replayed are worth {tracked}, and "
-                f"{', '.join(doubted)} {'are' if len(doubted) > 1 else 'is'} in doubt since an earlier finding",
+                f"{hands} {'are' if len(doubted) > 1 else 'is'} in doubt since {at or 'an earlier finding'}",
                 s,
                 "points",
                 player=s.player,
                 expected=str(tracked),
                 found=str(s.points),
+                # no hand is face down here (an open log): what is in doubt is an earlier finding's hand
+                help=f"{(at or 'an earlier finding').capitalize()} left more than one reading of {hands}: "
+                f"{s.points} fits one of them, not the hands as replayed ({tracked}). Correct "
+                f"{'that line' if at else 'what it reports'} or the score, and the score can be confirmed.",
             )
+
+    def _doubt_source(self, doubted: list[str]) -> str | None:
+        """Where this round's first finding about a doubted hand is ("the finding at line 21"), when
+        the referee made one (a hand may also be in doubt for a reason no finding of its own says)."""
+        at = [self.s.found_at[q] for q in doubted if q in self.s.found_at]
+        lines = [line for line, _ in at if line is not None]
+        if lines:
+            return f"the finding at line {min(lines)}"
+        pointers = [ptr for _, ptr in at if ptr is not None]
+        return f"the finding at {pointers[0]}" if pointers else None
 
     @enforces("notation.player", "score.totals")
     def check_totals(self, rnd: Round) -> None:

@@ -65,11 +65,14 @@ class Setup(Part):
         self.s.dealer = ev.player
         if prev_no is not None:
             if self.s.rs.opt("next-dealer") == "winner":
-                want, why = prev_winner, "the previous round's winner deals (V4)"
+                want, why = (
+                    prev_winner,
+                    f"the previous round's winner deals ({self.r.spec.option_ref('next-dealer', 'winner')})",
+                )
             else:
                 want, why = (
                     (self.s.left(prev_dealer) if prev_dealer else None),
-                    "the deal passes left (V4, next-dealer=left)",
+                    f"the deal passes left ({self.r.spec.option_ref('next-dealer', 'left')})",
                 )
             if want is not None and ev.player != want:
                 first = rnd.turns[0].player if rnd.turns else None

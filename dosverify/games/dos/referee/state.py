@@ -63,6 +63,9 @@ class RefereeState:
     # marks `follow_on` are then not reported (Reporter)
     doubt: set[str] = field(default_factory=set)
     slips: Counter = field(default_factory=Counter)  # per player: the findings about their cards this round
+    # per player: where this round's first finding about them is (line, JSON pointer), for a later message
+    # that rests on it (a score over a hand in doubt names the finding that put it there)
+    found_at: dict[str, tuple[int | None, str | None]] = field(default_factory=dict)
     pile_doubt: bool = False
     deck_alias: tuple[str, str] | None = None  # (card over the deck, card missing): R66
     deck_apart: bool = False  # the round's deck line stands apart from its deal (reported once a round)
@@ -111,6 +114,7 @@ class RefereeState:
         self.scored = False
         self.doubt = set()
         self.slips = Counter()
+        self.found_at = {}
         self.deck_alias = None
         self.pile_doubt = False
         self.taken_in = None

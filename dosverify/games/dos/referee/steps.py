@@ -90,8 +90,8 @@ class Steps(Part):
         t.order_reported = True
         self.r.report(
             "turn.steps",
-            f"{message}: the end of a turn runs discard, refill, bonus cards, DOS penalty, then the "
-            "others' Double Color Match draws in seat order (V7)",
+            f"{message}: the steps run discard, refill, bonus cards, DOS penalty, others' Double Color Match "
+            f"draws ({self.r.spec.variant_ref('V7')})",
             early,
             expected=expected,
             found=found,

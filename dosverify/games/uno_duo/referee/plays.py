@@ -72,7 +72,8 @@ def check_volley_stack(j: Judge, ev: Play, cards: list[Card]) -> bool:
     """volley.stack: facing a total only one Draw 2 (none on a turned-up one under U3)."""
     f = j.turn.faced
     if f.turned and j.opt.get("start-volley") == "no":
-        j.report("volley.stack", "a turned-up Draw 2 cannot be stacked (U3): draw 2, turn over", ev)
+        said = j.r.spec.option_ref("start-volley", "no")
+        j.report("volley.stack", f"a turned-up Draw 2 cannot be stacked ({said}): draw 2, turn over", ev)
         return False
     if len(cards) != 1 or cards[0].rank != "+2":
         msg = f"facing a total of {f.total}: only one Draw 2 continues the volley"
