@@ -75,6 +75,17 @@ class Table:
         self.phantoms = {p: Counter() for p in self.players}
         self.phantom_dealt = {p: Counter() for p in self.players}
 
+    def row_has_every(self, base: str) -> bool:
+        """Whether the Center Row holds every copy of `base` the deck has (R97: a card placed as another
+        copy of it is one the log made up, and is not added)."""
+        left = composition().get(base)
+        if left is None:  # no card of the deck (reported where it was read)
+            return False
+        for c in self.center:  # a plain loop: once a `place` line
+            if c.base == base:
+                left -= 1
+        return left <= 0
+
     def hand_size(self, p: str) -> int:
         """The cards p holds: a card of p's hand that went into the Center Row unnamed (a line left
         out, R27, R50) has left the hand, though which card it was is not known yet."""
