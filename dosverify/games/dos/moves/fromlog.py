@@ -271,6 +271,25 @@ def _text_position(source, after, ruleset, options) -> tuple[DosPosition, int] |
     return DosPosition(g, replay(g, log), cut.splitlines(), random.Random(at), deals=False), at
 
 
+def judged_position(source, after, ruleset, options, judge) -> tuple[DosPosition, int, object] | None:
+    """A text log's position and the referee's report on its lines, from one reading: `judge(end)`
+    is check's report on the first `end` lines read whole, and the position is replayed from the
+    log its referee read (names it resolved included: the state the referee recovers to). None when
+    the text is in doubt, or the referee kept no log (a malformed prefix): from_log then says why."""
+    from ..notation import _decode
+
+    text, problem = _decode(source)
+    if text is None or problem is not None:
+        return None
+    cut, at = text_prefix(text, after)
+    report = judge(at)
+    ref = getattr(report, "referee", None)
+    if report.verdict == "malformed" or ref is None or not ref.log.rounds:
+        return None  # (the header alone: whether it is a view is said by its rounds' cards, later)
+    g = game_of(ref.log, ruleset, options)
+    return DosPosition(g, replay(g, ref.log), cut.splitlines(), random.Random(at), deals=False), at, report
+
+
 def new_game(players: list[str], ruleset: str, options: dict[str, str], seed: int) -> DosPosition:
     rs = load_spec().ruleset(ruleset, options)
     header = ["dos 1", "players " + " ".join(players), f"ruleset {ruleset}"]
