@@ -74,6 +74,13 @@ class PackPosition(Protocol):
 #: of the prefix's findings: owed, not missing). Optional: without it every finding counts.
 OPTIONAL_HOOKS = ("owed",)
 
+#: A pack's ``PackMoves`` may also have ``from_judged(source, after, ruleset, options, judge)``: a
+#: text log's position read once, with the referee: ``judge(end)`` is ``check``'s report on the
+#: first ``end`` lines read whole (the table's verdict on them), and the position is seeded from the
+#: log that report's referee read; it returns ``(position, end, report)``, or None for ``from_log``
+#: to read it instead. Optional: it spares ``moves --after`` a second reading of the prefix.
+OPTIONAL_MOVES_HOOKS = ("from_judged",)
+
 
 class PackMoves(Protocol):
     """A pack's entry to the move API: ``GamePack.moves()`` returns one."""

@@ -102,8 +102,12 @@ class Table:
         if not is_json and (bad := _unreadable(source, name)) is not None:
             raise MalformedLog(bad)
         moves_pack(pack)
+        report: Report | None = None
         try:
-            position, end = pack.moves().from_log(source, "json" if is_json else "text", after, ruleset, opts)
+            if (read := _read_judged(pack, source, is_json, after, ruleset, opts, name)) is not None:
+                position, end, report = read
+            else:
+                position, end = pack.moves().from_log(source, "json" if is_json else "text", after, ruleset, opts)
         except NotAPosition as exc:  # a position in range whose lines cannot be read: the referee says why
             lines = [] if is_json else _text_lines(source)
             at = len(lines) if after is None else after
@@ -119,7 +123,8 @@ class Table:
                 raise MalformedLog(report) from None
             raise
         judged = list(position.lines()) if is_json else _text_lines(source)[:end]
-        report = check(_joined(judged), name=name, ruleset=ruleset, options=opts, game=pack.name, form="text")
+        if report is None:
+            report = check(_joined(judged), name=name, ruleset=ruleset, options=opts, game=pack.name, form="text")
         if report.verdict == "malformed":
             raise MalformedLog(report)
         findings = _less_owed(position, report.findings, len(judged))
@@ -340,6 +345,33 @@ class _Step(NamedTuple):
     before: PackPosition | None
     judged: list[str]
     base: int
+
+
+def _read_judged(
+    pack: GamePack,
+    source: str | bytes | dict,
+    is_json: bool,
+    after: int | None,
+    ruleset: str | None,
+    opts: dict[str, str],
+    name: str,
+) -> tuple[PackPosition, int, Report] | None:
+    """A text log's position and check's report on its first N lines from one reading, when the
+    pack's move generator can seed its position from the referee's (the optional hook
+    ``PackMoves.from_judged``); else None. The report is the one the table would make: the same
+    lines, judged once."""
+    hook = getattr(pack.moves(), "from_judged", None)
+    if is_json or hook is None:
+        return None
+    from ..api import check
+
+    lines = _text_lines(source)
+
+    def judge(end: int) -> Report:
+        return check(_joined(lines[:end]), name=name, ruleset=ruleset, options=opts, game=pack.name, form="text",
+                     whole=True)  # fmt: skip
+
+    return hook(source, after, ruleset, opts, judge)
 
 
 def _text_lines(source: str | bytes | dict) -> list[str]:

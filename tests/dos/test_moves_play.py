@@ -115,3 +115,53 @@ def test_chance_moves_carry_their_share():
                 assert len({m.line for m in chance}) == len(chance)
                 return
     pytest.fail("no draw from a pile of unknown order")
+
+
+def _mutants(text: str) -> list[tuple[str, str]]:
+    """The log, and two illegal versions: a match's card changed, a player's name misspelt; each with
+    the log the referee recovers to (the misspelt name read as the player it plainly means)."""
+    lines = text.splitlines()
+    m = next(i for i, raw in enumerate(lines) if raw.strip().startswith("match "))
+    t = next(i for i, raw in enumerate(lines) if raw.strip().startswith("turn ") and i > m)
+    card = lines[m].split()[1]
+    wrong = [*lines[:m], lines[m].replace(card, "R1" if card != "R1" else "B1", 1), *lines[m + 1 :]]
+    misnamed = [*lines[:t], lines[t].replace("turn ", "turn X", 1), *lines[t + 1 :]]
+    wrong_text, misnamed_text = "\n".join(wrong) + "\n", "\n".join(misnamed) + "\n"
+    return [(text, text), (wrong_text, wrong_text), (misnamed_text, text)]
+
+
+def _read_twice(*args, **kwargs):
+    raise AssertionError("the prefix was read a second time")
+
+
+@pytest.mark.parametrize("style", ["canonical", "commented"])
+def test_a_position_read_with_the_referee_equals_one_read_apart(style, monkeypatch):
+    """moves --after reads a text prefix once (DosMoves.from_judged: the referee's reading seeds the
+    position); the table it builds equals the one from two readings (the pack's own replay, then
+    check): the same position and listing, the same prefix verdict and findings. A misspelt name is
+    played on as the player the referee reads it as (two readings stumbled on it: KeyError)."""
+    from dosverify.games.dos.moves import DosMoves
+    from dosverify.moves.table import Table
+
+    for log, recovered in _mutants(simulate_text(3, 5, "official", rounds=2)):
+        if style == "commented":  # comments and blank lines: physical lines counted, events not moved
+            log, recovered = (
+                "".join(f"{raw}\n" + ("# a note\n\n" if i % 7 == 3 else "") for i, raw in enumerate(t.splitlines()))
+                for t in (log, recovered)
+            )
+        found = [k for a, b in positions(log) for k in range(a, b + 1)]
+        for k in found[:: max(1, len(found) // 12)]:
+            with monkeypatch.context() as m:
+                if any(raw.startswith("round") for raw in log.splitlines()[:k]):  # read once: no second reading
+                    m.setattr(DosMoves, "from_log", _read_twice)
+                one = Table.from_log(log, k)
+            with monkeypatch.context() as m:
+                m.delattr(DosMoves, "from_judged")
+                two = Table.from_log(recovered, k)
+            assert one == two, k
+            assert [m.line for m in one.legal_moves()] == [m.line for m in two.legal_moves()], k
+            got = {(f.kind, f.rule, f.line) for f in one.prefix.findings}
+            want = {(f.kind, f.rule, f.line) for f in two.prefix.findings}
+            misspelt = next((i + 1 for i, raw in enumerate(log.splitlines()[:k]) if "turn X" in raw), None)
+            assert got - want == (set() if misspelt is None else {("syntax", "notation.player", misspelt)}), k
+            assert want <= got and one.prefix.verdict == ("illegal" if got - want else two.prefix.verdict), k

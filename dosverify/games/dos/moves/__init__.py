@@ -22,6 +22,12 @@ class DosMoves:
 
         return from_log(source, form, after, ruleset, options or {})
 
+    def from_judged(self, source, after, ruleset, options, judge):
+        """The optional hook of ``PackMoves``: the position and the referee's report, read once."""
+        from .fromlog import judged_position
+
+        return judged_position(source, after, ruleset, options or {}, judge)
+
     def new(self, players: list[str], ruleset: str, options: dict[str, str], seed: int) -> DosPosition:
         from .fromlog import new_game
 

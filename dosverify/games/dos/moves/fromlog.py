@@ -227,6 +227,8 @@ def event_ops(g: Game, tb: Table, ev, nxt, p: str) -> list[tuple]:
 def from_log(source, form, after, ruleset, options) -> tuple[DosPosition, int]:
     from ..check import parse
 
+    if form == "text" and (quick := _text_position(source, after, ruleset, options)) is not None:
+        return quick
     whole = parse(source, form)
     if whole.malformed or whole.log is None:
         first = whole.findings[0].message if whole.findings else "it does not read"
@@ -245,6 +247,47 @@ def from_log(source, form, after, ruleset, options) -> tuple[DosPosition, int]:
     assert prefix is not None
     tb = replay(g, prefix)
     return DosPosition(g, tb, lines, random.Random(at), deals=False), at
+
+
+def _text_position(source, after, ruleset, options) -> tuple[DosPosition, int] | None:
+    """A text log's position read from its first lines only (later lines are not the position's:
+    the move API ignores them, and reading them too made `moves --after` cost a parse of the whole
+    log more than `check` of the prefix); None when the text itself is in doubt (not UTF-8 text,
+    lines ended by a lone carriage return) or the prefix does not read: the whole reading says why."""
+    from ..check import parse
+    from ..notation import _decode
+
+    text, problem = _decode(source)
+    if text is None or problem is not None:
+        return None
+    cut, at = text_prefix(text, after)
+    parsed = parse(cut, "text")
+    if parsed.malformed or parsed.log is None:
+        return None
+    log: Log = parsed.log
+    if not log.rounds:  # the header alone: whether it is a view is said by its rounds' cards, later
+        return None
+    g = game_of(log, ruleset, options)
+    return DosPosition(g, replay(g, log), cut.splitlines(), random.Random(at), deals=False), at
+
+
+def judged_position(source, after, ruleset, options, judge) -> tuple[DosPosition, int, object] | None:
+    """A text log's position and the referee's report on its lines, from one reading: `judge(end)`
+    is check's report on the first `end` lines read whole, and the position is replayed from the
+    log its referee read (names it resolved included: the state the referee recovers to). None when
+    the text is in doubt, or the referee kept no log (a malformed prefix): from_log then says why."""
+    from ..notation import _decode
+
+    text, problem = _decode(source)
+    if text is None or problem is not None:
+        return None
+    cut, at = text_prefix(text, after)
+    report = judge(at)
+    ref = getattr(report, "referee", None)
+    if report.verdict == "malformed" or ref is None or not ref.log.rounds:
+        return None  # (the header alone: whether it is a view is said by its rounds' cards, later)
+    g = game_of(ref.log, ruleset, options)
+    return DosPosition(g, replay(g, ref.log), cut.splitlines(), random.Random(at), deals=False), at, report
 
 
 def new_game(players: list[str], ruleset: str, options: dict[str, str], seed: int) -> DosPosition:
