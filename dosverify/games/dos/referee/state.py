@@ -47,6 +47,7 @@ class RefereeState:
     round_no: int | None = None
     turn_no: int = 0
     dealer: str | None = None
+    dealer_slip: tuple[Any, str] | None = None  # (the `dealer` line, the name written): R97, reported at the first turn
     round_winner: str | None = None  # who went out
     round_over: bool = False
     scored: bool = False
@@ -112,6 +113,7 @@ class RefereeState:
         self.doubt = set()
         self.slips = Counter()
         self.deck_alias = None
+        self.dealer_slip = None
         self.pile_doubt = False
         self.taken_in = None
         self.guessed_covers = {}
