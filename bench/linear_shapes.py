@@ -141,6 +141,28 @@ DOS = [
         DOS_HEAD + DOS_DEAL,
         _rep("turn ann", "draw", "place R1", "turn bob", "draw Y9", "pass", "turn cy", "match G1 with G7"),
     ),
+    # a match of the next player's card after a match (READINGS R98): two readings, each played to the round's
+    # end; one fork a round, in one long round and in many short ones
+    Shape("dos", "forks in one round", DOS_TURN + b"match G7 with B7\n", _rep("match G7 with R7")),
+    Shape(
+        "dos",
+        "forks in many rounds",
+        DOS_HEAD,
+        _rep(
+            "round %d",
+            "dealer cy",
+            "hand ann R1 B7",
+            "hand bob R7",
+            "hand cy G4",
+            "center G7 Y8",
+            "turn ann",
+            "match G7 with B7",
+            "match Y8 with R7",
+            "refill",
+            "turn bob",
+            "score ann 0",
+        ),
+    ),
     # every event line many times in one turn
     Shape("dos", "matches", DOS_TURN, _rep("match R1 with G7")),
     Shape("dos", "matches of two", DOS_TURN, _rep("match G7 with R1 + B3")),

@@ -85,6 +85,8 @@ INVISIBLE = {
     "form, so the view has upper-case codes and nothing to find",
     "swapped_cards": "the order of the pile is unseen, as draw_not_top: the swapped cards are drawn face down",
     "swapped_refills": "the order of the pile is unseen, as swapped_cards",
+    "wrong_first_dealer": "the slip is in a round dealt from a `deck` (READINGS R97), and these games have none: "
+    "a view deals face down",
     "drop_turn_line": "hide needs each turn's player to know whose cards a line moves; without the `turn` line the "
     "view hides the lines as the previous player's, so it is a different game, not the same defect",
 }

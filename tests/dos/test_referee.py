@@ -124,7 +124,7 @@ def test_no_catch_between_two_lines_of_one_reason() -> None:
 
 
 def test_a_place_of_a_copy_the_deck_has_not_leaves_the_center_row_as_it_was() -> None:
-    # R97: ann places R1 after each bare draw (its unknown card taken as R1, R8): the Center Row takes R1
+    # R99: ann places R1 after each bare draw (its unknown card taken as R1, R8): the Center Row takes R1
     # until it holds the deck's 3 copies, then no more (it grew a card a place, and each line's look at it
     # with it: issue 31, item 1)
     deal = "round 1\ndealer cy\nhand ann R1 B3 G4 Y5 R6 B7 G8\nhand bob Y1 R3 B4 G5 Y6 R7 B8\nhand cy G1 Y3 R4 B5 G6 Y7 R8\n"

@@ -941,6 +941,21 @@ def op_wrong_dealer(text: str, rng: random.Random) -> Mutation | None:
     return Mutation("wrong_dealer", replace_line(text, ln.no, new), "turn-order", "setup.dealer", ln.no, new)
 
 
+def op_wrong_first_dealer(text: str, rng: random.Random) -> Mutation | None:
+    """Another player named on round 1's `dealer` line, in a round dealt from a `deck` without `hand`
+    lines: the deck and the first turn show the real dealer, so the referee takes the name as the slip
+    (READINGS R97): one `turn.order` at the first `turn` line."""
+    a = analyse(text)
+    first = [x for x in a.lines if x.round == 1]
+    kinds = {x.kind for x in first}
+    ln = next((x for x in first if x.kind == "dealer"), None)
+    turn = next((x for x in first if x.kind == "turn"), None)
+    if ln is None or turn is None or "deck" not in kinds or "hand" in kinds or "deal-from" in text:
+        return None
+    new = f"dealer {rng.choice([p for p in a.players if p != ln.words[1]])}"
+    return Mutation("wrong_first_dealer", replace_line(text, ln.no, new), "turn-order", "turn.order", turn.no, new)
+
+
 def op_bad_pass(text: str, rng: random.Random) -> Mutation | None:
     """`pass` instead of the no-match place, where the ruleset does not allow it. The later lines
     still match the card that was placed, so the referee takes the pass as a place of an unnamed
@@ -1320,6 +1335,7 @@ OPERATORS: dict[str, Callable[[str, random.Random], Mutation | None]] = {
     "wrong_totals": op_wrong_totals,
     "wrong_winner": op_wrong_winner,
     "wrong_dealer": op_wrong_dealer,
+    "wrong_first_dealer": op_wrong_first_dealer,
     "bad_pass": op_bad_pass,
     "excess_copies": op_excess_copies,
     "glued_words": op_glued_words,

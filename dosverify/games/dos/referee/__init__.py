@@ -15,7 +15,8 @@ from typing import Any
 
 from ....findings import Finding
 from ....spec import Ruleset
-from ..events import Log, Round, Turn
+from ..events import Log, Match, Round, Turn
+from . import fork
 from .calls import Calls
 from .closing import Closing
 from .deal import Deal
@@ -179,10 +180,61 @@ class Referee:
         for i, turn in enumerate(rnd.turns):
             s.turn_at = i  # the turn's place, known here without a search (R49 looks at the next turn)
             self.play_turn(turn, rnd)
+            if s.fork_at is not None:  # the turn stopped at a line of two readings (R98)
+                j, s.fork_at = s.fork_at, None
+                self._fork(rnd, i, j, next_round)
+                return
+        self._end_round(rnd, next_round)
+
+    def _end_round(self, rnd: Round, next_round: Round | None) -> None:
         # a step missing from the last turn is reported at the first event line after it (notation.md):
         # the first `show` line, the score, the totals or the next round
         self.close_turn((rnd.shows[0] if rnd.shows else None) or rnd.score or rnd.totals or next_round)
         self.parts.rounds.finish(rnd)
+
+    def _fork(self, rnd: Round, k: int, j: int, next_round: Round | None) -> None:
+        """R98: line j of turn k reads as the next player's turn begun (R26) or as the player's slip (R42):
+        each is played silently to the end of the round, then the one of fewer findings (a tie: R26) for real."""
+        s = self.s
+        s.fork_line = rnd.turns[k].events[j]  # the round's one fork
+        saved = fork.Saved(s, rnd, k)
+        main, watch = s.findings, s.watch
+        left = {}
+        for reading in ("R26", "R42"):
+            saved.restore(s)
+            s.findings, s.watch, s.fork_take = [], None, reading
+            self._play_rest(rnd, k, j, next_round)
+            left[reading] = fork.weight(s.findings)
+        saved.restore(s)
+        s.findings, s.watch = main, watch
+        s.fork_take = "R42" if left["R42"] < left["R26"] else "R26"
+        self._play_rest(rnd, k, j, next_round)
+
+    def _play_rest(self, rnd: Round, k: int, j: int, next_round: Round | None) -> None:
+        """The round from line j of turn k on (the turn already begun)."""
+        s, event = self.s, self.parts.turns.event
+        s.turn_at = k
+        for ev in rnd.turns[k].events[j:]:
+            if s.t is None:
+                break
+            event(ev)
+        for i in range(k + 1, len(rnd.turns)):
+            s.turn_at = i
+            self.play_turn(rnd.turns[i], rnd)
+        self._end_round(rnd, next_round)
+
+    def _opens_fork(self, ev: Match) -> bool:
+        """Whether a match line reads both as the next player's turn begun (R26) and as the slip of the player
+        on turn, who is still matching (R42), where no card they hold settles it (R98)."""
+        t, parts = self.s.t, self.parts
+        return (
+            t is not None
+            and bool(t.matches)
+            and t.step < 2
+            and not t.action_done
+            and parts.plays.turn_seems_missing(ev, ev.cards) is not None
+            and not parts.meant.slip_in_turn(ev)
+        )
 
     def play_turn(self, turn: Turn, rnd: Round) -> None:
         self.parts.closing.close_turn(turn)
@@ -192,6 +244,15 @@ class Referee:
         s = self.s
         event = turns.event  # each line of the turn, without a hop through self.event (hot: one per line)
         if not turn._skips:  # the reader skipped no line of this turn (nearly every turn): no skips to interleave
+            if s.fork_line is None:  # no fork yet this round: a match line may open one (R98)
+                for j, ev in enumerate(turn.events):
+                    if s.t is None:
+                        return
+                    if ev.type == "match" and self._opens_fork(ev):
+                        s.fork_at = j
+                        return
+                    event(ev)
+                return
             for ev in turn.events:
                 if s.t is None:
                     return

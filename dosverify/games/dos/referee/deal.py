@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..cards import composition, parse_card
-from ..events import Center, Deck, Hand, Round
+from ..events import Center, Dealer, Deck, Hand, Round
 from .part import Part, enforces
 from .table import CenterCard
 
@@ -121,14 +121,25 @@ class Deal(Part):
             return dealt
 
         saved = list(order)
-        if not (start != 0 and not hands and self.s.dealer):
+        if hands or not self.s.dealer or self.s.rs.opt("deal-from") == "first-seat":
             return deal(start), how
         # no `hand` lines: does the round show a deal from the first seat (an engine with deal-from=first-seat,
-        # V16)? One finding at the first line that plays a card only that deal gave; its hands are then taken
+        # V16, R59), or from the dealer the first turn implies (a `dealer` line written wrong, R97)? One finding
+        # at the line that shows it; its hands are then taken
         first = deal(0)
         order[:] = saved
         dealt = deal(start)
-        shown = self.parts.engine.deal_from_first_seat(rnd, dealt, first, order[:-2])
+        pile = order[:-2]
+        by_turn = self._dealer_by_first_turn(rnd)
+        if by_turn is not None:
+            order[:] = saved
+            implied = deal((self.s.seat[by_turn] + 1) % len(seats))
+            r59 = start != 0 and implied != first and self.parts.engine.deal_from_first_seat(rnd, dealt, first, pile)
+            if not r59 and self.parts.engine.deal_from_first_seat(rnd, dealt, implied, pile) is not None:
+                self.s.dealer_slip = (next(e for e in rnd.setup if isinstance(e, Dealer)), self.s.dealer)
+                self.s.dealer = by_turn
+                return implied, how
+        shown = self.parts.engine.deal_from_first_seat(rnd, dealt, first, pile) if start != 0 else None
         if shown is not None:
             p, ev = shown
             self.r.report(
@@ -143,6 +154,17 @@ class Deal(Part):
             )
             dealt = first
         return dealt, how
+
+    def _dealer_by_first_turn(self, rnd: Round) -> str | None:
+        """The player right of the first round's first turn's, when that is not the dealer written (R97; a later
+        round's dealer is judged by the one before, R48)."""
+        s = self.s
+        if s.rounds_seen != 1:
+            return None
+        first = rnd.turns[0].player if rnd.turns else None
+        if first not in s.seat or s.dealer not in s.seat or first == s.left(s.dealer):
+            return None
+        return s.players[(s.seat[first] - 1) % len(s.players)]
 
     @enforces("setup.deal")
     def _written_differs(

@@ -28,7 +28,11 @@ class Matches(Part):
             plays.lazy_penalty_shown(self.t.player, ev.cards)
         if s.table.swaps:
             self._take_swapped(ev)
-        if (nxt := plays.turn_seems_missing(ev, ev.cards)) is not None and not parts.meant.slip_in_turn(ev):
+        if (
+            (nxt := plays.turn_seems_missing(ev, ev.cards)) is not None
+            and not parts.meant.slip_in_turn(ev)
+            and not (ev is s.fork_line and s.fork_take == "R42")  # R98: the reading of fewer findings
+        ):
             plays.start_implied_turn(nxt, ev)
         t = s.t  # (start_implied_turn may have begun another turn)
         assert t is not None  # a match line is played within a turn

@@ -226,7 +226,7 @@ class Plays(Part):
         else:
             placed = self._place_not_held(ev, p, card.base)
         self.s.hand_changed(p)
-        if placed.base == UNKNOWN or not tb.row_has_every(placed.base):  # R97: else a copy the deck has not
+        if placed.base == UNKNOWN or not tb.row_has_every(placed.base):  # R99: else a copy the deck has not
             tb.center.append(placed)
         if self.s.end_at_once and tb.hand_size(p) == 0:
             t.ended = ev  # V15: the round ends on this line

@@ -47,6 +47,12 @@ class RefereeState:
     round_no: int | None = None
     turn_no: int = 0
     dealer: str | None = None
+    dealer_slip: tuple[Any, str] | None = None  # (the `dealer` line, the name written): R97, reported at the first turn
+    # R98 (fork.py): the match line of the round's fork, once one opened; where a turn stopped for it; and the
+    # reading its line takes now ("R26" or "R42")
+    fork_line: Any = None
+    fork_at: int | None = None
+    fork_take: str | None = None
     round_winner: str | None = None  # who went out
     round_over: bool = False
     scored: bool = False
@@ -116,6 +122,9 @@ class RefereeState:
         self.slips = Counter()
         self.found_at = {}
         self.deck_alias = None
+        self.dealer_slip = None
+        self.fork_line = self.fork_take = None
+        self.match_lines_found = set()  # lines of earlier rounds never come again (and a fork copies no more)
         self.pile_doubt = False
         self.taken_in = None
         self.guessed_covers = {}

@@ -76,7 +76,7 @@ class Table:
         self.phantom_dealt = {p: Counter() for p in self.players}
 
     def row_has_every(self, base: str) -> bool:
-        """Whether the Center Row holds every copy of `base` the deck has (R97: a card placed as another
+        """Whether the Center Row holds every copy of `base` the deck has (R99: a card placed as another
         copy of it is one the log made up, and is not added)."""
         left = composition().get(base)
         if left is None:  # no card of the deck (reported where it was read)

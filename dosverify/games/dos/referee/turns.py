@@ -109,6 +109,9 @@ class Turns(Part):
     def _check_order(self, turn: Turn, rnd: Round) -> None:
         """The dealer's left starts, then play goes clockwise; a name written wrong is the slip (R49)."""
         s = self.s
+        if s.prev_player is None and s.dealer_slip is not None:
+            self._dealer_slip(turn, *s.dealer_slip)
+            return
         if s.prev_player is None:
             want = s.left(s.dealer) if s.dealer else turn.player
             why = "the dealer's left starts"
@@ -130,6 +133,24 @@ class Turns(Part):
         )
         if meant:  # R49: the name is the slip; the turn is judged as want's
             turn.player = want
+
+    @enforces("turn.order")
+    def _dealer_slip(self, turn: Turn, dealer_ev: Any, written: str) -> None:
+        """R97: the deck was dealt from the left of the dealer this first turn implies, not the one written."""
+        s = self.s
+        s.dealer_slip = None
+        want = s.left(written)
+        self.r.report(
+            "turn.order",
+            f"{turn.player} plays, but the dealer's left starts: {want} sits left of {written}; the cards played show "
+            f"a deal starting at {turn.player}, so {s.dealer} seems to have dealt, with the `dealer` line written wrong",
+            turn,
+            "player",
+            player=turn.player,
+            expected=f"turn {want}",
+            found=f"turn {turn.player}",
+            related_to=dealer_ev,
+        )
 
     def skipped_line(self, kw: str, n: int, words: tuple[str, ...] = ()) -> None:
         """R54: a `place` or `refill` line skipped for an unreadable card is taken as made: a card
