@@ -82,7 +82,7 @@ def test_a_keyword_without_a_shape_is_found(monkeypatch):
 
 
 # shapes whose work is not linear yet, each with why (strict: the test says when one becomes linear)
-NOT_YET: dict[str, str] = {}  # none since R97 bounded the Center Row of "dos: turns drawing and placing"
+NOT_YET: dict[str, str] = {}  # none since R99 bounded the Center Row of "dos: turns drawing and placing"
 
 
 @pytest.mark.parametrize(
