@@ -24,11 +24,12 @@ from ..registry import sniff_game as sniff_game  # re-exported: the games and th
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..findings import Keep
+    from ..findings import Finding, Keep, Kept
     from ..model import Parsed
     from ..moves.protocol import PackMoves
+    from ..pipeline import Judge, Reading
     from ..report import Report
-    from ..spec import Spec
+    from ..spec import Ruleset, Spec, SpecError
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,7 @@ class GamePack:
         """The game's fixtures folder (:meth:`fixtures_path`)."""
         return self.fixtures_path()
 
-    # ---- reading and judging -------------------------------------------------------------
+    # ---- reading and judging: the core runs the data path (dosverify.pipeline), the pack its parts
     def check(
         self,
         source: str | bytes | dict,
@@ -164,8 +165,52 @@ class GamePack:
         keep: Keep | None = None,
     ) -> Report:
         """Read and judge one log of this game (api.check's contract): the findings `keep`
-        admits, the first `keep.limit` of them held, the rest counted as they are made."""
+        admits, the first `keep.limit` of them held, the rest counted as they are made. The
+        core's pipeline (dosverify.pipeline.check) with this pack's parts: a pack does not
+        override it."""
+        from ..pipeline import check
+
+        return check(self, source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
+
+    def read(self, source: str | bytes | dict, *, as_json: bool, whole: bool, sink: Kept) -> Reading | None:
+        """The log as far as the referee needs before it starts, and a stream of the rest (a pack
+        that reads a round at a time; its findings may go straight into `sink` at
+        pipeline.RANK_READER). By default the whole log through :meth:`parse`. None: a JSON
+        stream gave way on the header, and the core reads the log whole instead."""
+        from ..pipeline import Reading
+
+        return Reading(self.parse(source, "json" if as_json else "text"))
+
+    def referee(self, log: Any, ruleset: Ruleset, *, sink: Kept, read: list[Finding], streamed: bool) -> Judge:
+        """The game's referee of `log` (its header, and its rounds unless `streamed`) under
+        `ruleset`; `read` the reader's findings (a referee that leaves their lines alone needs
+        them); `sink` where findings may go as they are made (else its ``run`` returns them)."""
         raise NotImplementedError
+
+    def ruleset_finding(self, log: Any, ruleset: str, error: SpecError, text: str | None) -> Finding:
+        """The finding for a log whose own ruleset (`ruleset`) or option line names none the spec
+        has (`error` says which): the log is then malformed, with this finding last."""
+        raise NotImplementedError
+
+    def no_round_finding(self, as_json: bool, lines: int) -> Finding | None:
+        """The finding for a log without a round (a header alone: nothing refereed), when no error
+        was made: the spec's `notation.rounds`, where it has that rule, else none."""
+        from ..findings import make_finding
+
+        if "notation.rounds" not in self.spec().rules:
+            return None
+        return make_finding(
+            self.spec(),
+            "notation.rounds",
+            "the log has no round: nothing was played, nothing refereed",
+            line=None if as_json else lines + 1,
+            pointer="/rounds" if as_json else None,
+            expected="`round 1` and the game's turns after the header",
+        )
+
+    def judged(self, report: Report, judge: Judge) -> None:
+        """What more a refereed log's report holds beyond the core's fields (DOS: its face-down
+        cards and the rules their choice decides). Nothing by default."""
 
     def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
         """Read a log whole (text or JSON) into the game's log model, with the reader's findings."""

@@ -18,7 +18,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("spec",),
     ("findings",),
     ("model", "report", "jsondoc", "profiling", "replayview"),
-    ("games", "overrides"),  # the packs; a game's modules are games.<name>.*
+    (
+        "games",
+        "overrides",
+        "pipeline",
+    ),  # the packs and the data path they plug into; a game's modules are games.<name>.*
     ("api",),
     ("formats",),
     ("runner", "pool", "cluster", "pytest_plugin", "store"),
