@@ -79,16 +79,15 @@ def take_game(name: str, argv: list[str]) -> tuple[str | None, list[str]]:
 def _game_of_first_log(argv: list[str]) -> str | None:
     """The game the first log among the arguments names: a file named directly, or else the first
     file of a folder (in sorted order) that a known game's header opens (None: no known game's)."""
-    from ..games import REGISTRY, sniff_game
     from ..inputs import discover
+    from ..registry import log_game
 
     def sniff(path: str) -> str | None:
         try:
             with open(path, "rb") as fh:
-                named = sniff_game(fh.read(4096))
+                return log_game(fh.read(4096))
         except OSError:
             return None
-        return named if named in REGISTRY else None
 
     for a in argv:
         if a.startswith("-"):

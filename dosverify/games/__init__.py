@@ -19,6 +19,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from ..registry import GROUP, REGISTRY, Registered
+from ..registry import log_game as log_game  # re-exported: the one place a log's game is told
 from ..registry import sniff_game as sniff_game  # re-exported: the games and the core ask here too
 
 if TYPE_CHECKING:
@@ -419,6 +420,25 @@ def default_game() -> str:
     if not ranked:
         raise UnknownGame(f"no game is installed: no pack of the entry-point group `{GROUP}` loads")
     return min(ranked)[1]
+
+
+def pack_of_log(source: str | bytes | dict | list, game: str | None = None) -> GamePack:
+    """The pack that reads `source`: `game` when given (UnknownGame if no pack has it), else the
+    game the log names (:func:`log_game`; PackUnavailable when its pack cannot be used), else the
+    default game's (whose reader says what is wrong with the header)."""
+    return find_game(game if game is not None else log_game(source))
+
+
+def usable_pack_of_log(source: str | bytes | dict | list) -> GamePack | None:
+    """The usable pack of the game a log names (:func:`log_game`); None when it names none, or its
+    pack cannot be used (the log's report then says so)."""
+    named = log_game(source)
+    if named is None:
+        return None
+    try:
+        return find_game(named)
+    except PackUnavailable:
+        return None
 
 
 def find_game(name: str | None = None) -> GamePack:
