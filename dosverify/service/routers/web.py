@@ -67,6 +67,30 @@ def replay_models() -> Any:
     return models[0] if len(models) == 1 else Union[tuple(models)]  # noqa: UP007 - a Union built at run time
 
 
+def _game_route(r: APIRouter, limits: Limits) -> None:
+    """``POST /v1/game``: the game a log is of, told as ``/v1/check`` tells it."""
+
+    @r.post(
+        "/v1/game",
+        response_model=GameOfResult,
+        responses=ERROR_RESPONSES,
+        max_body_size=limits.max_log,
+        openapi_extra=log_body(),
+        tags=["check"],
+        summary="The game a log is of",
+        operation_id="gameOfLog",
+    )
+    async def game_of_log(request: Request) -> dict:
+        """The game whose rules judge a log (its first word, or its JSON game key; the default
+        game's for a log naming none), told as `/v1/check` tells it: the page asks this before
+        it shows a game's rulesets and options (its first 4 KiB are enough)."""
+        body = await request.body()
+        named = log_game(body)
+        game = reader_pack(body).name
+        mark_games(game)
+        return {"game": game, "named": named is not None}
+
+
 def router(limits: Limits, p: Params, title: str) -> APIRouter:
     """The page, the docs pages, ``POST /v1/replay`` and ``POST /v1/game``."""
     r = APIRouter()
@@ -135,24 +159,6 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
         options = for_game(options, game.name)  # `GAME:KEY=VALUE` set for another game's logs is not this one's
         return JSONResponse(await jobs.call(game.replay, body, form, name, ruleset, options))
 
-    @r.post(
-        "/v1/game",
-        response_model=GameOfResult,
-        responses=ERROR_RESPONSES,
-        max_body_size=limits.max_log,
-        openapi_extra=log_body(),
-        tags=["check"],
-        summary="The game a log is of",
-        operation_id="gameOfLog",
-    )
-    async def game_of_log(request: Request) -> dict:
-        """The game whose rules judge a log (its first word, or its JSON game key; the default
-        game's for a log naming none), told as `/v1/check` tells it: the page asks this before
-        it shows a game's rulesets and options (its first 4 KiB are enough)."""
-        body = await request.body()
-        named = log_game(body)
-        game = reader_pack(body).name
-        mark_games(game)
-        return {"game": game, "named": named is not None}
+    _game_route(r, limits)
 
     return r
