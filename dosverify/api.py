@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .findings import Finding, Keep, keep_as_given
-from .games import REGISTRY, GamePack, PackUnavailable, UnknownGame, default_game, find_game, sniff_game
+from .games import REGISTRY, GamePack, PackUnavailable, UnknownGame, default_game, find_game, pack_of_log, sniff_game
 from .jsondoc import sniff_json
 from .model import Parsed
 from .overrides import OverrideError, for_game, refuse_unknown
@@ -23,10 +23,7 @@ __all__ = ["OverrideError", "SpecError", "UnknownGame", "check", "convert", "gam
 def game_of(source: str | bytes | dict | list, game: str | None = None) -> GamePack:
     """The pack that reads `source`: `game` when given (UnknownGame if no pack has it), else the
     game its first word names, else the default (whose reader says what is wrong with the header)."""
-    if game is not None:
-        return find_game(game)
-    named = sniff_game(source)
-    return find_game(named if named in REGISTRY else default_game())
+    return pack_of_log(source, game)
 
 
 _HEADER = re.compile(r"\ufeff?[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+[0-9]+[ \t]*\Z")  # `chess 1`: a game and its version
@@ -141,7 +138,11 @@ def check(
             raise
         return _unusable_game(source, name, exc, keep)
     options = for_game(options, pack.name)  # `GAME:KEY=VALUE` for this game's logs, plain ones for all
-    refuse_unknown(pack, ruleset, options)  # the game's own words: an OverrideError names it
+    try:
+        refuse_unknown(pack, ruleset, options)  # the game's own words: an OverrideError names it
+    except OverrideError as exc:
+        exc.game = exc.game or pack.name
+        raise
     return pack.check(source, name=name, ruleset=ruleset, form=form, options=options or None, whole=whole, keep=keep)
 
 

@@ -70,7 +70,7 @@ def not_a_log(path: str) -> bool:
     or a comment names no game there is (`dos 1` for DOS; a JSON object naming a game's key).
     An empty file, or one that cannot be read, is a log for this purpose (the check says what is
     wrong with it); so is a log saved as UTF-16 (games.sniff_game reads it)."""
-    from .registry import REGISTRY, sniff_game
+    from .registry import log_game
 
     try:
         head = read_file(path, HEAD_BYTES, partial=True)
@@ -78,7 +78,7 @@ def not_a_log(path: str) -> bool:
         return False  # reported when read
     if not head.strip(b" \t\r\n\xef\xbb\xbf"):
         return False
-    return sniff_game(head) not in REGISTRY
+    return log_game(head) is None
 
 
 def read_file(path: str, limit: int = 0, *, partial: bool = False) -> bytes:

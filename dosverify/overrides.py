@@ -24,11 +24,12 @@ QUALIFIER = ":"  # `uno-duo:volley=must`: an option for one game's logs
 class OverrideError(SpecError):
     """A ruleset or option the log's game does not have (or a value it does not allow).
 
-    ``param`` says which: "ruleset" or "option"."""
+    ``param`` says which: "ruleset" or "option"; ``game`` the log's game, once known."""
 
-    def __init__(self, message: str, param: str = "option") -> None:
+    def __init__(self, message: str, param: str = "option", game: str | None = None) -> None:
         super().__init__(message)
         self.param = param
+        self.game = game
 
 
 def split_key(key: str) -> tuple[str | None, str]:

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["GROUP", "REGISTRY", "PackConflict", "Registered", "sniff_game"]
+__all__ = ["GROUP", "REGISTRY", "PackConflict", "Registered", "log_game", "sniff_game"]
 
 GROUP = "dosverify.games"
 
@@ -165,3 +165,11 @@ def sniff_game(source: str | bytes | dict | list) -> str | None:
         m = _WORD.match(code)
         return m.group(1).lower() if m else None
     return None
+
+
+def log_game(source: str | bytes | dict | list) -> str | None:
+    """The registered game a log names (:func:`sniff_game`'s word, when a pack is registered
+    under it): the one place a log's game is told, for the API, the service, the command line and
+    the page (``POST /v1/game``). None when it names no registered game."""
+    named = sniff_game(source)
+    return named if named in REGISTRY else None

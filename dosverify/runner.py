@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from collections import deque
 from dataclasses import dataclass
+from typing import NamedTuple
 
 PROGRESS_FROM = 20  # files: fewer finish before a bar would help
 
@@ -31,9 +32,16 @@ class Policy:
         return Keep(self.limit, self.select, self.ignore, self.warnings_as_errors)
 
 
+class Refused(NamedTuple):
+    """A log not judged: the command's ruleset or options are not its game's (`game`)."""
+
+    message: str
+    game: str | None
+
+
 def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy, source: str | None = None):
     """Read (unless given the bytes) and check one input: ("report", Report), ("unreadable", why),
-    or ("refused", why) when the command's ruleset or options are not those of the log's game.
+    or ("refused", Refused) when the command's ruleset or options are not those of the log's game.
     A plain function of picklable arguments, so that worker processes can run it (and Dask
     workers, for `check --dask`, which read the file named `path` from `source`)."""
     from .api import OverrideError, check
@@ -52,7 +60,7 @@ def check_one(path: str, problem: str | None, data: bytes | None, policy: Policy
             data, name=path, ruleset=policy.ruleset, options=dict(policy.options) or None, keep=policy.keep()
         )
     except OverrideError as exc:  # a ruleset or option this log's game does not have: a misuse, exit 2
-        return "refused", str(exc)
+        return "refused", Refused(str(exc), exc.game)
     report.auto = policy.auto
     return "report", report
 

@@ -325,9 +325,8 @@ def _judge_each(
     args: argparse.Namespace, out: Output, tally: Tally, outcomes: Iterator[tuple[Input, Any]]
 ) -> _Verdicts:
     """Write each outcome out as it comes (and its witness, when asked), counting it in `tally`."""
-    from ..spec import load_spec
+    from ..games import find_game
 
-    version = load_spec().version
     verdicts = _Verdicts()
     for item, outcome in outcomes:
         if item.empty:  # a folder with no log in it: no outcome
@@ -335,8 +334,11 @@ def _judge_each(
             verdicts.status = 2
             continue
         what, value = outcome
-        if what in ("unreadable", "refused"):  # no report: the file cannot be read, or the flags are not its game's
-            (out.unreadable if what == "unreadable" else out.refused)(item.path, value, version)
+        if what == "unreadable":  # no report: the file cannot be read (no game known: the default's spec)
+            out.unreadable(item.path, value, find_game().spec().version)
+        if what == "refused":  # no report: the flags are not the log's game's (its spec named)
+            out.refused(item.path, value.message, find_game(value.game).spec().version, value.game)
+        if what in ("unreadable", "refused"):
             tally.verdicts[what] += 1
             verdicts.status = 2
             continue

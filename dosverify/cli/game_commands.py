@@ -88,8 +88,9 @@ def _each_game(name: str, games: list[str], argv: list[str]) -> int:
 def _games_of_logs(argv: list[str]) -> list[str]:
     """Every registered game named by the logs among the arguments (files, and folders' logs as
     `check` finds them), in the packs' order."""
-    from ..games import REGISTRY, sniff_game
+    from ..games import REGISTRY
     from ..inputs import discover
+    from ..registry import log_game
 
     found = set()
     paths = [a for a in argv if not a.startswith("-") and os.path.exists(a)]
@@ -98,25 +99,24 @@ def _games_of_logs(argv: list[str]) -> list[str]:
             continue
         try:
             with open(item.path, "rb") as fh:
-                named = sniff_game(fh.read(4096))
+                named = log_game(fh.read(4096))
         except OSError:
             continue
-        if named in REGISTRY:
+        if named is not None:
             found.add(named)
     return [g for g in REGISTRY if g in found]
 
 
-def _sniff_stdin(sniff_game) -> str | None:
+def _sniff_stdin() -> str | None:
     """The game standard input's log names (`fmt -`, `replay -`): its bytes are read once and put
     back as standard input, so the game's command reads them as it would have."""
     import io
 
-    from ..games import REGISTRY
+    from ..registry import log_game
 
     data = sys.stdin.buffer.read()
     sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
-    named = sniff_game(data[:4096])
-    return named if named in REGISTRY else None
+    return log_game(data[:4096])
 
 
 def take_game(name: str, argv: list[str]) -> tuple[str | None, list[str]]:
@@ -149,20 +149,19 @@ def take_game(name: str, argv: list[str]) -> tuple[str | None, list[str]]:
 def _game_of_first_log(argv: list[str]) -> str | None:
     """The game the first log among the arguments names: a file named directly, or else the first
     file of a folder (in sorted order) that a known game's header opens (None: no known game's)."""
-    from ..games import REGISTRY, sniff_game
     from ..inputs import discover
+    from ..registry import log_game
 
     def sniff(path: str) -> str | None:
         try:
             with open(path, "rb") as fh:
-                named = sniff_game(fh.read(4096))
+                return log_game(fh.read(4096))
         except OSError:
             return None
-        return named if named in REGISTRY else None
 
     for a in argv:
         if a == "-":  # standard input: read here, sniffed, and handed on whole as standard input still
-            return _sniff_stdin(sniff_game)
+            return _sniff_stdin()
         if a.startswith("-"):
             continue
         if os.path.isfile(a):

@@ -52,12 +52,14 @@ class Output:
         """A named or found file that cannot be read (missing, a broken link, no permission)."""
         self.failed(path, f"cannot read {path}: {message}", spec_version, "unreadable")
 
-    def refused(self, path: str, message: str, spec_version: str) -> None:
-        """A log that was not judged because the command's ruleset or options are not its game's."""
-        self.failed(path, f"{path}: {message}", spec_version, "refused")
+    def refused(self, path: str, message: str, spec_version: str, game: str | None = None) -> None:
+        """A log that was not judged because the command's ruleset or options are not its game's
+        (`game`, whose `spec_version` it is)."""
+        self.failed(path, f"{path}: {message}", spec_version, "refused", game)
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
-        """A file that got no report (`kind`: unreadable or refused), `error` said in full."""
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
+        """A file that got no report (`kind`: unreadable or refused; `game`: the log's, when known),
+        `error` said in full."""
 
     def close(self, tally: Tally) -> None:
         """After the last report."""

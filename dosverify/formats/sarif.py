@@ -57,11 +57,22 @@ class SarifOutput(Output):
         # game's are added the first time one of its reports comes (their ids may repeat DOS's)
         self.index = {("dos", rid): i for i, rid in enumerate(self.spec.rules)}
         self.games = {"dos"}
+        self.first_game: str | None = None
         self.results: list[dict] = []
         self.notes: list[dict] = []
 
+    def _versions(self) -> dict:
+        """The run's rules specifications: `spec_versions` each game's whose rules the table holds,
+        `spec_version` the first report's game's (DOS's for a run without one), as a batch's."""
+        first = self.first_game or self.spec.game
+        return {
+            "spec_version": load_spec(first).version,
+            "spec_versions": {g: load_spec(g).version for g in sorted(self.games)},
+        }
+
     def report(self, report: Report) -> None:
         shown = self.shown(report)
+        self.first_game = self.first_game or report.game
         self._add_game(report.game)
         for f in shown:
             loc: dict = {"artifactLocation": _uri(report.file)}
@@ -102,7 +113,7 @@ class SarifOutput(Output):
             self.index[(game, r.id)] = len(self.rules)
             self.rules.append({**_rule(r), "properties": {**_rule(r)["properties"], "game": game}})
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
         self.notes.append(
             {
                 "level": "error",
@@ -123,7 +134,7 @@ class SarifOutput(Output):
                             "version": __version__,
                             "semanticVersion": __version__,
                             "informationUri": "https://pypi.org/project/dosverify/",
-                            "properties": {"spec_version": self.spec.version},
+                            "properties": self._versions(),
                             "rules": self.rules,
                         }
                     },

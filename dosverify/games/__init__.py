@@ -19,16 +19,18 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
 from ..registry import GROUP, REGISTRY, Registered
+from ..registry import log_game as log_game  # re-exported: the one place a log's game is told
 from ..registry import sniff_game as sniff_game  # re-exported: the games and the core ask here too
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..findings import Keep
+    from ..findings import Finding, Keep, Kept
     from ..model import Parsed
     from ..moves.protocol import PackMoves
+    from ..pipeline import Judge, Reading
     from ..report import Report
-    from ..spec import Spec
+    from ..spec import Ruleset, Spec, SpecError
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,7 @@ class GamePack:
         """The game's fixtures folder (:meth:`fixtures_path`)."""
         return self.fixtures_path()
 
-    # ---- reading and judging -------------------------------------------------------------
+    # ---- reading and judging: the core runs the data path (dosverify.pipeline), the pack its parts
     def check(
         self,
         source: str | bytes | dict,
@@ -164,8 +166,52 @@ class GamePack:
         keep: Keep | None = None,
     ) -> Report:
         """Read and judge one log of this game (api.check's contract): the findings `keep`
-        admits, the first `keep.limit` of them held, the rest counted as they are made."""
+        admits, the first `keep.limit` of them held, the rest counted as they are made. The
+        core's pipeline (dosverify.pipeline.check) with this pack's parts: a pack does not
+        override it."""
+        from ..pipeline import check
+
+        return check(self, source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
+
+    def read(self, source: str | bytes | dict, *, as_json: bool, whole: bool, sink: Kept) -> Reading | None:
+        """The log as far as the referee needs before it starts, and a stream of the rest (a pack
+        that reads a round at a time; its findings may go straight into `sink` at
+        pipeline.RANK_READER). By default the whole log through :meth:`parse`. None: a JSON
+        stream gave way on the header, and the core reads the log whole instead."""
+        from ..pipeline import Reading
+
+        return Reading(self.parse(source, "json" if as_json else "text"))
+
+    def referee(self, log: Any, ruleset: Ruleset, *, sink: Kept, read: list[Finding], streamed: bool) -> Judge:
+        """The game's referee of `log` (its header, and its rounds unless `streamed`) under
+        `ruleset`; `read` the reader's findings (a referee that leaves their lines alone needs
+        them); `sink` where findings may go as they are made (else its ``run`` returns them)."""
         raise NotImplementedError
+
+    def ruleset_finding(self, log: Any, ruleset: str, error: SpecError, text: str | None) -> Finding:
+        """The finding for a log whose own ruleset (`ruleset`) or option line names none the spec
+        has (`error` says which): the log is then malformed, with this finding last."""
+        raise NotImplementedError
+
+    def no_round_finding(self, as_json: bool, lines: int) -> Finding | None:
+        """The finding for a log without a round (a header alone: nothing refereed), when no error
+        was made: the spec's `notation.rounds`, where it has that rule, else none."""
+        from ..findings import make_finding
+
+        if "notation.rounds" not in self.spec().rules:
+            return None
+        return make_finding(
+            self.spec(),
+            "notation.rounds",
+            "the log has no round: nothing was played, nothing refereed",
+            line=None if as_json else lines + 1,
+            pointer="/rounds" if as_json else None,
+            expected="`round 1` and the game's turns after the header",
+        )
+
+    def judged(self, report: Report, judge: Judge) -> None:
+        """What more a refereed log's report holds beyond the core's fields (DOS: its face-down
+        cards and the rules their choice decides). Nothing by default."""
 
     def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
         """Read a log whole (text or JSON) into the game's log model, with the reader's findings."""
@@ -374,6 +420,25 @@ def default_game() -> str:
     if not ranked:
         raise UnknownGame(f"no game is installed: no pack of the entry-point group `{GROUP}` loads")
     return min(ranked)[1]
+
+
+def pack_of_log(source: str | bytes | dict | list, game: str | None = None) -> GamePack:
+    """The pack that reads `source`: `game` when given (UnknownGame if no pack has it), else the
+    game the log names (:func:`log_game`; PackUnavailable when its pack cannot be used), else the
+    default game's (whose reader says what is wrong with the header)."""
+    return find_game(game if game is not None else log_game(source))
+
+
+def usable_pack_of_log(source: str | bytes | dict | list) -> GamePack | None:
+    """The usable pack of the game a log names (:func:`log_game`); None when it names none, or its
+    pack cannot be used (the log's report then says so)."""
+    named = log_game(source)
+    if named is None:
+        return None
+    try:
+        return find_game(named)
+    except PackUnavailable:
+        return None
 
 
 def find_game(name: str | None = None) -> GamePack:

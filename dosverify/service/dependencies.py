@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from ..games import REGISTRY, GamePack, PackUnavailable, UnknownGame, find_game, sniff_game, usable_packs
+from ..games import GamePack, UnknownGame, find_game, usable_pack_of_log, usable_packs
 from ..overrides import OverrideError, for_game, refuse_unknown, unknown_anywhere, unknown_ruleset_anywhere
 from ..pool import CheckBusy, CheckPool, CheckTimeout, WorkerDied
 from ..settings import Settings
@@ -135,13 +135,7 @@ def game_pack(game: str | None = None) -> GamePack:
 def log_pack(body: bytes | str | dict) -> GamePack | None:
     """The pack of the game a log names (its first word, or its JSON game key); None when it names
     none the service can use (its report then says so: an unknown game, or a pack that fails to load)."""
-    named = sniff_game(body)
-    if named not in REGISTRY:
-        return None
-    try:
-        return find_game(named)
-    except PackUnavailable:
-        return None
+    return usable_pack_of_log(body)
 
 
 def reader_pack(body: bytes | str | dict) -> GamePack:

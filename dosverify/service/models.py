@@ -161,6 +161,11 @@ class GamesResult(BaseModel):
     games: list[GameInfo]
 
 
+class GameOfResult(BaseModel):
+    game: str = Field(description="the game whose rules judge the log (POST /v1/check picks the same)")
+    named: bool = Field(description="whether the log names it (false: it names no registered game, the default's)")
+
+
 class RulesetsResult(BaseModel):
     spec_version: str
     sources: dict[str, SourceInfo]

@@ -1,14 +1,15 @@
-"""The OpenAPI document: FastAPI's, with the game's log schema (Log and its events) among the
+"""The OpenAPI document: FastAPI's, with each game's log schema (Log: one of Log-<game>) among the
 components, the spec-version header on every response and errors as RFC 9457 problems."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from ..games import find_game
+from ..games import GamePack, usable_packs
 from .errors import PROBLEM_MEDIA_TYPE
 from .games import GAMES_HEADER
 from .middleware import SPEC_HEADER
@@ -44,13 +45,47 @@ def _require_tags(node: Any, comps: dict) -> None:
             _require_tags(v, comps)
 
 
+def _pack_log_schema(pack: GamePack) -> dict:
+    """A game's JSON form as a JSON Schema: its pydantic model's where it has one (`log_model`),
+    else the schema it writes (`json_schema`)."""
+    try:
+        adapter = pack.log_model()
+    except NotImplementedError:
+        return copy.deepcopy(pack.json_schema())
+    return adapter.json_schema(ref_template="#/$defs/{model}", mode="validation")
+
+
+def _rename_refs(node: Any, names: dict[str, str]) -> Any:
+    """`#/$defs/X` as `#/components/schemas/<names[X]>`, everywhere in `node`."""
+    if isinstance(node, dict):
+        out = {k: _rename_refs(v, names) for k, v in node.items()}
+        ref = out.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            out["$ref"] = "#/components/schemas/" + names[ref[len("#/$defs/") :]]
+        return out
+    if isinstance(node, list):
+        return [_rename_refs(v, names) for v in node]
+    return node
+
+
 def _add_log_schema(comps: dict) -> None:
-    adapter = find_game().log_model()
-    log_schema = adapter.json_schema(ref_template="#/components/schemas/{model}", mode="validation")
-    for k, v in log_schema.pop("$defs", {}).items():
-        comps.setdefault(k, v)
-    log_schema.pop("$id", None)
-    comps["Log"] = log_schema
+    """`Log`: one of each game's log (`Log-<game>`, told apart by the game's key, which each
+    requires), with each game's own definitions (a name another game's definition already has
+    gets the game's name after it)."""
+    alts = []
+    for pack in usable_packs():
+        schema = _pack_log_schema(pack)
+        defs = schema.pop("$defs", {})
+        names = {k: k if comps.get(k, v) == v else f"{k}-{pack.name}" for k, v in defs.items()}
+        for k, v in defs.items():
+            comps.setdefault(names[k], _rename_refs(v, names))
+        for key in ("$id", "$schema"):
+            schema.pop(key, None)
+        schema = _rename_refs(schema, names)
+        schema.setdefault("description", f"a {pack.title} log in the JSON form (its game key: `{pack.name}`)")
+        comps[f"Log-{pack.name}"] = schema
+        alts.append({"$ref": f"#/components/schemas/Log-{pack.name}"})
+    comps["Log"] = {"oneOf": alts, "description": "a log in the JSON form of its game (its game key says which)"}
     _require_tags(comps, comps)
     comps["NamedLog"] = NAMED_LOG
 

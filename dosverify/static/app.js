@@ -98,15 +98,17 @@ function keepChoices() {
   }
 }
 
-// The game a log names (its first word, or a JSON key), as the server picks it.
-function gameOf(bytes) {
-  const head = new TextDecoder().decode(bytes.slice(0, 4096)).replace(/^\ufeff/, "");
-  if (/^\s*[{[]/.test(head)) {
-    return games.list.find((g) => new RegExp(`"${g.replace(/[-]/g, "\\-")}"\\s*:`).test(head)) || games.fallback;
+// The game a log is of, as the server tells it (POST /v1/game: the one place a log's game is
+// told, its first word or its JSON game key), from its first 4 KiB; remembered by that head.
+const gameOfHead = new Map();
+async function gameOf(bytes) {
+  const head = bytes.slice(0, 4096);
+  const key = new TextDecoder().decode(head);
+  if (!gameOfHead.has(key)) {
+    gameOfHead.set(key, fetch("/v1/game", {method: "POST", headers: {"Content-Type": "text/plain; charset=utf-8"}, body: head})
+      .then((r) => (r.ok ? r.json() : {game: games.fallback})).then((d) => d.game).catch(() => games.fallback));
   }
-  const first = head.split("\n").map((ln) => ln.split("#")[0].trim()).find((ln) => ln);
-  const word = first ? first.split(/\s+/)[0].toLowerCase() : "";
-  return games.list.includes(word) ? word : games.fallback;
+  return gameOfHead.get(key);
 }
 
 function queryFor(name, game) {
@@ -131,7 +133,8 @@ function looksJson(bytes) {
 }
 
 async function replayOne(game) {
-  const r = await fetch("/v1/replay?" + queryFor(game.name, gameOf(game.bytes)), {
+  game.game = await gameOf(game.bytes);
+  const r = await fetch("/v1/replay?" + queryFor(game.name, game.game), {
     method: "POST",
     headers: {"Content-Type": game.json ? "application/json" : "text/plain; charset=utf-8"},
     body: game.bytes,
@@ -226,7 +229,7 @@ function choose(files) {
     ? `${state.pending.length} file(s) chosen: ${state.pending.map((f) => f.name).slice(0, 5).join(", ")}${state.pending.length > 5 ? ", …" : ""}`
     : "";
   if (state.pending.length) {  // the chooser shows the first file's game
-    state.pending[0].slice(0, 4096).arrayBuffer().then((b) => { keepChoices(); showChooser(gameOf(new Uint8Array(b))); });
+    state.pending[0].slice(0, 4096).arrayBuffer().then(async (b) => { const g = await gameOf(new Uint8Array(b)); keepChoices(); showChooser(g); });
   }
 }
 
@@ -390,7 +393,7 @@ function showGame(g, back) {
   const v = $("#verdict");
   v.className = `verdict v-${rep.verdict}`;
   v.textContent = `${rep.verdict}: ${errors} error(s), ${warnings} warning(s); ${rep.rounds} round(s), ${rep.turns} turn(s)` +
-    (rep.ruleset ? `; ruleset ${rep.ruleset}${optionsDiff(rep, gameOf(g.bytes))}` : "") + ` (spec ${rep.spec_version})`;
+    (rep.ruleset ? `; ruleset ${rep.ruleset}${optionsDiff(rep, g.game || rep.game || games.fallback)}` : "") + ` (spec ${rep.spec_version})`;
 
   // the log, numbered, each finding's line marked with its kinds
   const view = g.view = display(g);
@@ -467,10 +470,10 @@ function gotoLine(ln) {
 }
 
 function rule(id) {
-  const game = (state.current && state.current.result.game) || "dos";
+  const game = (state.current && (state.current.game || state.current.result.game)) || games.fallback;
   const key = `${game} ${id}`;
   if (!state.rules.has(key)) {
-    const q = game === "dos" ? "" : `?game=${encodeURIComponent(game)}`;
+    const q = `?game=${encodeURIComponent(game)}`;
     state.rules.set(key, fetch(`/v1/rules/${encodeURIComponent(id)}${q}`).then((r) => r.ok ? r.json() : null));
   }
   return state.rules.get(key);
@@ -662,7 +665,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#opt-game").addEventListener("change", (e) => { keepChoices(); showChooser(e.target.value); });
   $("#log-text").addEventListener("input", () => {
     const text = $("#log-text").value;
-    if (text.trim()) { keepChoices(); showChooser(gameOf(new TextEncoder().encode(text))); }
+    if (text.trim()) gameOf(new TextEncoder().encode(text)).then((g) => { keepChoices(); showChooser(g); });
   });
   $("#check-form").addEventListener("submit", submit);
   $("#files").addEventListener("change", (e) => choose(e.target.files));

@@ -18,8 +18,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("spec",),
     ("findings",),
     ("model", "report", "jsondoc", "replayview"),
-    # the packs (a game's modules are games.<name>.*), and the move API's values and what a pack supplies
-    ("games", "overrides", "profiling", "moves.model", "moves.protocol"),
+    # the packs (a game's modules are games.<name>.*), the data path they plug into, and the move API's
+    # values and what a pack supplies
+    ("games", "overrides", "pipeline", "profiling", "moves.model", "moves.protocol"),
     ("api", "moves"),  # the move API's table judges with api.check
     ("formats",),
     (

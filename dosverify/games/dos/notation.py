@@ -1533,6 +1533,8 @@ class TextStream:
         # `?` in a round with a deck: found as each round is handed on
         self._hidden: list[Finding] = [] if sink is None else sink.view(1)
         self.malformed = False
+        self.failed = False  # (pipeline.RoundStream: only a JSON stream gives way)
+        self.refused: list[Finding] | None = None  # (likewise: a JSON stream's)
         self.log: Log | None = None
         self._sort = True
         self._started = False

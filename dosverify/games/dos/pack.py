@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import GamePack, GameResult, Operator, ResultRule
 
 if TYPE_CHECKING:
+    from ...findings import Finding, Kept
+    from ...model import Parsed
     from ...moves.protocol import PackMoves
+    from ...pipeline import Judge, Reading
+    from ...report import Report
+    from ...spec import Ruleset, SpecError
+    from .referee import Referee
 
 
 class DosPack(GamePack):
@@ -28,12 +35,27 @@ class DosPack(GamePack):
         sources=("score.round", "game.end", "game.winner"),
     )
 
-    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
-        from .check import check
+    def read(self, source: str | bytes | dict, *, as_json: bool, whole: bool, sink: Kept) -> Reading | None:
+        from .check import read
 
-        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
+        return read(source, as_json=as_json, whole=whole, sink=sink)
 
-    def parse(self, source, form=None):
+    def referee(self, log: Any, ruleset: Ruleset, *, sink: Kept, read: list[Finding], streamed: bool) -> Judge:
+        from .check import referee
+
+        return referee(log, ruleset, sink=sink, streamed=streamed)
+
+    def ruleset_finding(self, log: Any, ruleset: str, error: SpecError, text: str | None) -> Finding:
+        from .check import ruleset_finding
+
+        return ruleset_finding(log, ruleset, error, text)
+
+    def judged(self, report: Report, judge: Judge) -> None:
+        from .check import judged
+
+        judged(report, cast("Referee", judge))
+
+    def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
         from .check import parse
 
         return parse(source, form)
@@ -54,7 +76,14 @@ class DosPack(GamePack):
         return schema()
 
     def simulate(
-        self, *, seed, players=2, ruleset="official", options=None, whole_game=False, style="canonical"
+        self,
+        *,
+        seed: int,
+        players: int = 2,
+        ruleset: str = "official",
+        options: dict[str, str] | None = None,
+        whole_game: bool = False,
+        style: str = "canonical",
     ) -> str:
         from .simulate import simulate_text
 
@@ -70,13 +99,15 @@ class DosPack(GamePack):
     def player_counts(self) -> tuple[int, ...]:
         return (2, 3, 4)
 
-    def witness(self, source, *, name="<input>", ruleset=None, form=None):
+    def witness(
+        self, source: str | bytes | dict, *, name: str = "<input>", ruleset: str | None = None, form: str | None = None
+    ) -> tuple[str | None, Report]:
         """The log with every `?` replaced by a card, when it is legal (notation.md, "Witness")."""
         from .check import witness
 
         return witness(source, name=name, ruleset=ruleset, form=form)
 
-    def commands(self):
+    def commands(self) -> dict[str, Callable[[list[str]], int]]:
         from .corpus import main_corpus
         from .fmt import main_fmt
         from .profile import main_profile
@@ -91,7 +122,7 @@ class DosPack(GamePack):
             "corpus": main_corpus,
         }
 
-    def profile(self, logs, fixed=None) -> dict:
+    def profile(self, logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
         from .profile import profile
 
         return profile(logs, fixed)
@@ -106,7 +137,7 @@ class DosPack(GamePack):
 
         return hide(log, view)
 
-    def result(self, source, report) -> GameResult | None:
+    def result(self, source: str | bytes | dict, report: Report) -> GameResult | None:
         """DOS's outcome: each round's `score` credits its player with a round won and its points;
         the game ends with the first round that leaves a total at or above the target (later
         rounds are not scored, notation.md); the winner is the `winner` line, else the highest
@@ -159,7 +190,7 @@ class DosPack(GamePack):
 
         return ReplayResult
 
-    def replay(self, source, form, name, ruleset, options) -> dict:
+    def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
         from .replay import replay
 
         return replay(source, name=name, ruleset=ruleset, form=form, options=options)

@@ -5,9 +5,18 @@ The contract is design/uno-duo.md (`uno-duo 1`); the specification is spec/uno-d
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-from .. import GamePack, GameResult, ResultRule
+from .. import GamePack, GameResult, Operator, ResultRule
+
+if TYPE_CHECKING:
+    from ...findings import Finding, Kept
+    from ...model import Parsed
+    from ...moves.protocol import PackMoves
+    from ...pipeline import Judge
+    from ...report import Report
+    from ...spec import Ruleset, SpecError
 
 
 class UnoDuoPack(GamePack):
@@ -31,12 +40,17 @@ class UnoDuoPack(GamePack):
         sources=("score.round", "score.values", "game.end", "game.winner"),
     )
 
-    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
-        from .check import check
+    def referee(self, log: Any, ruleset: Ruleset, *, sink: Kept, read: list[Finding], streamed: bool) -> Judge:
+        from .check import referee
 
-        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
+        return referee(log, ruleset, read)
 
-    def parse(self, source, form=None):
+    def ruleset_finding(self, log: Any, ruleset: str, error: SpecError, text: str | None) -> Finding:
+        from .check import ruleset_finding
+
+        return ruleset_finding(log, ruleset, error)
+
+    def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
         from .check import parse
 
         return parse(source, form)
@@ -56,7 +70,16 @@ class UnoDuoPack(GamePack):
 
         return json_schema()
 
-    def simulate(self, *, seed, players=2, ruleset="official", options=None, whole_game=False, style="canonical"):
+    def simulate(
+        self,
+        *,
+        seed: int,
+        players: int = 2,
+        ruleset: str = "official",
+        options: dict[str, str] | None = None,
+        whole_game: bool = False,
+        style: str = "canonical",
+    ) -> str:
         from .simulate import simulate
 
         return simulate(seed=seed, ruleset=ruleset, options=options, whole_game=whole_game, style=style)
@@ -66,7 +89,7 @@ class UnoDuoPack(GamePack):
 
         return ["canonical", *(s for s in STYLES if s != "canonical")]
 
-    def commands(self):
+    def commands(self) -> dict[str, Callable[[list[str]], int]]:
         from .cli import main_replay, main_simulate
         from .corpus import main_corpus
         from .fmt import main_fmt
@@ -80,7 +103,7 @@ class UnoDuoPack(GamePack):
             "corpus": main_corpus,
         }
 
-    def profile(self, logs, fixed=None) -> dict:
+    def profile(self, logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
         from .profile import profile
 
         return profile(logs, fixed)
@@ -90,7 +113,7 @@ class UnoDuoPack(GamePack):
 
         return auto_choice(profile)
 
-    def result(self, source, report) -> GameResult | None:
+    def result(self, source: str | bytes | dict, report: Report) -> GameResult | None:
         """UNO Duo's outcome: each round's `score P N` charges P (left holding cards) N points, and
         the other player won the round; the game ends with the first round that leaves a total at
         or above the target (that player loses); the winner is the `winner` line, else the lower
@@ -130,18 +153,18 @@ class UnoDuoPack(GamePack):
 
         return UnoReplayResult
 
-    def replay(self, source, form, name, ruleset, options) -> dict:
+    def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
         from .pagereplay import replay
 
         return replay(source, name=name, ruleset=ruleset, form=form, options=options)
 
-    def moves(self):
+    def moves(self) -> PackMoves:
         """The move generator (issue 33): positions read from a log or dealt from a seed."""
         from .moves import UnoDuoMoves
 
         return UnoDuoMoves()
 
-    def operators(self):
+    def operators(self) -> dict[str, Operator]:
         from .mutate import OPERATORS
 
         return dict(OPERATORS)

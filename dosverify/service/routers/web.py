@@ -9,18 +9,19 @@ The page itself uses only the public API (``/v1/replay``, ``/v1/rules/{id}``, ``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.staticfiles import StaticFiles
 
-from ...games import find_game
+from ...games import log_game, usable_packs
 from ...overrides import for_game
 from ..dependencies import JobsDep, Limits, check_ruleset, parse_options, reader_pack
 from ..errors import ERROR_RESPONSES
 from ..games import mark_games
+from ..models import GameOfResult
 from ..negotiation import form_of
 from ..params import Params, log_body
 
@@ -59,11 +60,41 @@ def mount_static(app: FastAPI) -> None:
     app.mount("/static", PageFiles(directory=STATIC_DIR), name="static")
 
 
+def replay_models() -> Any:
+    """The answer of ``POST /v1/replay``: one of each game's replay (its own view's model, or the
+    generic one), in the OpenAPI document."""
+    models = list(dict.fromkeys(pack.replay_model() for pack in usable_packs()))
+    return models[0] if len(models) == 1 else Union[tuple(models)]  # noqa: UP007 - a Union built at run time
+
+
+def _game_route(r: APIRouter, limits: Limits) -> None:
+    """``POST /v1/game``: the game a log is of, told as ``/v1/check`` tells it."""
+
+    @r.post(
+        "/v1/game",
+        response_model=GameOfResult,
+        responses=ERROR_RESPONSES,
+        max_body_size=limits.max_log,
+        openapi_extra=log_body(),
+        tags=["check"],
+        summary="The game a log is of",
+        operation_id="gameOfLog",
+    )
+    async def game_of_log(request: Request) -> dict:
+        """The game whose rules judge a log (its first word, or its JSON game key; the default
+        game's for a log naming none), told as `/v1/check` tells it: the page asks this before
+        it shows a game's rulesets and options (its first 4 KiB are enough)."""
+        body = await request.body()
+        named = log_game(body)
+        game = reader_pack(body).name
+        mark_games(game)
+        return {"game": game, "named": named is not None}
+
+
 def router(limits: Limits, p: Params, title: str) -> APIRouter:
-    """The page, the docs pages and ``POST /v1/replay``."""
+    """The page, the docs pages, ``POST /v1/replay`` and ``POST /v1/game``."""
     r = APIRouter()
     page = (STATIC_DIR / "index.html").read_bytes()
-    pack = find_game()
 
     @r.get("/", include_in_schema=False)
     def index() -> Response:
@@ -97,7 +128,7 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
 
     @r.post(
         "/v1/replay",
-        response_model=pack.replay_model(),
+        response_model=replay_models(),
         responses=ERROR_RESPONSES,
         max_body_size=limits.max_log,
         openapi_extra=log_body(),
@@ -116,8 +147,9 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
         player's hand, card count, DOS state and running total, the Center Row, the pile sizes,
         and the indexes of the turn's findings. A UNO Duo log (its game picked from the body, as
         `/v1/check` does) has `"game": "uno-duo"`, the top card and colour, the pending volley
-        total or Wild Draw 4, and each player's UNO state instead. A log that cannot be read has
-        no states."""
+        total or Wild Draw 4, and each player's UNO state instead; a game without a view of its
+        own has `"view": "generic"` and each turn's state as keys and values. A log that cannot
+        be read has no states."""
         body = await request.body()
         form = form_of(request, ("text", "json"))
         game = reader_pack(body)  # the game the log's header (or JSON key) names, as /v1/check picks it
@@ -126,5 +158,7 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
         options = parse_options(option, game)
         options = for_game(options, game.name)  # `GAME:KEY=VALUE` set for another game's logs is not this one's
         return JSONResponse(await jobs.call(game.replay, body, form, name, ruleset, options))
+
+    _game_route(r, limits)
 
     return r

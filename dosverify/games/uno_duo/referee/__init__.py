@@ -79,9 +79,10 @@ class Referee:
         self.judge.reported.update((f.line, None if f.line is not None else f.pointer) for f in findings)
 
     # ---- the replay ------------------------------------------------------------------------
-    def run(self) -> list[Finding]:
+    def run(self, rounds: Iterable[Round] | None = None) -> list[Finding]:
+        """Referee the log's rounds (or `rounds`, each as it comes); the findings made."""
         j = self.judge
-        for rnd in self.log.rounds:
+        for rnd in self.log.rounds if rounds is None else rounds:
             self.round_line(rnd)
             for i, turn in enumerate(rnd.turns):
                 j.game.next_turn = rnd.turns[i + 1] if i + 1 < len(rnd.turns) else None

@@ -4,11 +4,19 @@ fixtures/."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dosverify.games import GamePack, GameResult, ResultRule
+
+if TYPE_CHECKING:
+    from dosverify.findings import Finding, Kept
+    from dosverify.model import Parsed
+    from dosverify.pipeline import Judge
+    from dosverify.report import Report
+    from dosverify.spec import Ruleset, SpecError
 
 
 class TinyPack(GamePack):
@@ -37,15 +45,20 @@ class TinyPack(GamePack):
     def fixtures_path(self) -> Path:
         return Path(str(files(__package__).joinpath("fixtures")))
 
-    def check(self, source, *, name="<input>", ruleset=None, form=None, options=None, whole=False, keep=None):
-        from .referee import check
-
-        return check(source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
-
-    def parse(self, source, form=None):
+    def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
         from .referee import parse
 
         return parse(source, form)
+
+    def referee(self, log: Any, ruleset: Ruleset, *, sink: Kept, read: list[Finding], streamed: bool) -> Judge:
+        from .referee import Referee
+
+        return Referee(log, ruleset)
+
+    def ruleset_finding(self, log: Any, ruleset: str, error: SpecError, text: str | None) -> Finding:
+        from .referee import ruleset_finding
+
+        return ruleset_finding(log, error)
 
     def write(self, log: Any) -> str:
         from .log import write
@@ -62,20 +75,29 @@ class TinyPack(GamePack):
 
         return json_schema()
 
-    def simulate(self, *, seed, players=2, ruleset="official", options=None, whole_game=False, style="canonical"):
+    def simulate(
+        self,
+        *,
+        seed: int,
+        players: int = 2,
+        ruleset: str = "official",
+        options: dict[str, str] | None = None,
+        whole_game: bool = False,
+        style: str = "canonical",
+    ) -> str:
         from .simulate import simulate
 
         return simulate(seed=seed, ruleset=ruleset, options=options, whole_game=whole_game)
 
-    def moves(self):
+    def moves(self) -> Any:
         from .moves import TinyMoves
 
         return TinyMoves()
 
-    def commands(self):
+    def commands(self) -> dict[str, Callable[[list[str]], int]]:
         return {"simulate": _main_simulate}
 
-    def result(self, source, report) -> GameResult | None:
+    def result(self, source: str | bytes | dict, report: Report) -> GameResult | None:
         """Each round's `score P N` charges P N points; the round is won by the player without a
         score (or the lower of two); the game ends with the first round leaving a total at or above
         the target, the totals unequal; the winner is the `winner` line, else the lower total then."""
@@ -110,7 +132,7 @@ class TinyPack(GamePack):
             winner = min(players, key=lambda p: points[p])
         return GameResult(players, winner, won, points, finished or winner is not None)
 
-    def replay(self, source, form, name, ruleset, options) -> dict:
+    def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
         from .referee import replay
 
         return replay(source, name=name, ruleset=ruleset, form=form, options=options)

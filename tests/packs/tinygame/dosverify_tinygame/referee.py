@@ -1,14 +1,15 @@
-"""Tiny's referee: replays a log's rounds and says every rule broken (one finding a mistake), and
-the pack's check (the GamePack.check contract) and replay (the generic view's states)."""
+"""Tiny's referee: replays a log's rounds and says every rule broken (one finding a mistake); the
+pack's parts of dosverify's data path (reading, the referee, the finding for an unknown ruleset)
+and its replay (the generic view's states)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from dosverify.findings import Finding, Keep, Kept, make_finding
+from dosverify.findings import Finding, make_finding
+from dosverify.jsondoc import sniff_json
 from dosverify.model import Parsed
-from dosverify.report import Report, verdict_of
 from dosverify.spec import Ruleset, SpecError
 
 from .log import Round, TinyLog, parse_json, parse_text, where
@@ -20,25 +21,19 @@ def follows(card: str, top: str) -> bool:
     return card[0] == top[0] or int(card[1:]) > int(top[1:])
 
 
-def is_json(source: Any) -> bool:
-    if isinstance(source, (dict, list)):
-        return True
-    head = source[:256].lstrip() if isinstance(source, str) else bytes(source[:256]).lstrip(b" \t\r\n\xef\xbb\xbf")
-    return head[:1] in ("{", b"{", "[", b"[")
-
-
 def parse(source: Any, form: str | None = None) -> Parsed:
-    if form == "json" or (form is None and is_json(source)):
-        return parse_json(source)
-    return parse_text(source)
+    """A log in either form, the reader's findings in line order."""
+    parsed = parse_json(source) if form == "json" or (form is None and sniff_json(source)) else parse_text(source)
+    parsed.findings.sort(key=_order)
+    return parsed
 
 
 OnTurn = Callable[[Round, int, Any, dict[str, Any]], None]
 
 
 class Referee:
-    def __init__(self, log: TinyLog, rs: Ruleset) -> None:
-        self.log, self.rs = log, rs
+    def __init__(self, log: TinyLog, rs: Ruleset, on_turn: OnTurn | None = None) -> None:
+        self.log, self.rs, self.on_turn = log, rs, on_turn
         self.findings: list[Finding] = []
         self.totals = dict.fromkeys(log.players, 0)
         self.rounds_seen = self.turns_seen = 0
@@ -51,9 +46,9 @@ class Referee:
         a, b = self.log.players
         return b if player == a else a
 
-    def run(self, on_turn: OnTurn | None = None) -> list[Finding]:
-        for rnd in self.log.rounds:
-            self.round(rnd, on_turn)
+    def run(self, rounds: Iterable[Round] | None = None) -> list[Finding]:
+        for rnd in self.log.rounds if rounds is None else rounds:
+            self.round(rnd, self.on_turn)
         self.winner()
         return self.findings
 
@@ -229,7 +224,8 @@ class Referee:
         return ", ".join(f"{p} {n}" for p, n in self.totals.items())
 
 
-def _bad_ruleset(log: TinyLog, exc: SpecError) -> Finding:
+def ruleset_finding(log: TinyLog, exc: SpecError) -> Finding:
+    """notation.line at the log's ruleset or option line that the spec does not have."""
     sp = spec()
     if log.ruleset is not None and log.ruleset not in sp.rulesets:
         key = "ruleset"
@@ -241,62 +237,7 @@ def _bad_ruleset(log: TinyLog, exc: SpecError) -> Finding:
     return make_finding(sp, "notation.line", str(exc), **where(log, key))
 
 
-def check(
-    source: Any,
-    *,
-    name: str = "<input>",
-    ruleset: str | None = None,
-    form: str | None = None,
-    options: dict[str, str] | None = None,
-    whole: bool = False,
-    keep: Keep | None = None,
-    on_turn: OnTurn | None = None,
-) -> Report:
-    report = _check(source, name, ruleset, form, options, whole, on_turn)
-    if keep is not None:
-        kept = Kept(keep)
-        for f in list(report.findings):
-            kept.add(f, 0)
-        kept.give(report)
-        if report.verdict != "malformed":
-            report.verdict = "illegal" if kept.errors else "legal"
-    return report
-
-
-def _check(source, name, ruleset, form, options, whole, on_turn) -> Report:
-    sp = spec()
-    if ruleset is not None:
-        sp.ruleset(ruleset)
-    if options:
-        sp.ruleset("official", options)
-    parsed = parse(source, form)
-    findings = list(parsed.findings)
-    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=sp.version, findings=findings)
-    report.game = "tiny"
-    report.text = parsed.text
-    if parsed.text is not None:
-        report.lines = parsed.text.count("\n") + (0 if parsed.text.endswith("\n") or not parsed.text else 1)
-    log = parsed.log
-    if parsed.malformed or log is None:
-        findings.sort(key=_order)
-        return report
-    try:
-        rs = sp.ruleset(ruleset or log.ruleset or "official", {**log.options, **(options or {})}, log.target)
-    except SpecError as exc:
-        findings.append(_bad_ruleset(log, exc))
-        return report
-    ref = Referee(log, rs)
-    findings.extend(ref.run(on_turn))
-    findings.sort(key=_order)
-    report.ruleset, report.options, report.target = rs.name, dict(rs.options), rs.target
-    report.rounds, report.turns = ref.rounds_seen, ref.turns_seen
-    if whole:
-        report.referee = ref
-    report.verdict = verdict_of(findings, False)
-    return report
-
-
-def _order(f: Finding):
+def _order(f: Finding) -> tuple[int, int]:
     return (f.line if f.line is not None else 1 << 60, f.column or 0)
 
 
@@ -328,8 +269,12 @@ def replay(source: Any, *, name: str = "<input>", ruleset=None, form=None, optio
             }
         )
 
-    report = check(source, name=name, ruleset=ruleset, form=form, options=options, whole=True, on_turn=on_turn)
+    from . import PACK
+
+    report = PACK.check(source, name=name, ruleset=ruleset, form=form, options=options, whole=True)
     ref = report.referee
+    if ref is not None:  # the judged log again, watched turn by turn (the findings are the report's)
+        Referee(ref.log, ref.rs, on_turn).run()
     for k, f in enumerate(report.findings):
         for s in states:
             if (f.line is not None and f.line == s["line"]) or (f.pointer is not None and f.pointer == s["pointer"]):
