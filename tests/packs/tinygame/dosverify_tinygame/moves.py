@@ -12,10 +12,11 @@ from collections.abc import Hashable
 from typing import Any
 
 from dosverify.findings import Finding, make_finding
+from dosverify.jsondoc import sniff_json as is_json
 from dosverify.moves.model import CHANCE, TABLE, Move, NotAPosition
 
 from .log import CARDS, TinyLog, parse_json, parse_text
-from .referee import follows, is_json
+from .referee import follows
 from .spec import spec
 
 HEADER_WORDS = ("tiny", "players", "ruleset", "option", "target")
