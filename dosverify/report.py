@@ -63,9 +63,7 @@ class Report:
             del d["face_down"], d["unverified"]
         if self.auto is None:
             del d["auto"]
-        if self.game == "dos":
-            del d["game"]
-        return d
+        return d  # `game` always: a reader of a mixed folder's reports needs no default to know a DOS log
 
     @property
     def errors(self) -> int:

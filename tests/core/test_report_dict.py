@@ -27,8 +27,6 @@ def _asdict(r: Report) -> dict:
     for f in dataclasses.fields(Report):  # the text, the referee and the counts a cap left: not JSON
         if f.metadata.get("internal"):
             del d[f.name]
-    if r.game == "dos":
-        del d["game"]
     if not r.face_down and not r.unverified:
         del d["face_down"], d["unverified"]
     if r.auto is None:

@@ -113,7 +113,7 @@ def test_check_a_folder_of_both_games_judges_each_by_its_rules(mixed, capsys):
     code, out = _run(capsys, ["check", str(folder), "--format", "json"])
     reports = {json.loads(ln)["file"].rsplit("/", 1)[1]: json.loads(ln) for ln in out.splitlines()}
     assert code == 1
-    assert "game" not in reports["a-dos.log"] and reports["a-dos.log"]["verdict"] == "legal"
+    assert reports["a-dos.log"]["game"] == "dos" and reports["a-dos.log"]["verdict"] == "legal"
     assert reports["b-uno.log"]["game"] == "uno-duo" and reports["b-uno.log"]["verdict"] == "legal"
     bad = reports["c-uno-bad.log"]
     assert bad["game"] == "uno-duo" and bad["verdict"] == "illegal"
