@@ -1,4 +1,4 @@
-"""SARIF 2.1.0 (the OASIS standard GitHub code scanning and IDEs read): one run, the rules'
+"""SARIF 2.1.0 (the OASIS standard GitHub code scanning and IDEs read): a run per game, the rules'
 metadata from ``spec/`` (id, title, text, fix, sources, kind), one result per finding shown."""
 
 from __future__ import annotations
@@ -49,38 +49,37 @@ def _english(source) -> str:
 
 
 class SarifOutput(Output):
+    """One run per game whose logs came (a DOS-only folder: one run, as always): each run's rule
+    table is its game's own, so a rule id two games share is listed once per run, never twice in one
+    (GitHub code scanning keys a run's rules by id)."""
+
     def __init__(self, stream, **kw) -> None:
         super().__init__(stream, **kw)
-        self.spec = load_spec()
-        self.rules = [_rule(r) for r in self.spec.rules.values()]
-        # (game, rule id) -> its place in the rule table: DOS's rules first, as always; another
-        # game's are added the first time one of its reports comes (their ids may repeat DOS's)
-        self.index = {("dos", rid): i for i, rid in enumerate(self.spec.rules)}
-        self.games = {"dos"}
-        self.first_game: str | None = None
-        self.results: list[dict] = []
-        self.notes: list[dict] = []
+        self.runs: dict[str, dict] = {}  # game -> {"rules", "index", "results", "notes"}, in order of arrival
 
-    def _versions(self) -> dict:
-        """The run's rules specifications: `spec_versions` each game's whose rules the table holds,
-        `spec_version` the first report's game's (DOS's for a run without one), as a batch's."""
-        first = self.first_game or self.spec.game
-        return {
-            "spec_version": load_spec(first).version,
-            "spec_versions": {g: load_spec(g).version for g in sorted(self.games)},
-        }
+    def _run(self, game: str | None) -> dict:
+        game = game or (next(iter(self.runs)) if self.runs else load_spec().game)
+        if game not in self.runs:
+            rules = list(load_spec(game).rules.values())
+            extra = {} if game == "dos" else {"game": game}
+            self.runs[game] = {
+                "rules": [{**_rule(r), "properties": {**_rule(r)["properties"], **extra}} for r in rules],
+                "index": {r.id: i for i, r in enumerate(rules)},
+                "results": [],
+                "notes": [],
+            }
+        return self.runs[game]
 
     def report(self, report: Report) -> None:
         shown = self.shown(report)
-        self.first_game = self.first_game or report.game
-        self._add_game(report.game)
+        run = self._run(report.game)
         for f in shown:
             loc: dict = {"artifactLocation": _uri(report.file)}
             if f.line is not None:
                 loc["region"] = {"startLine": f.line, "startColumn": f.column or 1}
             res = {
                 "ruleId": f.rule,
-                "ruleIndex": self.index[(report.game, f.rule)],
+                "ruleIndex": run["index"][f.rule],
                 "level": "error" if f.severity == "error" else "warning",
                 "message": {"text": f.message + (f" (expected: {f.expected})" if f.expected else "")},
                 "locations": [{"physicalLocation": loc}],
@@ -94,9 +93,9 @@ class SarifOutput(Output):
                     "found": f.found,
                 },
             }
-            self.results.append(res)
+            run["results"].append(res)
         if len(shown) < len(report.findings):
-            self.notes.append(
+            run["notes"].append(
                 {
                     "level": "note",
                     "message": {"text": f"{report.file}: {more_line(len(report.findings) - len(shown))}"},
@@ -104,17 +103,8 @@ class SarifOutput(Output):
                 }
             )
 
-    def _add_game(self, game: str) -> None:
-        """Put the rules of `game` into the table, once (its findings' rule ids are its spec's)."""
-        if game in self.games:
-            return
-        self.games.add(game)
-        for r in load_spec(game).rules.values():
-            self.index[(game, r.id)] = len(self.rules)
-            self.rules.append({**_rule(r), "properties": {**_rule(r)["properties"], "game": game}})
-
     def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
-        self.notes.append(
+        self._run(game)["notes"].append(
             {
                 "level": "error",
                 "message": {"text": error},
@@ -123,30 +113,32 @@ class SarifOutput(Output):
         )
 
     def close(self, tally: Tally) -> None:
+        self._run(None)  # a run with no log at all is the default game's
+        ok = tally.verdicts["unreadable"] + tally.verdicts["refused"] == 0
+        versions = {g: load_spec(g).version for g in sorted(self.runs)}
         doc = {
             "$schema": SCHEMA,
             "version": "2.1.0",
-            "runs": [
-                {
-                    "tool": {
-                        "driver": {
-                            "name": "dosverify",
-                            "version": __version__,
-                            "semanticVersion": __version__,
-                            "informationUri": "https://pypi.org/project/dosverify/",
-                            "properties": self._versions(),
-                            "rules": self.rules,
-                        }
-                    },
-                    "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
-                    "invocations": [
-                        {
-                            "executionSuccessful": tally.verdicts["unreadable"] + tally.verdicts["refused"] == 0,
-                            "toolExecutionNotifications": self.notes,
-                        }
-                    ],
-                    "results": self.results,
-                }
-            ],
+            "runs": [self._doc(g, r, ok, versions) for g, r in self.runs.items()],
         }
         self.stream.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+
+    @staticmethod
+    def _doc(game: str, run: dict, ok: bool, versions: dict[str, str]) -> dict:
+        """One game's run: its rules, results and notes; `spec_version` its game's, `spec_versions`
+        every game's of the output (as a batch's)."""
+        return {
+            "tool": {
+                "driver": {
+                    "name": "dosverify",
+                    "version": __version__,
+                    "semanticVersion": __version__,
+                    "informationUri": "https://pypi.org/project/dosverify/",
+                    "properties": {"game": game, "spec_version": versions[game], "spec_versions": versions},
+                    "rules": run["rules"],
+                }
+            },
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().as_uri() + "/"}},
+            "invocations": [{"executionSuccessful": ok, "toolExecutionNotifications": run["notes"]}],
+            "results": run["results"],
+        }

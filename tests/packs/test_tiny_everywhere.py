@@ -57,11 +57,13 @@ def test_check_text_json_and_sarif(capsys, tmp_path):
     status, out, _ = run(
         capsys, "check", "--format", "sarif", str(ILLEGAL), "fixtures/uno-duo/rules/play.held/illegal.log"
     )
-    sarif = json.loads(out)
-    rules = sarif["runs"][0]["tool"]["driver"]["rules"]
-    for res in sarif["runs"][0]["results"]:
-        assert rules[res["ruleIndex"]]["id"] == res["ruleId"]
-    assert any(r.get("properties", {}).get("game") == "tiny" for r in rules)
+    runs = {r["tool"]["driver"]["properties"]["game"]: r for r in json.loads(out)["runs"]}
+    assert sorted(runs) == ["tiny", "uno-duo"]  # a run per game
+    for one in runs.values():
+        rules = one["tool"]["driver"]["rules"]
+        for res in one["results"]:
+            assert rules[res["ruleIndex"]]["id"] == res["ruleId"]
+    assert all(r["properties"]["game"] == "tiny" for r in runs["tiny"]["tool"]["driver"]["rules"])
 
 
 def test_convert_both_ways_and_json_check(capsys, tmp_path):

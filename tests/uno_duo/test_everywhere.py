@@ -120,7 +120,7 @@ def test_check_a_folder_of_both_games_judges_each_by_its_rules(mixed, capsys):
     assert [(f["rule"], f["line"]) for f in bad["findings"] if f["severity"] == "error"] == [("score.values", bad_line)]
 
 
-def test_sarif_lists_each_games_rules_and_points_into_them(mixed, capsys):
+def test_sarif_gives_each_game_its_run_and_points_into_its_rules(mixed, capsys):
     from dosverify.spec import load_spec
 
     folder, bad_line = mixed
@@ -129,15 +129,19 @@ def test_sarif_lists_each_games_rules_and_points_into_them(mixed, capsys):
     jsonschema = pytest.importorskip("jsonschema")
     schema = Path(__file__).parents[1] / "schemas" / "sarif-2.1.0-rtm.5.json"
     jsonschema.validate(json.loads(out), json.loads(schema.read_text()))
-    run = json.loads(out)["runs"][0]
-    rules = run["tool"]["driver"]["rules"]
+    runs = {r["tool"]["driver"]["properties"]["game"]: r for r in json.loads(out)["runs"]}
     dos, uno = load_spec("dos"), load_spec("uno-duo")
-    assert [r["id"] for r in rules[: len(dos.rules)]] == list(dos.rules)
-    assert [r["id"] for r in rules[len(dos.rules) :]] == list(uno.rules)
-    (res,) = [r for r in run["results"] if r["level"] == "error"]
+    assert sorted(runs) == ["dos", "uno-duo"]  # a run per game: a rule id two games share, once in each
+    for game, spec in (("dos", dos), ("uno-duo", uno)):
+        ids = [r["id"] for r in runs[game]["tool"]["driver"]["rules"]]
+        assert ids == list(spec.rules) and len(set(ids)) == len(ids)
+        assert runs[game]["tool"]["driver"]["properties"]["spec_version"] == spec.version
+    rules = runs["uno-duo"]["tool"]["driver"]["rules"]
+    (res,) = [r for r in runs["uno-duo"]["results"] if r["level"] == "error"]
     assert rules[res["ruleIndex"]]["id"] == res["ruleId"] == "score.values"
     assert rules[res["ruleIndex"]]["properties"]["game"] == "uno-duo"
     assert res["locations"][0]["physicalLocation"]["region"]["startLine"] == bad_line
+    assert not any(r["level"] == "error" for r in runs["dos"]["results"])
 
 
 def test_sarif_of_dos_only_has_dos_rules_only(tmp_path, capsys):
@@ -145,7 +149,8 @@ def test_sarif_of_dos_only_has_dos_rules_only(tmp_path, capsys):
 
     (tmp_path / "a.log").write_text(find_game("dos").simulate(seed=4))
     _, out = _run(capsys, ["check", str(tmp_path), "--format", "sarif"])
-    rules = json.loads(out)["runs"][0]["tool"]["driver"]["rules"]
+    (run,) = json.loads(out)["runs"]
+    rules = run["tool"]["driver"]["rules"]
     assert [r["id"] for r in rules] == list(load_spec("dos").rules)
     assert all("game" not in r["properties"] for r in rules)
 
