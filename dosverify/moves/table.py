@@ -117,11 +117,14 @@ class Table:
                 if report.verdict == "malformed":
                     raise MalformedLog(report) from None
             raise
-        except Exception:  # the pack cannot replay it: the referee says why
+        except Exception as exc:  # the pack cannot replay it: the referee says why, else the position is none
             report = check(source, name=name, ruleset=ruleset, options=opts, form=form)
             if report.verdict == "malformed":
                 raise MalformedLog(report) from None
-            raise
+            raise NotAPosition(
+                f"the {pack.title} move generator cannot play on from these lines "
+                f"({type(exc).__name__}: {exc}); `dosverify check` lists what is wrong with them"
+            ) from None
         judged = list(position.lines()) if is_json else _text_lines(source)[:end]
         if report is None:
             report = check(_joined(judged), name=name, ruleset=ruleset, options=opts, game=pack.name, form="text")

@@ -245,3 +245,15 @@ def test_move_values_say_what_they_are():
         "chance": False,
         "probability": None,
     }
+
+
+def test_a_prefix_the_generator_cannot_replay_is_no_position_not_a_crash():
+    """A JSON log whose set-up names a player the game has not (schemathesis found it: a 500 over
+    HTTP) is judged by the referee; the table it cannot stand on is NotAPosition (exit 2, 422)."""
+    body = (
+        b'{"players": ["A", "A0"], "dos": 1, "options": {}, "rounds": [{"number": 1, "score": {"player": "A", '
+        b'"points": 0}, "setup": [{"player": "B", "type": "dealer"}, {"cards": ["B10"], "type": "deck"}], '
+        b'"shows": [], "totals": null}, {"number": 1, "turns": [{"player": "A"}]}]}'
+    )
+    with pytest.raises((NotAPosition, MalformedLog)):
+        Table.from_log(body, None, form="json")

@@ -84,6 +84,7 @@ def _game_route(r: APIRouter, limits: Limits) -> None:
         """The game whose rules judge a log (its first word, or its JSON game key; the default
         game's for a log naming none), told as `/v1/check` tells it: the page asks this before
         it shows a game's rulesets and options (its first 4 KiB are enough)."""
+        form_of(request, ("text", "json"))  # a body of a log's own media type, as /v1/check takes it (else 415)
         body = await request.body()
         named = log_game(body)
         game = reader_pack(body).name

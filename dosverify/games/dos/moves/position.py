@@ -56,6 +56,8 @@ class DosPosition:
             if got is None or got[1] is None:
                 raise ValueError(f"`{move.line}` is not a DOS move")
             op = got[1]
+            if move.kind == "deal" and op[0] == "round" and len(op) == 2:  # the listed chance move, not a bare line
+                op = (*op, "deal")
         self._play(move.line, op)
 
     def _play(self, line: str, op: tuple) -> None:
