@@ -52,7 +52,9 @@ class StoreProblem(Exception):
 
 # ---- the JSON shapes (the OpenAPI document's schemas) ------------------------------------------
 class NewEvent(BaseModel):
-    name: str = Field(min_length=1, max_length=200, description="the event's name, unique in the store")
+    name: str = Field(
+        min_length=1, max_length=200, pattern=r"\S", description="the event's name, unique in the store (not blank)"
+    )
     mixed: StrictBool = Field(
         False,
         description="true: the event holds logs of several games, one table of standings per game; "

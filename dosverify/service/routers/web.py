@@ -75,7 +75,7 @@ def _game_route(r: APIRouter, limits: Limits) -> None:
         response_model=GameOfResult,
         responses=ERROR_RESPONSES,
         max_body_size=limits.max_log,
-        openapi_extra=log_body(),
+        openapi_extra=LOG_HEAD_BODY,
         tags=["check"],
         summary="The game a log is of",
         operation_id="gameOfLog",
@@ -90,6 +90,19 @@ def _game_route(r: APIRouter, limits: Limits) -> None:
         game = reader_pack(body).name
         mark_games(game)
         return {"game": game, "named": named is not None}
+
+
+#: `POST /v1/game`'s body: a log's head, text or JSON, whole or cut (its first 4 KiB tell the game),
+#: so no schema of a whole log binds it: the answer for anything is the game it names, or the default's.
+LOG_HEAD_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "text/plain": {"schema": {"type": "string"}},
+            "application/json": {"schema": {"description": "a JSON log, or its first 4 KiB"}},
+        },
+    }
+}
 
 
 def router(limits: Limits, p: Params, title: str) -> APIRouter:
