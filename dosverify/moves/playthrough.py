@@ -53,11 +53,15 @@ class Spec:
         return (directory or ROOT / "fixtures" / self.game / "playthroughs") / f"{self.name}.jsonl"
 
 
-PLAYTHROUGHS: tuple[Spec, ...] = (
-    Spec("dos", 2, 1),
-    Spec("dos", 3, 2),
-    Spec("uno-duo", 2, 1),
-)
+def stored() -> tuple[Spec, ...]:
+    """The stored playthroughs (fixtures/<game>/playthroughs/), each told by its file's head line:
+    the core names no game, and a game gets one by storing its file (`--game ... > FILE`)."""
+    specs = []
+    for path in sorted((ROOT / "fixtures").glob("*/playthroughs/*.jsonl")):
+        head = json.loads(path.read_text(encoding="utf-8").split("\n", 1)[0])
+        players, ruleset = len(head["players"]), head["ruleset"]
+        specs.append(Spec(head["game"], players, head["seed"], ruleset, head["options"], head["rounds"]))
+    return tuple(specs)
 
 
 def listing_hash(lines: list[str]) -> str:
@@ -177,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         print(needs_checkout("the stored playthroughs"), file=sys.stderr)
         return 2
     status = 0
-    for spec in PLAYTHROUGHS:
+    for spec in stored():
         if args.update:
             path = spec.path(args.dir)
             path.parent.mkdir(parents=True, exist_ok=True)

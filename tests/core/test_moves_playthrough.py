@@ -11,7 +11,7 @@ import pytest
 
 from dosverify.api import check
 from dosverify.moves import playthrough
-from dosverify.moves.playthrough import FULL_EVERY, PLAYTHROUGHS, Spec, compare, listing_hash, log_of, record
+from dosverify.moves.playthrough import FULL_EVERY, Spec, compare, listing_hash, log_of, record
 from dosverify.moves.table import Table
 
 
@@ -19,13 +19,21 @@ def stored(spec: Spec) -> list[dict]:
     return [json.loads(line) for line in spec.path().read_text(encoding="utf-8").splitlines()]
 
 
-@pytest.mark.parametrize("spec", PLAYTHROUGHS, ids=lambda s: s.name)
+STORED = playthrough.stored()
+
+
+def test_the_stored_playthroughs_are_found_by_their_files():
+    assert [s.name for s in STORED] == ["dos_2p_official_seed1", "dos_3p_official_seed2", "uno_duo_2p_official_seed1"]
+    assert all(s.path().is_file() for s in STORED)
+
+
+@pytest.mark.parametrize("spec", STORED, ids=lambda s: s.name)
 def test_playthrough_unchanged(spec):
     assert spec.path().exists(), f"{spec.name}: none stored; run `python -m dosverify.moves.playthrough --update`"
     assert compare(spec) is None, compare(spec)
 
 
-@pytest.mark.parametrize("spec", PLAYTHROUGHS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", STORED, ids=lambda s: s.name)
 def test_playthrough_is_a_legal_game_with_its_deals_written(spec):
     records = stored(spec)
     log = log_of(records)
@@ -36,7 +44,7 @@ def test_playthrough_is_a_legal_game_with_its_deals_written(spec):
     assert [r["step"] for r in records[1:]] == list(range(len(records) - 1))
 
 
-@pytest.mark.parametrize("spec", PLAYTHROUGHS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", STORED, ids=lambda s: s.name)
 def test_stored_listings_agree_with_their_counts_and_hashes(spec):
     """What an outside engine compares against is self-consistent: the hash is of the full listing's
     sorted lines, the count its length, the line played one of them; full every FULL_EVERY steps."""
@@ -48,7 +56,7 @@ def test_stored_listings_agree_with_their_counts_and_hashes(spec):
             assert r["played"] is None or r["played"] in lines
 
 
-@pytest.mark.parametrize("spec", PLAYTHROUGHS, ids=lambda s: s.name)
+@pytest.mark.parametrize("spec", STORED, ids=lambda s: s.name)
 def test_a_log_read_back_lists_what_the_playthrough_stored(spec):
     """An engine's way in: the log so far, read with `from_log`, lists the stored count and hash at
     every step whose full listing is stored (the generator's two entries agree)."""
@@ -63,13 +71,13 @@ def test_a_log_read_back_lists_what_the_playthrough_stored(spec):
 
 
 def test_the_generator_command_writes_the_stored_file(capsys):
-    spec = PLAYTHROUGHS[0]
+    spec = STORED[0]
     assert playthrough.main(["--game", spec.game, "--players", str(spec.players), "--seed", str(spec.seed)]) == 0
     assert capsys.readouterr().out == spec.path().read_text(encoding="utf-8")
 
 
 def test_a_change_is_reported_with_the_first_differing_step_and_both_listings(tmp_path):
-    spec = PLAYTHROUGHS[0]
+    spec = STORED[0]
     records, _ = record(spec)
     path = spec.path(tmp_path)
     for moved in (FULL_EVERY, FULL_EVERY + 1):  # a step with its full listing stored, one without
