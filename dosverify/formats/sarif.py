@@ -58,10 +58,12 @@ class SarifOutput(Output):
         self.runs: dict[str, dict] = {}  # game -> {"rules", "index", "results", "notes"}, in order of arrival
 
     def _run(self, game: str | None) -> dict:
-        game = game or (next(iter(self.runs)) if self.runs else load_spec().game)
+        from ..games import default_game
+
+        game = game or (next(iter(self.runs)) if self.runs else default_game())
         if game not in self.runs:
             rules = list(load_spec(game).rules.values())
-            extra = {} if game == "dos" else {"game": game}
+            extra = {} if game == default_game() else {"game": game}  # the default game's rules, as always
             self.runs[game] = {
                 "rules": [{**_rule(r), "properties": {**_rule(r)["properties"], **extra}} for r in rules],
                 "index": {r.id: i for i, r in enumerate(rules)},

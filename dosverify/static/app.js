@@ -616,7 +616,7 @@ function showGenericStep(g, s, j, n, turnFindings) {
 async function showMoves(g, s) {
   const box = $("#moves-view");
   box.replaceChildren();
-  const info = games.byName[g.result.game || g.result.report.game || "dos"];
+  const info = games.byName[g.result.game || g.result.report.game];  // every report names its game
   const after = s.end_line || s.line;
   if (g.json || !after || !info || !(info.capabilities || []).includes("moves")) return;
   const lines = new TextDecoder().decode(g.bytes).split("\n");

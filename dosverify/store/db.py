@@ -562,6 +562,8 @@ def _report_row(j: Judged) -> dict:
 def _audit_dict(row: dict, reps: list[dict], history: bool) -> dict:
     """An audit as the service answers it: id, event, sha256, name, verdict, report, then what
     it was judged under, when, and the game's result."""
+    from ..games import default_game
+
     cur = next((r for r in reversed(reps) if r.get("current", True)), reps[-1])
     out = {
         "id": row["id"],
@@ -576,8 +578,8 @@ def _audit_dict(row: dict, reps: list[dict], history: bool) -> dict:
         "submitted": row["submitted"],
         "judged": cur["judged"],
         "result": cur["result"],
-        # the game the report was judged as (a DOS report leaves its game out)
-        "game": (cur["result"] or {}).get("game") or (cur["report"] or {}).get("game") or "dos",
+        # the game the report was judged as (a report stored before reports named their game: the default's)
+        "game": (cur["result"] or {}).get("game") or (cur["report"] or {}).get("game") or default_game(),
     }
     if history:
         out["reports"] = [{k: r[k] for k in ("spec_version", "verdict", "judged", "report")} for r in reps]
