@@ -90,21 +90,25 @@ def _games_of_logs(argv: list[str]) -> list[str]:
     `check` finds them), in the packs' order."""
     from ..games import REGISTRY
     from ..inputs import discover
+
+    paths = [a for a in argv if not a.startswith("-") and os.path.exists(a)]
+    found = {
+        _head_game(item.path)
+        for item in (discover(paths) if paths else [])
+        if not item.empty and item.problem is None and item.path != "-"
+    }
+    return [g for g in REGISTRY if g in found]
+
+
+def _head_game(path: str) -> str | None:
+    """The registered game a file's log names (its first 4 KiB), None when none or unreadable."""
     from ..registry import log_game
 
-    found = set()
-    paths = [a for a in argv if not a.startswith("-") and os.path.exists(a)]
-    for item in discover(paths) if paths else []:
-        if item.empty or item.problem is not None or item.path == "-":
-            continue
-        try:
-            with open(item.path, "rb") as fh:
-                named = log_game(fh.read(4096))
-        except OSError:
-            continue
-        if named is not None:
-            found.add(named)
-    return [g for g in REGISTRY if g in found]
+    try:
+        with open(path, "rb") as fh:
+            return log_game(fh.read(4096))
+    except OSError:
+        return None
 
 
 def _sniff_stdin() -> str | None:
@@ -150,14 +154,6 @@ def _game_of_first_log(argv: list[str]) -> str | None:
     """The game the first log among the arguments names: a file named directly, or else the first
     file of a folder (in sorted order) that a known game's header opens (None: no known game's)."""
     from ..inputs import discover
-    from ..registry import log_game
-
-    def sniff(path: str) -> str | None:
-        try:
-            with open(path, "rb") as fh:
-                return log_game(fh.read(4096))
-        except OSError:
-            return None
 
     for a in argv:
         if a == "-":  # standard input: read here, sniffed, and handed on whole as standard input still
@@ -165,10 +161,10 @@ def _game_of_first_log(argv: list[str]) -> str | None:
         if a.startswith("-"):
             continue
         if os.path.isfile(a):
-            return sniff(a)
+            return _head_game(a)
         if os.path.isdir(a):  # the folder's logs as `check` finds them (inputs.discover)
             for item in discover([a]):
-                if not item.empty and item.problem is None and (named := sniff(item.path)) is not None:
+                if not item.empty and item.problem is None and (named := _head_game(item.path)) is not None:
                     return named
             return None
     return None
