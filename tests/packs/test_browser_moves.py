@@ -5,38 +5,20 @@ Skipped without chromium, Playwright or the Tiny pack, except under CI (as tests
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from dosverify.games import REGISTRY
-
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("DOSVERIFY_CHROMIUM", "/usr/bin/chromium")
-
-
-def _need(ok: bool, why: str) -> None:
-    if not ok:
-        if os.environ.get("CI"):
-            pytest.fail(f"{why} (CI installs it: see .ci/run)")
-        pytest.skip(why, allow_module_level=True)
-
-
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-_need(sync_playwright is not None, "Playwright for Python is not installed")
-_need(Path(CHROMIUM).exists(), f"no chromium at {CHROMIUM}")
-_need("tiny" in REGISTRY, "the tiny pack is not installed (pip install -e tests/packs/tinygame)")
-
 sys.path.insert(0, str(ROOT / "tests"))
+from browserkit import chromium, expect, guarded_page, need  # noqa: E402
 from liveserver import start_server, stop_server  # noqa: E402
 
+from dosverify.games import REGISTRY  # noqa: E402
 from dosverify.moves.table import Table  # noqa: E402
 
+need("tiny" in REGISTRY, "the tiny pack is not installed (pip install -e tests/packs/tinygame)")
 expect.set_options(timeout=20_000)
 
 # ann plays R5 on R4, then bob plays R1, a card he does not hold (line 8): illegal there
@@ -63,44 +45,29 @@ def server():
 
 @pytest.fixture(scope="module")
 def page(server):
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
-        )
-        context = b.new_context(viewport={"width": 1280, "height": 900})
-        outside, errors = [], []
-
-        def route(r):
-            url = r.request.url
-            if url.startswith(server + "/") or url.startswith(("blob:", "data:")):
-                r.continue_()
-            else:
-                outside.append(url)
-                r.abort()
-
-        context.route("**/*", route)
-        pg = context.new_page()
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.goto(server + "/")
+    with chromium() as browser, guarded_page(browser, server) as pg:
         yield pg
-        b.close()
-        assert not outside, f"requests left the machine: {outside}"
-        assert not errors, f"script errors on the page: {errors}"
 
 
-def test_the_replay_shows_the_legal_next_lines_and_why_the_next_line_is_illegal(page):
-    first = Table.from_log(LOG, 7)  # after ann's R5: bob's legal lines, and bob's R1 refused
-    want = [m.line for m in first.legal_moves()]
-    assert "bob play R1" not in want and first.explain("bob play R1").findings[0].rule == "play.held"
-    page.fill("#log-text", LOG)
+def _shows(page, log: str, want: list[str], line: str, rule: str) -> None:
+    """The log checked on the page, its first position selected: `want` listed, and the log's next
+    line (`line`) refused there under `rule`."""
+    page.fill("#log-text", log)
     page.click("#check-btn")
     expect(page.locator("#verdict")).to_contain_text("illegal")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("Home")
     expect(page.locator("#moves-h")).to_have_text(f"Legal next lines ({len(want)})")
     assert page.locator("#moves-view ul.moves li code").all_inner_texts() == want
-    expect(page.locator("#next-illegal")).to_contain_text("bob play R1")
-    expect(page.locator("#next-illegal")).to_contain_text("play.held")
+    expect(page.locator("#next-illegal")).to_contain_text(line)
+    expect(page.locator("#next-illegal")).to_contain_text(rule)
+
+
+def test_the_replay_shows_the_legal_next_lines_and_why_the_next_line_is_illegal(page):
+    first = Table.from_log(LOG, 7)  # after ann's R5: bob's legal lines, and bob's R1 refused
+    want = [m.line for m in first.legal_moves()]
+    assert "bob play R1" not in want and first.explain("bob play R1").findings[0].rule == "play.held"
+    _shows(page, LOG, want, "bob play R1", "play.held")
     page.keyboard.press("ArrowRight")  # after bob's line: ann's R9 is legal where the referee recovers
     second = Table.from_log(LOG, 8)
     expect(page.locator("#moves-h")).to_have_text(f"Legal next lines ({len(second.legal_moves())})")
@@ -120,12 +87,4 @@ def test_a_dos_replay_shows_its_legal_next_lines(page):
     table = Table.from_log(log, after)
     want = [m.line for m in table.legal_moves()]
     assert want == ["turn cyd"] and table.explain("turn ann").findings[0].rule == "turn.order"
-    page.fill("#log-text", log)
-    page.click("#check-btn")
-    expect(page.locator("#verdict")).to_contain_text("illegal")
-    page.locator("body").click(position={"x": 5, "y": 5})
-    page.keyboard.press("Home")
-    expect(page.locator("#moves-h")).to_have_text(f"Legal next lines ({len(want)})")
-    assert page.locator("#moves-view ul.moves li code").all_inner_texts() == want
-    expect(page.locator("#next-illegal")).to_contain_text("turn ann")
-    expect(page.locator("#next-illegal")).to_contain_text("turn.order")
+    _shows(page, log, want, "turn ann", "turn.order")

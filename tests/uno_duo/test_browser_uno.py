@@ -7,32 +7,15 @@ Skipped without chromium or Playwright, except under CI (as tests/core/test_brow
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("DOSVERIFY_CHROMIUM", "/usr/bin/chromium")
 OUT = ROOT / "test-output" / "browser"
-
-
-def _need(ok: bool, why: str) -> None:
-    if not ok:
-        if os.environ.get("CI"):
-            pytest.fail(f"{why} (CI installs it: see .ci/run)")
-        pytest.skip(why, allow_module_level=True)
-
-
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-_need(sync_playwright is not None, "Playwright for Python is not installed")
-_need(Path(CHROMIUM).exists(), f"no chromium at {CHROMIUM}")
-
 sys.path.insert(0, str(ROOT / "tests"))
+from browserkit import chromium, expect, guarded_page  # noqa: E402
 from liveserver import start_server, stop_server  # noqa: E402
 
 from dosverify.games import find_game  # noqa: E402
@@ -56,37 +39,14 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
-        )
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture()
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    outside, errors = [], []
-
-    def route(r):
-        url = r.request.url
-        if url.startswith(server + "/") or url.startswith(("blob:", "data:")):
-            r.continue_()
-        else:
-            outside.append(url)
-            r.abort()
-
-    context.route("**/*", route)
-    pg = context.new_page()
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(server + "/")
-    yield pg
-    context.close()
-    assert not outside, f"requests left the machine: {outside}"
-    assert not errors, f"script errors on the page: {errors}"
+    with guarded_page(browser, server) as pg:
+        yield pg
 
 
 def _pending(p) -> str:
