@@ -11,7 +11,8 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..cards import COLOURS, full_deck, parse_card
-from .state import Facing, Pile, RoundState
+from ..referee.setup import turned_up
+from .state import Pile, RoundState
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -52,14 +53,6 @@ def deal(pos: GameState, number: int) -> None:
 
 
 def _turned_up(st: RoundState, card, drafter: str, second: str) -> None:
-    """What the first turn faces (U3, U4, U17): as the referee's setup._start."""
+    """What the first turn faces: the top card, then as the referee's setup reads it (turned_up)."""
     st.top_colour, st.top_rank = card.colour, card.rank
-    st.first = second
-    if card.rank == "+2":
-        st.facing = Facing("total", second, total=2, turned=True)
-    elif card.rank == "W+4":
-        st.facing = Facing("wd4", second, turned=True)
-    elif card.rank == "S":
-        st.first = drafter
-    elif card.rank == "R":
-        st.facing = Facing("run", second, colour=card.colour, turned=True)
+    turned_up(st, card, drafter, second)

@@ -4,6 +4,7 @@ the first player faces (contract, "Set-up"; S2 DRAFTING, TERMINAȚI CONFIGURAREA
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ..cards import composition, parse_card
 from ..events import Deck, Draft, Drafter, Hand, Start
@@ -254,12 +255,19 @@ def _start(j: Judge, ev: Start) -> None:
         )
     second = st.second
     assert second is not None  # the drafter line (or the one assumed) set the roles
+    turned_up(st, card, st.drafter, second)
+
+
+def turned_up(st: Any, card: Any, drafter: str | None, second: str) -> None:
+    """Who plays first and what they face after the card turned up (start.first: P2, P1 after a Skip;
+    U3 a Draw 2's total, a WD4, U4 a Reverse's start run): the referee's round and the move
+    generator's (moves/deal.py) alike."""
     st.first = second
     if card.rank == "+2":
         st.facing = Facing("total", second, total=2, turned=True)
     elif card.rank == "W+4":
         st.facing = Facing("wd4", second, turned=True)
     elif card.rank == "S":
-        st.first = st.drafter
+        st.first = drafter
     elif card.rank == "R":
         st.facing = Facing("run", second, colour=card.colour, turned=True)
