@@ -15,7 +15,6 @@ import csv
 import hashlib
 import io
 import json
-import os
 import re
 import shutil
 import sys
@@ -25,25 +24,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("DOSVERIFY_CHROMIUM", "/usr/bin/chromium")
 OUT = ROOT / "test-output" / "browser"
 
-
-def _need(ok: bool, why: str) -> None:
-    if not ok:
-        if os.environ.get("CI"):
-            pytest.fail(f"{why} (CI installs it: see .ci/run)")
-        pytest.skip(why, allow_module_level=True)
-
-
-try:
-    from playwright.sync_api import expect, sync_playwright
-except ImportError:  # pragma: no cover - the test extra installs it
-    sync_playwright = None
-_need(sync_playwright is not None, "Playwright for Python is not installed")
-_need(Path(CHROMIUM).exists(), f"no chromium at {CHROMIUM}")
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browserkit import CHROMIUM, expect, sync_playwright  # noqa: E402
 from liveserver import start_server, stop_server  # noqa: E402
 
 from dosverify import api  # noqa: E402
