@@ -62,7 +62,9 @@ def _each_game(name: str, games: list[str], argv: list[str]) -> int:
 
     from ..games import find_game
 
-    as_json = "json" in argv and any(a in ("--format", "--format=json") for a in argv)
+    as_json = "--format=json" in argv or any(
+        a == "--format" and b == "json" for a, b in zip(argv, argv[1:], strict=False)
+    )
     worst, docs = 0, {}
     for i, game in enumerate(games):
         pack = find_game(game)

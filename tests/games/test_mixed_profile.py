@@ -46,6 +46,8 @@ def test_json_is_one_object_keyed_by_game(tmp_path, capsys):
     assert sorted(doc["games"]) == ["dos", "uno-duo"]
     assert doc["games"]["dos"]["inferred"]["dcm-draws"] == "at-once" and doc["games"]["dos"]["logs"] == 2
     assert doc["games"]["uno-duo"]["other_games_left_out"] == 2
+    assert main(["profile", "--format=json", str(folder)]) == 0  # the flag in either spelling
+    assert json.loads(capsys.readouterr().out) == doc
 
 
 def test_one_games_folder_needs_no_flag_for_defaults(tmp_path, capsys):
