@@ -19,17 +19,18 @@ _QUOTE = re.compile("«([^»]*)»")
 
 def spec_dir(game: str = "dos") -> Path:
     """A game's specification folder: the one its pack supplies (GamePack.spec_path, asked through
-    the locator the games layer sets), else the bundled spec/<game>/ (`$DOSVERIFY_SPEC`, a folder of
-    game folders, else the package's copy: see resources.py)."""
+    the locator the games layer sets); a name no usable pack has is a SpecError."""
+    if _LOCATOR is None:  # no pack imported yet: importing the game's pack sets the locator
+        import importlib
+
+        from .registry import REGISTRY
+
+        if game in REGISTRY:
+            importlib.import_module(REGISTRY[game].value.partition(":")[0])
     found = _LOCATOR(game) if _LOCATOR is not None else None
-    return found if found is not None else bundled_spec_dir(game)
-
-
-def bundled_spec_dir(game: str) -> Path:
-    """spec/<game>/ of dosverify's own data (the built-in packs' specifications)."""
-    from .resources import data_dir
-
-    return data_dir("spec") / game
+    if found is None:
+        raise SpecError(f"no game named {game!r} is installed")
+    return found
 
 
 #: game name -> its pack's spec folder (None: not a registered pack's); set by dosverify.games, the

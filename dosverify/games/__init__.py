@@ -117,17 +117,26 @@ class GamePack:
     name: ClassVar[str]  # the header word (`dos` in `dos 1`) and the JSON form's game key
     title: ClassVar[str]  # for people: "DOS", "UNO Duo"
     versions: ClassVar[tuple[int, ...]] = (1,)  # the notation versions it reads
-    folder: ClassVar[str]  # spec/<folder>/, grammars/<folder>.lark, fixtures/<folder>/
+    folder: ClassVar[str]  # spec/<folder>/, grammars/<folder>/, fixtures/<folder>/ of a checkout
     result_rule: ClassVar[ResultRule]  # how a game of it is won: the standings rank points by it
 
     # ---- its data ----------------------------------------------------------------------
-    def spec_path(self) -> Path:
-        """The folder of the game's rules specification (spec.toml, rules/, rulesets/, options.toml).
-        A built-in pack's is dosverify's own spec/<folder>/ (the default); a pack in its own
-        distribution supplies its package's (``importlib.resources.files(PKG) / "spec"``)."""
-        from ..resources import data_dir
+    def data_path(self, kind: str) -> Path:
+        """The folder of the game's data of `kind` (``spec``, ``grammars``, ``conformance``): the
+        copy inside the pack's own package (``<package>/_data/<kind>/`` in an install), else a source
+        checkout's top-level ``spec/<folder>/``, ``grammars/<folder>/``, ``fixtures/<folder>/conformance/``
+        (dosverify.resources). A pack may lay out its package otherwise and override this."""
+        import sys
 
-        return data_dir("spec") / self.folder
+        from ..resources import game_data
+
+        return game_data(sys.modules[type(self).__module__].__package__ or "", kind, self.folder)
+
+    def spec_path(self) -> Path:
+        """The folder of the game's rules specification (spec.toml, rules/, rulesets/, options.toml):
+        :meth:`data_path` ``("spec")`` by default; a pack in its own distribution may supply its
+        package's (``importlib.resources.files(PKG) / "spec"``)."""
+        return self.data_path("spec")
 
     def fixtures_path(self) -> Path:
         """The folder of the game's fixtures (rules/<id>/ with a legal and an illegal log each, ...).

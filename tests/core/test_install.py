@@ -113,7 +113,7 @@ def test_every_subcommand_from_an_install(kind: str, wheel: Path, tmp_path: Path
     assert r.returncode == 0 and "rules specification" in r.stdout
     # the installed copy is the one running, not the checkout
     r = subprocess.run(
-        [str(py), "-c", "import dosverify.resources as r; print(r.data_dir('spec'))"],
+        [str(py), "-c", "from dosverify.games import find_game; print(find_game('uno-duo').data_path('grammars'))"],
         capture_output=True,
         text=True,
         cwd=work,

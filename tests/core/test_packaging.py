@@ -1,5 +1,6 @@
-"""A built wheel carries what the package reads at run time: the spec, the grammar and the
-conformance corpus (inside the package, as dosverify/_data/, read through importlib.resources)."""
+"""A built wheel carries what the package reads at run time: each game's spec, grammar and
+conformance corpus, inside the game's own package (dosverify/games/<game>/_data/, read through
+importlib.resources), and nothing in a shared data folder of the core."""
 
 from __future__ import annotations
 
@@ -34,21 +35,24 @@ def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr.decode()[-2000:]
     wheel = next(tmp_path.glob("dosverify-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
-    share = "dosverify/_data"
     assert not any(".data/" in n for n in names)  # nothing outside the package (no share/)
-    for rel in (
-        "spec/dos/spec.toml",
-        "spec/dos/deck.toml",
-        "spec/dos/options.toml",
-        "spec/dos/log.schema.json",
-        "spec/dos/rules/03-matching.toml",
-        "spec/dos/rulesets/official.toml",
-        "grammars/dos.lark",
-        "conformance/README.txt",
-    ):
-        assert f"{share}/{rel}" in names, rel
-    rules = {p.name for p in (ROOT / "spec" / "dos" / "rules").glob("*.toml")}
-    assert rules == {n.rsplit("/", 1)[1] for n in names if n.startswith(f"{share}/spec/dos/rules/")}
+    assert not any(n.startswith("dosverify/_data/") for n in names)  # no shared data folder in the core
+    for game, package in (("dos", "dos"), ("uno-duo", "uno_duo")):
+        share = f"dosverify/games/{package}/_data"
+        for rel in (
+            "spec/spec.toml",
+            "spec/deck.toml",
+            "spec/options.toml",
+            "spec/log.schema.json",
+            "spec/rulesets/official.toml",
+            f"grammars/{game}.lark",
+            "conformance/README.txt",
+        ):
+            assert f"{share}/{rel}" in names, (game, rel)
+        rules = {p.name for p in (ROOT / "spec" / game / "rules").glob("*.toml")}
+        assert rules == {n.rsplit("/", 1)[1] for n in names if n.startswith(f"{share}/spec/rules/")}
+        corpus = {p.name for p in (ROOT / "fixtures" / game / "conformance").iterdir() if p.is_file()}
+        assert corpus == {n.rsplit("/", 1)[1] for n in names if n.startswith(f"{share}/conformance/")}
     assert "dosverify/games/dos/referee/__init__.py" in names and "dosverify/cli/__init__.py" in names
     # the web page and the vendored docs assets: `dosverify serve` works offline when installed
     static = {p.relative_to(ROOT).as_posix() for p in (ROOT / "dosverify" / "static").rglob("*") if p.is_file()}

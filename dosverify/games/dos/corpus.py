@@ -47,10 +47,10 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def _bundled() -> Path:
-    from ...resources import data_dir
+    from ...resources import game_data
 
     try:
-        return data_dir("conformance")
+        return game_data("dosverify.games.dos", "conformance", "dos")
     except FileNotFoundError:
         return ROOT / "fixtures" / "dos" / "conformance"
 

@@ -1,7 +1,7 @@
 """The text notation (v1): parse a log into the event model, and write one back.
 
 ``parse`` reads text (or bytes) into a :class:`~dosverify.games.dos.events.Log` and a list
-of findings. The grammar (``grammars/dos.lark``) defines what one line may say;
+of findings. The grammar (``grammars/dos/dos.lark``) defines what one line may say;
 this module folds the lines into the log and checks where each line stands.
 A line that is not a sentence of the notation, or stands out of place, is
 reported and skipped, and reading goes on with the next line. The parser never
@@ -85,9 +85,10 @@ WORD_RE = re.compile(r'[^ \t\r\n#"]+\Z')
 
 
 def grammar_path() -> Path:
-    from ...resources import data_dir
+    """grammars/dos/dos.lark, a resource of DOS's package (dosverify.resources)."""
+    from ...resources import game_data
 
-    return data_dir("grammars") / "dos.lark"
+    return game_data("dosverify.games.dos", "grammars", "dos") / "dos.lark"
 
 
 def grammar_text() -> str:
@@ -275,7 +276,7 @@ def _score_item(line, col, p, pcol, n, ncol) -> tuple:
     )
 
 
-# a flat table, over 300 lines with reason: one grammar callback per line rule of grammars/dos.lark
+# a flat table, over 300 lines with reason: one grammar callback per line rule of grammars/dos/dos.lark
 # (Lark calls them by name) and the checks they share
 class _Builder(Transformer):
     """Called back by the LALR parser for every sentence; appends line items to ``out``.
@@ -844,7 +845,7 @@ def _not_text(text: str) -> Finding | None:
 # ---- the fast path: well-formed lines without Lark's per-token loop --------------------------
 #
 # Each line of the notation is a regular language. A line whose words all lex as the grammar's
-# terminals (checked against grammars/dos.lark by tests/test_fast_path.py) and whose sequence of
+# terminals (checked against grammars/dos/dos.lark by tests/test_fast_path.py) and whose sequence of
 # terminals is one of its keyword's shapes is turned into the tokens Lark would give and handed
 # to the same callback; any other line is read by Lark (`line_only`), and if Lark rejects one,
 # the whole text is read by Lark alone, which stays the source of every syntax diagnostic.

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...argsuggest import SuggestingParser
-from ...resources import checkout, data_dir
+from ...resources import checkout
 
 MUTANTS_PER_OPERATOR = 2
 MUTATION_SEEDS = range(40)  # simulated games tried in turn for an operator's mutants
@@ -271,7 +271,10 @@ def main_corpus(argv: list[str] | None = None) -> int:
             print(f"wrote {len(files)} files to {args.dir or default_dir()}")
             return 0
         source = getattr(args, "dir", None) if args.command == "run" else None
-        source = source or data_dir("conformance_uno_duo")  # bundled in an install, as DOS's
+        if source is None:
+            from .spec import data_path
+
+            source = data_path("conformance")  # the package's copy in an install, as DOS's
         if not source.is_dir():
             print(f"dosverify corpus: no corpus at {source}", file=sys.stderr)
             return 2

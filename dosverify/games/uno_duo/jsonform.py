@@ -374,9 +374,9 @@ def json_schema() -> dict:
 
 
 def schema_path() -> Path:
-    from ...resources import data_dir
+    from .spec import data_path
 
-    return data_dir("spec") / "uno-duo" / "log.schema.json"
+    return data_path("spec") / "log.schema.json"
 
 
 def write_schema() -> Path:

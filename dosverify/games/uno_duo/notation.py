@@ -88,9 +88,10 @@ def _lark() -> Lark:
     """One parser per thread (Lark's LALR parser holds no per-parse state, but stay safe)."""
     p = getattr(_local, "lark", None)
     if p is None:
-        from ...resources import data_dir
+        from .spec import data_path
 
-        text = (data_dir("grammars") / "uno-duo.lark").read_text(encoding="utf-8")
+        grammar = data_path("grammars") / "uno-duo.lark"
+        text = grammar.read_text(encoding="utf-8")
         p = _local.lark = Lark(text, parser="lalr", lexer="contextual", propagate_positions=True)
     return p
 
