@@ -25,6 +25,9 @@ BAD = ("error", "warning")  # legal means neither (a line that only warns is ref
 #: (issue 33, "What is listed"): judged by the lines it writes (``Table.written``), never alone
 DEAL = "deal"
 SNAPSHOT = 16  # pop's history keeps a copy of the position every this many moves
+#: how many listed moves `explain` tries after an unlisted line check finds nothing wrong in at its own
+#: line, to find the finding it earns once a later line arrives (Table._probe); a bound on the cost
+PROBES = 24
 
 
 def moves_pack(pack: GamePack) -> GamePack:
@@ -199,13 +202,28 @@ class Table:
         bad = [f for f in findings if f.severity in BAD]
         legal = not bad and canonical is not None and (listed is None or canonical in listed)
         deferred = False
-        if not legal and not bad:
-            later = self._pos.deferred(line)
+        if not legal and not bad and len(written) == 1:
+            later = self._pos.deferred(line) or self._probe(lines, at, moves or [])
             for f in later:
                 if f.line is None and f.pointer is None:
                     f.line = at
             findings, deferred = findings + later, bool(later)
         return Verdict(line, canonical, legal, findings, deferred)
+
+    def _probe(self, lines: list[str], at: int, moves: list[Move]) -> list[Finding]:
+        """The finding an unlisted line earns once a later line arrives (READINGS such as DOS's R9: a
+        step that came too early is reported when the step it jumped comes): the tried line followed
+        by each move listed here (those the player may write first, then the table's and chance
+        lines), judged by ``check``, until one shows an error or warning at the tried line."""
+        ordered = sorted(moves, key=lambda m: (m.chance, m.actor == "table", m.kind == DEAL))
+        for move in ordered[:PROBES]:
+            if move.kind == DEAL:
+                continue
+            report = self._check([*lines, *self.written(move)])
+            got = [f for f in report.findings if f.line == at and f.severity in BAD]
+            if got:
+                return got
+        return []
 
     def written(self, move: Move) -> list[str]:
         """The lines playing a listed `move` writes: its line, or for the chance move ``deal`` (a

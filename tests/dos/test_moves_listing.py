@@ -17,6 +17,8 @@ from dosverify.games.dos.moves import FaceDownView
 from dosverify.games.dos.mutate import OPERATORS, mutate
 from dosverify.games.dos.notation import parse, write
 from dosverify.games.dos.simulate import simulate_text
+from dosverify.moves import Table
+from dosverify.moves.model import NotAPosition
 
 RULESETS = ("official", "bosnian", "italian", "strict")
 GAMES = count("DOSVERIFY_MOVES_GAMES", 24, 4)
@@ -97,6 +99,35 @@ def test_mutant_defect_line_is_not_listed(op):
         line = lines[mut.line - 1]
         canon = pos.canonical(line)
         assert canon not in listed, f"{op} (seed {seed}): defect line {mut.line} `{line}` is listed"
+
+
+@pytest.mark.parametrize("op", ["swap_refill_bonus", "swap_bonus_penalty", "swap_penalty_dcm", "drop_turn_line"])
+def test_a_lookahead_defect_line_is_refused_with_the_rule_check_gives_it(op):
+    """A defect the referee reports only once a later line arrives (R9: a step before the one it
+    jumped): tried at its position, the line is refused, and its findings (deferred ones when
+    `check` of the cut log sees nothing yet) hold the rule `check` gives that line in the mutant."""
+    tried = deferred = 0
+    for seed in range(40):
+        if tried >= max(2, MUTANTS):
+            break
+        text = _text(RULESETS[seed % 4], 2 + seed % 3, seed, "canonical")
+        mut = mutate(text, op, random.Random(seed))
+        if mut is None:
+            continue
+        lines = mut.text.splitlines()
+        try:
+            table = Table.from_log(mut.text, after=mut.line - 1)
+        except NotAPosition:
+            continue
+        at_line = {f.rule for f in check(mut.text).findings if f.line == mut.line and f.severity == "error"}
+        verdict = table.explain(lines[mut.line - 1])
+        assert not verdict.legal, f"{op} seed {seed}: `{lines[mut.line - 1]}` judged legal"
+        assert at_line & {f.rule for f in verdict.findings}, (op, seed, at_line, verdict.to_dict())
+        tried += 1
+        deferred += verdict.deferred
+    assert tried
+    if op != "drop_turn_line":  # R9's: the cut log shows nothing at the line, the later one does
+        assert deferred == tried
 
 
 def test_sampled_unlisted_lines_are_refused():
