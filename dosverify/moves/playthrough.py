@@ -151,11 +151,20 @@ def compare(spec: Spec, directory: Path | None = None) -> str | None:
             f"\n  only stored: {sorted(olds - {m['line'] for m in now})}"
             f"\n  only now:    {sorted({m['line'] for m in now} - olds)}"
         )  # fmt: skip
+        wrote = ""
+        if old.get("written") != new.get("written"):  # the same move wrote other lines (a deal, a reshuffle)
+            was, got = old.get("written", [old.get("played")]), new.get("written", [new.get("played")])
+            first = next((k for k, (a, b) in enumerate(zip(was, got, strict=False)) if a != b), min(len(was), len(got)))
+            wrote = (
+                f"\n  written: line {first + 1} of the move's lines differs:"
+                f"\n    stored {was[first] if first < len(was) else '(none)'}"
+                f"\n    now    {got[first] if first < len(got) else '(none)'}"
+            )
         return (
             f"{spec.name}: step {i} differs (to move: stored {old.get('to_move')}, now {new['to_move']};"
             f" played: stored {old.get('played')!r}, now {new.get('played')!r})\n"
             f"  stored listing: {_show(old.get('moves'), old.get('count', 0), old.get('hash', ''))}\n"
-            f"  now listing:    {_show(now, new['count'], new['hash'])}{extra}"
+            f"  now listing:    {_show(now, new['count'], new['hash'])}{extra}{wrote}"
         )
     if len(stored) != len(fresh):
         return f"{spec.name}: {len(stored) - 1} stored steps, {len(fresh) - 1} now"

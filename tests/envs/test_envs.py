@@ -137,17 +137,32 @@ def test_no_observation_shows_another_seats_hidden_cards(name):
         _random_game(ENVS[name](), 100 + seed, _hidden_changed)
 
 
-def test_one_seed_deals_the_same_cards_whatever_the_agents_choose():
-    first = []
+@pytest.mark.parametrize("name", ENVS)
+def test_one_seed_deals_every_round_the_same_whatever_the_agents_choose(name):
+    """Two agents playing one seed see the same cards dealt in every round both reach (issue 34,
+    item 5): a round's deck comes from the seed and the round's number, never from what was played
+    (who deals follows the rules: in DOS the last round's winner, V4)."""
+    deals = []
     for choice_seed in (1, 2):
-        env = dos_v0.env(players=2)
+        env = ENVS[name]()
         env.reset(seed=5)
         rng = np.random.default_rng(choice_seed)
-        for _ in range(3):
-            obs, *_ = env.last()
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        first.append([line for line in env.unwrapped.table.log().splitlines() if line.startswith(("deck", "dealer"))])
-    assert first[0] == first[1]
+        for _agent in env.agent_iter(max_iter=4000):
+            obs, _, termination, truncation, _ = env.last()
+            env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        by_round: dict[int, list[str]] = {}
+        number = 0
+        for line in env.unwrapped.table.log().splitlines():
+            if line.startswith("round "):
+                number = int(line.split()[1])
+            elif line.startswith(("deck", "hand", "start", "turned", "draw-pile")):  # not `dealer`: a rule's (V4)
+                by_round.setdefault(number, []).append(line)
+        deals.append(by_round)
+    both = sorted(set(deals[0]) & set(deals[1]))
+    assert len(both) >= 2, f"{name}: fewer than two rounds reached by both games ({both})"
+    for number in both:
+        assert deals[0][number] == deals[1][number], f"{name}: round {number} dealt differently"
+    assert deals[0] != deals[1] or len(both) > 1
 
 
 def test_the_dos_actions_are_the_generators_matches():

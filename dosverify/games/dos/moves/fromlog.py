@@ -10,7 +10,6 @@ before it; a prefix that ends inside a turn is a position, its owed steps still 
 from __future__ import annotations
 
 import copy
-import random
 
 from ....moves.model import NotAPosition
 from ....spec import load_spec
@@ -246,7 +245,7 @@ def from_log(source, form, after, ruleset, options) -> tuple[DosPosition, int]:
         lines = write(prefix).splitlines()
     assert prefix is not None
     tb = replay(g, prefix)
-    return DosPosition(g, tb, lines, random.Random(at), deals=False), at
+    return DosPosition(g, tb, lines, at, deals=False), at
 
 
 def _text_position(source, after, ruleset, options) -> tuple[DosPosition, int] | None:
@@ -268,7 +267,7 @@ def _text_position(source, after, ruleset, options) -> tuple[DosPosition, int] |
     if not log.rounds:  # the header alone: whether it is a view is said by its rounds' cards, later
         return None
     g = game_of(log, ruleset, options)
-    return DosPosition(g, replay(g, log), cut.splitlines(), random.Random(at), deals=False), at
+    return DosPosition(g, replay(g, log), cut.splitlines(), at, deals=False), at
 
 
 def judged_position(source, after, ruleset, options, judge) -> tuple[DosPosition, int, object] | None:
@@ -287,7 +286,7 @@ def judged_position(source, after, ruleset, options, judge) -> tuple[DosPosition
     if report.verdict == "malformed" or ref is None or not ref.log.rounds:
         return None  # (the header alone: whether it is a view is said by its rounds' cards, later)
     g = game_of(ref.log, ruleset, options)
-    return DosPosition(g, replay(g, ref.log), cut.splitlines(), random.Random(at), deals=False), at, report
+    return DosPosition(g, replay(g, ref.log), cut.splitlines(), at, deals=False), at, report
 
 
 def new_game(players: list[str], ruleset: str, options: dict[str, str], seed: int) -> DosPosition:
@@ -295,4 +294,4 @@ def new_game(players: list[str], ruleset: str, options: dict[str, str], seed: in
     header = ["dos 1", "players " + " ".join(players), f"ruleset {ruleset}"]
     header += [f"option {k} {v}" for k, v in options.items()]
     g = Game(list(players), rs, ruleset, header)
-    return DosPosition(g, Table(g.players), list(header), random.Random(seed), deals=True)
+    return DosPosition(g, Table(g.players), list(header), seed, deals=True)

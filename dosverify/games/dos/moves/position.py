@@ -18,15 +18,22 @@ from .state import Game, Table
 class DosPosition:
     """The state between two lines of a DOS game, as its move generator keeps it."""
 
-    __slots__ = ("g", "tb", "_lines", "rng", "deals", "_entries")
+    __slots__ = ("g", "tb", "_lines", "seed", "deals", "_entries", "_shuffles")
 
-    def __init__(self, g: Game, tb: Table, lines: list[str], rng: random.Random, deals: bool) -> None:
+    def __init__(self, g: Game, tb: Table, lines: list[str], seed: object, deals: bool, shuffles: int = 0) -> None:
         self.g = g
         self.tb = tb
         self._lines = lines
-        self.rng = rng  # deals the next round, and (`deals`) orders a reshuffled pile, so check knows it
+        self.seed = seed  # each round's deal, and (`deals`) each reshuffle's order: see rng_for
         self.deals = deals  # a new() game: every round's deck and every reshuffle are written out
         self._entries: dict[str, tuple] | None = None
+        self._shuffles = shuffles  # reshuffles ordered so far (each its own source)
+
+    def rng_for(self, what: str) -> random.Random:
+        """A random source of its own for each chance event (`deal3`: round 3's set-up, `re2`: the
+        game's third reshuffle), from the seed alone: a round is dealt the same whatever was played
+        before it, so two agents playing one seed see the same deals (issue 34), as UNO Duo's."""
+        return random.Random(f"dos:{self.seed}:{what}")
 
     # -- listing and playing
     def _listed(self) -> list[Entry]:
@@ -77,7 +84,8 @@ class DosPosition:
             if with_matched and self.tb.t is not None and self.tb.t.matches and not self.tb.t.discarded:
                 cards += self.tb.pending
             cards.sort()
-            self.rng.shuffle(cards)
+            self.rng_for(f"re{self._shuffles}").shuffle(cards)
+            self._shuffles += 1
             op = ("reshuffle", cards, with_matched)
             self._lines.append("reshuffle " + " ".join(cards))
         else:
@@ -88,14 +96,15 @@ class DosPosition:
         """The next round's set-up from this table's random source: its dealer (setup.dealer: round 1 drawn,
         then the last winner or the dealer's left, V4) and its shuffled `deck` (setup.deal)."""
         g, tb = self.g, self.tb
+        rng = self.rng_for(f"deal{tb.round_no}")
         if tb.round_no <= 1 or tb.dealer is None:
-            dealer = self.rng.choice(g.players)
+            dealer = rng.choice(g.players)
         elif g.opt.get("next-dealer") == "left":
             dealer = g.left[tb.dealer]
         else:
             dealer = tb.went_out or g.left[tb.dealer]
         deck = full_deck()
-        self.rng.shuffle(deck)
+        rng.shuffle(deck)
         return ("deal", dealer, deck, {}, None), [f"dealer {dealer}", "deck " + " ".join(deck)]
 
     # -- reading lines
@@ -113,9 +122,7 @@ class DosPosition:
 
     # -- the rest of the protocol
     def copy(self) -> DosPosition:
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return DosPosition(self.g, self.tb.copy(), list(self._lines), rng, self.deals)
+        return DosPosition(self.g, self.tb.copy(), list(self._lines), self.seed, self.deals, self._shuffles)
 
     def key(self) -> Hashable:
         return self.tb.key()
