@@ -87,16 +87,26 @@ def rlcard_uno(seconds: float) -> Rate | None:
     return steps, time.perf_counter() - start, games
 
 
-def prefix_ratio(reps: int = 9) -> tuple[int, float, float]:
+def _long_log(game: str) -> str:
+    """A simulated log of `game` of about 1,000 lines or more (whole games, rounds to a high target)."""
+    if game == "dos":
+        from dosverify.games.dos.simulate import simulate_text
+
+        return simulate_text(3, 0, "official", rounds=15, target=5000)
+    from dosverify.games.uno_duo.simulate import simulate
+
+    return simulate(seed=0, whole_game=True, target=2000)
+
+
+def prefix_ratio(game: str = "dos", reps: int = 9) -> tuple[int, float, float]:
     """`moves --after N` (a table read from a log's first N lines, and the answer the command prints:
-    its listing, the prefix's findings) beside `check` of the same lines, on a simulated DOS log of
+    its listing, the prefix's findings) beside `check` of the same lines, on a simulated log of
     about 1,000 lines (goal: within 2x); each the median of `reps` runs, the two interleaved so
     that a busy machine weighs on both alike."""
     from dosverify.api import check
-    from dosverify.games.dos.simulate import simulate_text
     from dosverify.moves.answer import answer
 
-    text = simulate_text(3, 0, "official", rounds=15, target=5000)
+    text = _long_log(game)
     lines = text.splitlines()[:1000]
     n = max(k for k in range(len(lines), 0, -1) if lines[k - 1].strip().startswith("turn"))
     cut = "\n".join(lines[:n]) + "\n"
@@ -109,10 +119,17 @@ def prefix_ratio(reps: int = 9) -> tuple[int, float, float]:
         jobs[name]()
     for _ in range(reps):
         for name, fn in jobs.items():
-            t0 = time.perf_counter()
+            t0 = time.process_time()  # CPU time: the machine's other load weighs less than on a clock
             fn()
-            runs[name].append(time.perf_counter() - t0)
+            runs[name].append(time.process_time() - t0)
     return n, statistics.median(runs["check"]), statistics.median(runs["moves"])
+
+
+def print_prefix_ratios() -> None:
+    for game in ("dos", "uno-duo"):
+        n, checked, listed = prefix_ratio(game)
+        print(f"moves --after {n} ({find_game(game).title}): {listed * 1000:.1f} ms; check of those lines:"
+              f" {checked * 1000:.1f} ms; ratio {listed / checked:.2f} (goal: at most 2; CPU time, medians of 9 interleaved runs)")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -122,10 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     s = args.seconds
     if args.after_only:
-        n, checked, listed = prefix_ratio()
-        print(
-            f"moves --after {n} (DOS): {listed * 1000:.1f} ms; check: {checked * 1000:.1f} ms; ratio {listed / checked:.2f}"
-        )
+        print_prefix_ratios()
         return 0
     loops: list[tuple[str, str | None, Callable[[], Rate | None]]] = [
         ("RLCard 1.2 UNO, env.step", None, lambda: rlcard_uno(s)),
@@ -147,9 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{rate / base:.2f}" if base else "n/a"
         rows.append([name, got[0], got[2], f"{rate:,.0f}", ratio, goal or ""])
     print_table(["loop", "steps", "games", "steps/s", "vs RLCard", "goal"], rows, right={1, 2, 3, 4, 5})
-    n, checked, listed = prefix_ratio()
-    print(f"\nmoves --after {n} (DOS): {listed * 1000:.1f} ms; check of those lines: {checked * 1000:.1f} ms;"
-          f" ratio {listed / checked:.2f} (goal: at most 2; medians of 9 interleaved runs)")  # fmt: skip
+    print()
+    print_prefix_ratios()
     return 0
 
 

@@ -205,3 +205,38 @@ def test_observation_is_a_seat_view() -> None:
     assert seen["opponent_cards"] == len(pos.hand("bob")) and seen["lines"] == pos.lines()
     with pytest.raises(ValueError):
         pos.observation("zed")
+
+
+@pytest.mark.parametrize("seed", range(max(2, GAMES // 2)))
+def test_a_position_read_with_the_referee_equals_one_read_apart(seed: int, monkeypatch) -> None:
+    """`moves --after` reads a text prefix once (UnoDuoMoves.from_judged: the referee's reading seeds
+    the position); the table equals the one from two readings (the generator's own, then check):
+    the same position, listing, prefix verdict and findings, for legal logs and one-defect mutants."""
+    from dosverify.games.uno_duo.moves import UnoDuoMoves
+    from dosverify.moves.table import Table
+
+    def read_twice(*args, **kwargs):
+        raise AssertionError("the prefix was read a second time")
+
+    texts = [_log(seed, STYLES[seed % len(STYLES)])]
+    texts += [m.text for _, m in list(_mutants(seed))[: 2 if seed % 2 else 1]]
+    tried = 0
+    for text in texts:
+        spots = [n for a, b in valid_ranges(text_lines(text)) for n in range(a, b + 1)]
+        for after in spots[:: max(1, len(spots) // 4)]:
+            with monkeypatch.context() as m:
+                m.setattr(UnoDuoMoves, "from_log", read_twice)
+                try:
+                    one = Table.from_log(text, after)
+                except ValueError:  # a malformed prefix: from_judged declines, from_log says why
+                    continue
+            with monkeypatch.context() as m:
+                m.delattr(UnoDuoMoves, "from_judged")
+                two = Table.from_log(text, after)
+            assert one == two, after
+            assert [x.line for x in one.legal_moves()] == [x.line for x in two.legal_moves()], after
+            assert one.prefix.verdict == two.prefix.verdict, after
+            got = sorted((f.kind, f.rule, f.line) for f in one.prefix.findings)
+            assert got == sorted((f.kind, f.rule, f.line) for f in two.prefix.findings), after
+            tried += 1
+    assert tried >= 4

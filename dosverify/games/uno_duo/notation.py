@@ -108,6 +108,8 @@ def _parse_code(code: str) -> Tree | UnexpectedInput:
 
 def code_part(line: str) -> str:
     """The line without its comment: `#` at the start or after white space, outside a string."""
+    if "#" not in line:  # most lines: no comment to look for, character by character
+        return line.rstrip()
     in_str = False
     i = 0
     while i < len(line):

@@ -61,14 +61,34 @@ class UnoDuoMoves:
         upto = line_of[k]
         return self._replay(lines[:upto], ruleset, options), k
 
+    def from_judged(self, source, after, ruleset, options, judge):
+        """The optional hook of ``PackMoves``: a text log's position and the referee's report on its
+        first lines, read once (the position replayed from the log the referee's reader read). None
+        when the text's lines would be split otherwise by the core than by this reader."""
+        text = bytes(source).decode("utf-8", "replace") if isinstance(source, (bytes, bytearray)) else str(source)
+        lines = text_lines(text)
+        if text.removeprefix("\ufeff").splitlines() != lines:
+            return None  # a form feed, a lone CR, ...: from_log reads it line by line as the reader does
+        end = len(lines) if after is None else after
+        if after is not None or lines:
+            check_position(lines, end)
+        report = judge(end)
+        ref = getattr(report, "referee", None)
+        if report.verdict == "malformed" or ref is None:
+            return None
+        return self._position(ref.log, lines[:end], ruleset, options), end, report
+
     def _replay(self, lines: list[str], ruleset: str | None, options: dict[str, str]) -> UnoPosition:
-        from ..check import _spec
         from ..notation import parse
 
         parsed = parse("\n".join(lines) + "\n")
         if parsed.malformed or parsed.log is None:
             raise ValueError("the log cannot be read")
-        log = parsed.log
+        return self._position(parsed.log, lines, ruleset, options)
+
+    def _position(self, log, lines: list[str], ruleset: str | None, options: dict[str, str]) -> UnoPosition:
+        from ..check import _spec
+
         spec = _spec()
         rs = spec.ruleset(ruleset or log.ruleset or "official", {**log.options, **(options or {})}, log.target)
         ref = replay(log, rs, spec)
