@@ -117,6 +117,7 @@ class Cluster:
         chunks = [work[i : i + CHUNK] for i in range(0, len(work), CHUNK)]
         window = WINDOW * max(1, sum(self.client.nthreads().values()))
         todo = iter(chunks)
+        chunk_of: dict[object, list] = {}  # a submitted future's key -> the items it judges
 
         def submit():
             chunk = next(todo, None)
@@ -124,7 +125,7 @@ class Cluster:
                 return None
             pairs = [(it.path, it.path if _is_url(it.path) else os.path.abspath(it.path)) for it in chunk]
             fut = self.client.submit(judge_chunk, pairs, policy, pure=False)
-            fut.chunk = chunk
+            chunk_of[fut.key] = chunk
             return fut
 
         if unordered:
@@ -136,7 +137,7 @@ class Cluster:
                 nxt = submit()
                 if nxt is not None:
                     pending.add(nxt)
-                yield from zip(fut.chunk, fut.result(), strict=False)
+                yield from zip(chunk_of.pop(fut.key), fut.result(), strict=False)
                 fut.release()
             return
         queue = deque(f for f in (submit() for _ in range(window)) if f is not None)
@@ -147,7 +148,7 @@ class Cluster:
                 continue
             if id(it) not in done:
                 fut = queue.popleft()
-                for c_it, res in zip(fut.chunk, fut.result(), strict=False):
+                for c_it, res in zip(chunk_of.pop(fut.key), fut.result(), strict=False):
                     done[id(c_it)] = res
                 fut.release()
                 nxt = submit()

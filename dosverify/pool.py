@@ -350,6 +350,8 @@ class _Worker:
         if self.channel is None or self.proc is None or not self.proc.is_alive():  # set and cleared together
             await loop.run_in_executor(threads, self.ensure)
         channel = self.channel
+        if channel is None:  # killed between ensure() and here: the jobs meet a dead worker
+            return [("died", None, None)] * len(jobs)
 
         async def round_trip():
             await channel.send(jobs)

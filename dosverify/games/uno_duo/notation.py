@@ -166,6 +166,19 @@ class _HeaderLines:
     phase: str
     malformed: bool
     header_at: dict
+    round: Round | None
+
+    @property
+    def the_log(self) -> Log:
+        """The log being read, once its header's first line started it (a line handler runs only then)."""
+        assert self.log is not None, "a line was read before the log's first line"
+        return self.log
+
+    @property
+    def the_round(self) -> Round:
+        """The round being read (a handler of a round's lines runs only in one: the phase says so)."""
+        assert self.round is not None, "a round's line was read outside a round"
+        return self.round
 
     def _skip(self, f: Finding) -> None:
         raise NotImplementedError  # the reader's
@@ -211,7 +224,7 @@ class _HeaderLines:
             self.phase = "dead"
             return
         self.players = names
-        self.log.players = names
+        self.the_log.players = names
 
     def _value(self, no: int, tok: Token) -> str:
         if tok.type == "STRING":
@@ -223,21 +236,21 @@ class _HeaderLines:
 
     def ruleset_line(self, no, col, toks):
         if self._header(no, col, "ruleset"):
-            self.log.ruleset = self._value(no, toks[1])
+            self.the_log.ruleset = self._value(no, toks[1])
 
     def option_line(self, no, col, toks):
         if self._header(no, col, f"option:{toks[1]}"):
-            self.log.options[str(toks[1])] = self._value(no, toks[2])
+            self.the_log.options[str(toks[1])] = self._value(no, toks[2])
 
     def target_line(self, no, col, toks):
         if int(toks[1]) < 1:
             raise _LineError(self.r("notation.line", "the target is at least 1", line=no, column=toks[1].column))
         if self._header(no, col, "target"):
-            self.log.target = int(toks[1])
+            self.the_log.target = int(toks[1])
 
     def tag_line(self, no, col, toks):
         if self._header(no, col, f"tag:{toks[0]}"):
-            self.log.tags[str(toks[0])] = self._value(no, toks[1])
+            self.the_log.tags[str(toks[0])] = self._value(no, toks[1])
 
 
 class _Reader(_HeaderLines):
@@ -362,7 +375,7 @@ class _Reader(_HeaderLines):
         if not self._need_players(no, col):
             return
         self.round = Round(number=int(toks[1])).at(no, col)
-        self.log.rounds.append(self.round)
+        self.the_log.rounds.append(self.round)
         self.phase, self.turn = "setup", None
 
     def _setup(self, no: int, col: int, ev) -> None:
@@ -426,7 +439,7 @@ class _Reader(_HeaderLines):
             )
         p = self._name(no, toks[1])
         self.turn = Turn(player=p).at(no, col, {"player": toks[1].column})
-        self.round.turns.append(self.turn)
+        self.the_round.turns.append(self.turn)
         self.phase = "turns"
 
     def _event(self, no: int, col: int, ev) -> None:
@@ -477,20 +490,20 @@ class _Reader(_HeaderLines):
 
     # ---- end of a round and of the game --------------------------------------------------
     def score_line(self, no, col, toks):
-        if self.phase not in ("setup", "turns") or self.round.score is not None:
+        if self.phase not in ("setup", "turns") or self.the_round.score is not None:
             return self._skip(self.r("notation.placement", "a `score` ends a round's turns, once", line=no, column=col))
-        self.round.score = Score(player=self._name(no, toks[1]), points=int(toks[2])).at(
+        self.the_round.score = Score(player=self._name(no, toks[1]), points=int(toks[2])).at(
             no, col, {"player": toks[1].column, "points": toks[2].column}
         )
         self.phase = "end"
 
     def totals_line(self, no, col, toks):
-        if self.phase not in ("setup", "turns", "end") or self.round.totals is not None:
+        if self.phase not in ("setup", "turns", "end") or self.the_round.totals is not None:
             return self._skip(
                 self.r("notation.placement", "a `totals` follows a round's `score`, once", line=no, column=col)
             )
         entries = [Total(player=self._name(no, toks[i]), points=int(toks[i + 1])) for i in range(1, len(toks), 2)]
-        self.round.totals = Totals(entries=entries).at(no, col)
+        self.the_round.totals = Totals(entries=entries).at(no, col)
         self.phase = "end"
 
     def winner_line(self, no, col, toks):
@@ -498,7 +511,7 @@ class _Reader(_HeaderLines):
             return self._skip(
                 self.r("notation.placement", "`winner` is the last line, after the rounds", line=no, column=col)
             )
-        self.log.winner = Winner(player=self._name(no, toks[1])).at(no, col, {"player": toks[1].column})
+        self.the_log.winner = Winner(player=self._name(no, toks[1])).at(no, col, {"player": toks[1].column})
         self.phase = "over"
 
 

@@ -115,9 +115,9 @@ class Provenance(Ledger):
         """Every (player, revealed `?`, unrevealed `?` of another epoch drawn before that reveal)."""
         for player, revealed in self.revealed.items():
             pool = self.pool.get(player, [])
-            for old in sorted(revealed, key=lambda t: -t.reveal_at):
+            for old in sorted(revealed, key=lambda t: -_at(t)):
                 for alt in reversed(pool):
-                    if alt.drawn < old.reveal_at and alt.epoch != old.epoch:
+                    if alt.drawn < _at(old) and alt.epoch != old.epoch:
                         yield player, old, alt
 
     def _move(self, old: Token, alt: Token) -> None:
