@@ -34,6 +34,9 @@ HEAVY_FILES = {
     "dos/test_auto.py": ("slow", "`--ruleset auto` over generated programs, CLI and service"),
     "uno_duo/test_thousand_games.py": ("slow", "a thousand generated games in every rendering"),
     "uno_duo/test_corpus.py": ("slow", "the UNO Duo conformance corpus built again and run through every surface"),
+    "core/test_dask.py": ("slow", "real dask LocalClusters, one started per test"),
+    "uno_duo/test_mixed_dask.py": ("slow", "real dask LocalClusters over both games' logs"),
+    "core/test_store_schema.py": ("slow", "schemathesis over the event routes, and its stateful run"),
 }
 
 

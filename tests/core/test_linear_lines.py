@@ -85,13 +85,13 @@ def test_a_keyword_without_a_shape_is_found(monkeypatch):
 NOT_YET: dict[str, str] = {}  # none since R99 bounded the Center Row of "dos: turns drawing and placing"
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(n, marks=pytest.mark.xfail(reason=NOT_YET[n], strict=True)) if n in NOT_YET else n
-        for n in sorted(shapes.SHAPES)
-    ],
-)
+def _param(i: int, name: str):
+    """A shape's case: every third in the quick tier (the others marked slow), all of them in CI."""
+    marks = [pytest.mark.xfail(reason=NOT_YET[name], strict=True)] if name in NOT_YET else []
+    return pytest.param(name, marks=marks if i % 3 == 0 else [*marks, pytest.mark.slow])
+
+
+@pytest.mark.parametrize("name", [_param(i, n) for i, n in enumerate(sorted(shapes.SHAPES))])
 def test_twice_the_lines_cost_at_most_2_2_times_the_work(name):
     shape = shapes.SHAPES[name]
     counts = [work(shape.make(n)) for n in SIZES]

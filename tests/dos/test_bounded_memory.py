@@ -46,6 +46,7 @@ def _alive_while_judging(monkeypatch, text: str, **kw) -> tuple[list[int], objec
     return seen, check(text, **kw)
 
 
+@pytest.mark.slow  # long logs read round by round, under a memory bound; the quick tier keeps the mutants' case
 def test_the_referee_holds_a_round_at_a_time(monkeypatch):
     text = _long_game(60)
     longest = max(part.count("\nturn ") for part in text.split("\nround "))

@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+import pytest
+
 from dosverify.games.dos.simulate import Sim
 
 RULESETS = ("official", "italian", "bosnian", "strict")
@@ -37,6 +39,7 @@ def _count(games) -> tuple[Counter, Counter]:
     return moments, games_with
 
 
+@pytest.mark.slow  # up to 750 games; the quick tier keeps test_moments_in_default_games
 def test_every_moment_happens():
     """150 short and 150 long-round games, then more long-round games (up to 600) while a moment
     is still missing: the rarest (a catch at an empty pile, a reshuffle before an at-once penalty)

@@ -24,7 +24,7 @@ from dosverify.moves.model import NotAPosition
 
 GAMES = count("DOSVERIFY_MOVES_GAMES", 40, 4)
 POSITIONS = count("DOSVERIFY_MOVES_POSITIONS", 40, 8)  # sampled positions a log
-MUTANTS = count("DOSVERIFY_MOVES_MUTANTS", 30, 4)  # logs mutated by every operator
+MUTANTS = count("DOSVERIFY_MOVES_MUTANTS", 30, 2)  # logs mutated by every operator
 STYLES = ("canonical", "no-deck", "hands", "mixed-draws", "decorated", "single", "bare")
 BAD = ("error", "warning")
 LOOKAHEAD = tomllib.loads((Path(__file__).parent / "moves_lookahead.toml").read_text())["operator"]

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 
 import pytest
+from tiers import count
 
 from dosverify.games.uno_duo.simcards import OPTIONS, composition, full_deck
 from dosverify.games.uno_duo.simemit import STYLES
@@ -55,7 +56,7 @@ def test_every_option_value_plays(key, value):
 
 
 def test_all_options_together():
-    for seed in range(30):
+    for seed in range(count("DOSVERIFY_UNO_ALL_OPTIONS", 30, 8)):
         rng = random.Random(seed)
         opts = {k: rng.choice(v) for k, v in OPTIONS.items()}
         for style in ("canonical", "hands-everything", "mixed-draws"):
@@ -89,6 +90,7 @@ MOMENTS = {
 }
 
 
+@pytest.mark.slow  # 80 whole games; the quick tier keeps test_last_draw_moment and the renderings
 def test_moments_occur():
     """Counted from the emitted text by the test side's replayer."""
     got = _moments(N_MOMENTS)
