@@ -1,5 +1,5 @@
 """Which lines are sentences of `dos 1` (the pack's capability ``recognize``): a cheap look at each
-line's words, in the shapes of grammars/dos.lark, without reading the log.
+line's words, in the shapes of grammars/dos/dos.lark, without reading the log.
 
 The core asks it only of a text log that its header's reader found many faults in (pipeline:
 a log in another game's notation, READINGS R100): how many of its lines DOS reads. A line is

@@ -1,5 +1,5 @@
 """Which lines are sentences of `uno-duo 1` (the pack's capability ``recognize``): a cheap look at
-each line's words, in the shapes of grammars/uno-duo.lark, without reading the log.
+each line's words, in the shapes of grammars/uno-duo/uno-duo.lark, without reading the log.
 
 The core asks it only of a text log that its header's reader found many faults in (pipeline:
 a log in another game's notation, spec/uno-duo/READINGS.md R30): how many of its lines UNO Duo
