@@ -7,12 +7,13 @@ for a log's own ruleset or option that its spec does not have), ``no_round_findi
 ``judged`` (what more its report holds). The core does the rest, the same for every game: the
 caller's overrides checked, the report made, a malformed log's findings in its reader's order,
 the ruleset resolved, findings ranked and capped as they are made (findings.Kept), the no-round
-finding, a JSON stream that gives way read whole, the verdict.
+finding, a JSON stream that gives way read whole, the verdict; and a text log written in another
+game's notation under this one's header named as such (:func:`other_notation`, READINGS R100).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -22,7 +23,18 @@ from .model import Parsed
 from .report import Report
 from .spec import Ruleset, Spec, SpecError
 
-__all__ = ["RANK_CHECK", "RANK_READER", "RANK_REFEREE", "Judge", "Parts", "Reading", "RoundStream", "check"]
+__all__ = [
+    "RANK_CHECK",
+    "RANK_READER",
+    "RANK_REFEREE",
+    "Judge",
+    "Notation",
+    "Parts",
+    "Reading",
+    "RoundStream",
+    "check",
+    "other_notation",
+]
 
 #: Report order on one spot (findings.Kept): the reader's findings, then the referee's (a pack's
 #: referee that gives its findings to the sink ranks its own below RANK_REFEREE), then the core's.
@@ -80,6 +92,29 @@ class Parts(Protocol):
 
     def judged(self, report: Report, judge: Judge) -> None: ...
 
+    @property
+    def title(self) -> str: ...
+
+    def header_finding(
+        self, message: str, *, line: int, column: int, found: str, expected: str, help: str
+    ) -> Finding | None: ...
+
+
+class Notation(Protocol):
+    """A game whose text notation can be told line by line (a pack with the capability
+    ``recognize``): its header word, name for people, notation versions, and which lines it reads."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def versions(self) -> tuple[int, ...]: ...
+
+    def recognize(self, lines: Iterable[str]) -> Iterator[bool]: ...
+
 
 @dataclass
 class Reading:
@@ -106,12 +141,40 @@ def check(
     options: dict[str, str] | None = None,
     whole: bool = False,
     keep: Keep | None = None,
+    notations: Callable[[], Sequence[Notation]] | None = None,
 ) -> Report:
     """Check one log of `pack`'s game (GamePack.check's contract). An unknown `ruleset` or
     `options` override raises SpecError (a misuse); everything wrong with the log is a finding.
     `whole` reads the log all first and keeps the referee on the report (the witness, a game's
     result and replay need it); `keep` which findings the report keeps and how many (the rest
-    counted as they are made, never held)."""
+    counted as they are made, never held). `notations`: the games whose text notation can be
+    told line by line (GamePack.check gives the registered ones); a text log that is not legal
+    is then asked :func:`other_notation`, and one in another of them is malformed with one
+    finding that names it."""
+    report = _judge(pack, source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
+    # only a log with an error made (kept, or hidden by --select/--ignore) is looked at again: a legal one costs nothing
+    if notations is None or (report.verdict == "legal" and not report.hidden) or report.text is None:
+        return report
+    if is_json(source, form):  # the JSON form names its game by key
+        return report
+    named = other_notation(pack.name, report.text, notations)
+    if named is None:
+        return report
+    return _in_other_notation(pack, name, report.text, named, keep) or report
+
+
+def _judge(
+    pack: Parts,
+    source: str | bytes | dict,
+    *,
+    name: str,
+    ruleset: str | None,
+    form: str | None,
+    options: dict[str, str] | None,
+    whole: bool,
+    keep: Keep | None,
+) -> Report:
+    """Read, referee and report one log (:func:`check` without the look at another notation)."""
     spec = pack.spec()
     _refuse_unknown_overrides(pack, ruleset, options)
     again = {"name": name, "ruleset": ruleset, "options": options, "keep": keep}
@@ -205,6 +268,115 @@ def _stream_refused(
 def _read_whole(pack: Parts, source: str | bytes | dict, again: dict[str, Any]) -> Report:
     """A JSON log the stream gave way on (a key written twice, deep nesting, bytes that are not
     UTF-8, valid JSON that is not a log's object), judged as read whole."""
-    report = check(pack, source, form="json", whole=True, **again)
+    report = _judge(pack, source, form="json", whole=True, **again)
     report.referee = None  # no witness was asked for: keep no referee
+    return report
+
+
+# ---- a log in another game's notation (READINGS R100) -----------------------------------------
+
+
+@dataclass(frozen=True)
+class OtherNotation:
+    """Another game whose notation a log is written in: the game, and the counts that tell it
+    (of the log's `lines` after its header, how many each game reads, and both)."""
+
+    game: Notation
+    lines: int
+    header_reads: int
+    other_reads: int
+    both_read: int
+
+
+def event_lines(text: str, game: str | None = None) -> tuple[int, list[str]]:
+    """A text log's first line with more than a comment (1-based; 0 when there is none: its
+    header, when its first word is `game` or names a registered game), and the lines that count:
+    those that are neither blank nor a comment alone (`#` at the start or after white space, every
+    notation's rule), after the header (all of them, when the log has no header)."""
+    from .registry import REGISTRY, sniff_game
+
+    at, lines = 0, []
+    for i, ln in enumerate(text.splitlines(), 1):
+        code = ln.lstrip()
+        if code and code[0] != "#":  # something before its first `#`
+            at = at or i
+            lines.append(ln)
+    if lines and ((word := sniff_game(lines[0])) == game or word in REGISTRY):
+        del lines[0]
+    return at, lines
+
+
+def other_notation(header: str, text: str, notations: Callable[[], Sequence[Notation]]) -> OtherNotation | None:
+    """The game whose notation a text log under `header`'s header is written in, when it is
+    another: among the log's lines after its header (none blank or a comment alone), the
+    header's game cannot read at least half of those that are not read by both games, and the
+    other game reads at least 90% of all of them. Lines both notations have (`turn ann`, `draw`,
+    `pass`, `round 1`) tell neither game; a log of one line the header's game does not read and
+    the rest read by both is the other game's. Of several such games, the one that reads the
+    most lines (then the registry's order). None when the header's game cannot tell its lines
+    (no capability ``recognize``), or the log is its own. The other games are asked first, each
+    stopping once it cannot read more than a tenth of the lines: a log of the header's game
+    costs the first lines of each (about 3% of the check of an illegal log; a legal log is never
+    asked)."""
+    known = list(notations())
+    own = next((g for g in known if g.name == header), None)
+    if own is None:
+        return None
+    _, lines = event_lines(text, header)
+    n = len(lines)
+    if not n:
+        return None
+    allowed_misses = n // 10  # 10 * reads >= 9 * n  <=>  misses <= n // 10
+    candidates: list[tuple[Notation, list[bool]]] = []
+    for game in known:
+        if game is own:
+            continue
+        reads: list[bool] = []
+        misses = 0
+        for ok in game.recognize(lines):
+            reads.append(ok)
+            misses += not ok
+            if misses > allowed_misses:
+                break
+        else:
+            if len(reads) == n:
+                candidates.append((game, reads))
+    if not candidates:
+        return None
+    mine = list(own.recognize(lines))
+    unread = mine.count(False)
+    if not unread:
+        return None
+    best: OtherNotation | None = None
+    for game, reads in candidates:
+        both = sum(1 for a, b in zip(mine, reads, strict=True) if a and b)
+        if 2 * unread < n - both:
+            continue
+        got = OtherNotation(game, n, n - unread, reads.count(True), both)
+        if best is None or got.other_reads > best.other_reads:
+            best = got
+    return best
+
+
+def _in_other_notation(pack: Parts, name: str, text: str, other: OtherNotation, keep: Keep | None) -> Report | None:
+    """The report of a log in `other`'s notation under `pack`'s header: malformed, with one
+    finding at its header line (the header game's, GamePack.header_finding; None when its spec
+    has no rule for it: the report stays as judged)."""
+    line, _ = event_lines(text, pack.name)
+    raw = text.splitlines()[line - 1] if line else ""
+    head = f"{other.game.name} {max(other.game.versions)}"
+    title = other.game.title
+    f = pack.header_finding(
+        f"this looks like a {title} log; its first line should be `{head}`",
+        line=line or 1,
+        column=len(raw) - len(raw.lstrip(" \t\ufeff")) + 1,
+        found=raw.split("#", 1)[0].strip(" \t\ufeff"),
+        expected=f"`{head}`",
+        help=f"{title} reads {other.other_reads} of the {other.lines} lines after the header, {pack.title} "
+        f"{other.header_reads}: start a {title} log with `{head}`, or write the lines in {pack.title}'s notation",
+    )
+    if f is None:
+        return None
+    report = _unjudged_report(pack, name, pack.spec().version, text)
+    keep_as_given(report, [f], keep)
     return report

@@ -13,7 +13,7 @@ pack API it speaks. A pack that fails to load is said on first use of its game a
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
@@ -95,6 +95,7 @@ CAPABILITIES = frozenset(
         "replay",  # the table after every turn (`replay`, POST /v1/replay, the page)
         "result",  # who won, for standings
         "moves",  # the move API: legal next lines and a table to play on (dosverify.moves)
+        "recognize",  # which text lines its notation reads: a log of it under another game's header is named
     }
 )
 
@@ -180,7 +181,17 @@ class GamePack:
         override it."""
         from ..pipeline import check
 
-        return check(self, source, name=name, ruleset=ruleset, form=form, options=options, whole=whole, keep=keep)
+        return check(
+            self,
+            source,
+            name=name,
+            ruleset=ruleset,
+            form=form,
+            options=options,
+            whole=whole,
+            keep=keep,
+            notations=_notations if "recognize" in self.capabilities else None,
+        )
 
     def read(self, source: str | bytes | dict, *, as_json: bool, whole: bool, sink: Kept) -> Reading | None:
         """The log as far as the referee needs before it starts, and a stream of the rest (a pack
@@ -221,6 +232,28 @@ class GamePack:
     def judged(self, report: Report, judge: Judge) -> None:
         """What more a refereed log's report holds beyond the core's fields (DOS: its face-down
         cards and the rules their choice decides). Nothing by default."""
+
+    def header_finding(
+        self, message: str, *, line: int, column: int, found: str, expected: str, help: str
+    ) -> Finding | None:
+        """The finding at a text log's header line that makes the log malformed alone (a log in
+        another game's notation under this game's header, READINGS R100): the spec's
+        `notation.version` where it has that rule, else its `notation.line`; None when it has
+        neither (the log is then judged as it is)."""
+        from ..findings import make_finding
+
+        spec = self.spec()
+        rule = next((r for r in ("notation.version", "notation.line") if r in spec.rules), None)
+        if rule is None:
+            return None
+        return make_finding(spec, rule, message, line=line, column=column, found=found, expected=expected, help=help)
+
+    def recognize(self, lines: Iterable[str]) -> Iterator[bool]:
+        """(capability ``recognize``) For each of `lines`, in order (a text log's lines after its
+        header, none blank or a comment alone), whether it is a sentence of this game's notation
+        where it stands: a cheap look at its words, lazily, never a reading (the core stops
+        asking at will). The core asks it only of a log that is not legal (pipeline.other_notation)."""
+        raise NotImplementedError(f"{self.title} does not tell its lines")
 
     def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
         """Read a log whole (text or JSON) into the game's log model, with the reader's findings."""
@@ -340,6 +373,12 @@ def _set_locator() -> None:
     from ..spec import set_locator
 
     set_locator(_spec_path_of)
+
+
+def _notations() -> list[GamePack]:
+    """The usable packs that tell their notation's lines (capability ``recognize``), for the data
+    path's look at a log in another game's notation (asked only of a log that is not legal)."""
+    return [p for p in usable_packs() if "recognize" in p.capabilities]
 
 
 def game_names() -> list[str]:

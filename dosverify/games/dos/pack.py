@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from .. import GamePack, GameResult, Operator, ResultRule
@@ -23,7 +23,9 @@ class DosPack(GamePack):
     versions = (1,)
     folder = "dos"
     default_rank = 0  # the game dosverify was made for: meant when a request names none
-    capabilities = frozenset({"simulate", "mutate", "profile", "views", "witness", "replay", "result", "moves"})
+    capabilities = frozenset(
+        {"simulate", "mutate", "profile", "views", "witness", "replay", "result", "moves", "recognize"}
+    )
     #: spec/dos: the round's winner scores the cards left in the other hands (score.round); the
     #: first round that leaves a total at or above the target ends the game (game.end, V8: 200
     #: or `target N`); that player, the highest total, wins it (game.winner; READINGS R72 for a
@@ -59,6 +61,11 @@ class DosPack(GamePack):
         from .check import parse
 
         return parse(source, form)
+
+    def recognize(self, lines: Iterable[str]) -> Iterator[bool]:
+        from .sniff import recognize
+
+        return recognize(lines)
 
     def write(self, log: Any) -> str:
         from .notation import write

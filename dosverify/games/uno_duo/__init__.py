@@ -5,7 +5,7 @@ The contract is design/uno-duo.md (`uno-duo 1`); the specification is spec/uno-d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from .. import GamePack, GameResult, Operator, ResultRule
@@ -27,7 +27,7 @@ class UnoDuoPack(GamePack):
     versions = (1,)
     folder = "uno-duo"
     default_rank = 10
-    capabilities = frozenset({"simulate", "mutate", "profile", "replay", "result", "moves"})
+    capabilities = frozenset({"simulate", "mutate", "profile", "replay", "result", "moves", "recognize"})
     #: spec/uno-duo: the player left holding cards is charged their value, the one who went out
     #: scores zero (score.round, score.values); the first round that leaves a total at or above
     #: the target (200, or `target N`) ends the game (game.end) and that player loses: the lower
@@ -54,6 +54,11 @@ class UnoDuoPack(GamePack):
         from .check import parse
 
         return parse(source, form)
+
+    def recognize(self, lines: Iterable[str]) -> Iterator[bool]:
+        from .sniff import recognize
+
+        return recognize(lines)
 
     def write(self, log: Any) -> str:
         from .notation import write

@@ -4,7 +4,7 @@ fixtures/."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,7 +26,7 @@ class TinyPack(GamePack):
     title = "Tiny"
     versions = (1,)
     folder = "tiny"
-    capabilities = frozenset({"simulate", "replay", "result", "moves"})
+    capabilities = frozenset({"simulate", "replay", "result", "moves", "recognize"})
     #: README section 4: each player left holding cards scores their sum (score.round); the game
     #: ends after the first round leaving a total at or above the target, the lower total wins.
     result_rule = ResultRule(
@@ -59,6 +59,11 @@ class TinyPack(GamePack):
         from .referee import ruleset_finding
 
         return ruleset_finding(log, error)
+
+    def recognize(self, lines: Iterable[str]) -> Iterator[bool]:
+        from .sniff import recognize
+
+        return recognize(lines)
 
     def write(self, log: Any) -> str:
         from .log import write
