@@ -23,6 +23,7 @@ from ..registry import log_game as log_game  # re-exported: the one place a log'
 from ..registry import sniff_game as sniff_game  # re-exported: the games and the core ask here too
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
     from pathlib import Path
 
     from ..findings import Finding, Keep, Kept
@@ -96,6 +97,7 @@ CAPABILITIES = frozenset(
         "result",  # who won, for standings
         "moves",  # the move API: legal next lines and a table to play on (dosverify.moves)
         "recognize",  # which text lines its notation reads: a log of it under another game's header is named
+        "page",  # its own replay view on the organiser's page: a script of its package (`page_script`)
     }
 )
 
@@ -348,6 +350,15 @@ class GamePack:
         from ..replayview import GenericReplayResult
 
         return GenericReplayResult
+
+    def page_script(self) -> Traversable:
+        """The script that draws the game's table in the page's replay (capability ``page``): a
+        resource of the pack's own package (``importlib.resources.files(PKG) / "static" / "replay.js"``),
+        which the service serves at ``/games/<name>/replay.js`` and the page loads for this game's
+        logs only. It calls ``registerReplayView(name, {table(state, result)})``, ``table``
+        returning the nodes that show one of :meth:`replay`'s states (docs/packs.md, "The page").
+        A game without one gets the generic view of :meth:`replay_model`'s key/value state."""
+        raise NotImplementedError(f"{self.title} has no page script")
 
     def moves(self) -> PackMoves:
         """The game's move generator (capability ``moves``; dosverify.moves.protocol)."""

@@ -154,11 +154,20 @@ class GameInfo(BaseModel):
         default_factory=list,
         description="what its pack offers beyond judging: `moves` (POST /v1/moves), `replay`, `profile`, ...",
     )
+    page_script: str | None = Field(
+        default=None,
+        description="the script of its pack that draws its table in the web page's replay (capability `page`); "
+        "null: the page shows the generic replay",
+    )
 
 
 class GamesResult(BaseModel):
     default: str = Field(description="the game a request without `?game=` (or a log naming none) means")
     games: list[GameInfo]
+    log_suffixes: list[str] = Field(
+        default_factory=list,
+        description="the file names taken as logs in a folder (`dosverify check DIR`), in any case",
+    )
 
 
 class GameOfResult(BaseModel):

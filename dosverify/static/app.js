@@ -45,6 +45,7 @@ async function loadRulesets() {
     const data = await r.json();
     games.list = data.games.map((g) => g.name);
     games.fallback = data.default;
+    games.logSuffixes = data.log_suffixes;
     for (const g of data.games) {
       const rr = await fetch("/v1/rulesets?game=" + encodeURIComponent(g.name));
       games.byName[g.name] = {...g, spec: await rr.json()};
@@ -193,10 +194,11 @@ async function submit(ev) {
   await checkAll(inputs);
 }
 
-// Logs in a folder: *.log, *.dos, *.txt and *.json, but the expected-findings files beside
-// fixtures (*.expected.json), as `dosverify check DIR` takes them.
+// Logs in a folder: the file names that `dosverify check DIR` takes (GET /v1/games: `log_suffixes`,
+// in any case), but the expected-findings files beside fixtures (*.expected.json).
 function isLog(name) {
-  return /\.(log|dos|txt|json)$/i.test(name) && !/\.expected\.json$/i.test(name);
+  const lower = name.toLowerCase();
+  return (games.logSuffixes || [".log", ".txt", ".json"]).some((x) => lower.endsWith(x)) && !lower.endsWith(".expected.json");
 }
 
 async function filesOfDrop(dt) {
@@ -235,7 +237,7 @@ function choose(files) {
 
 // ---- the many-logs view -----------------------------------------------------------------
 
-// A game's name for people (its pack's title: DOS, UNO Duo) from the game a report names (a DOS
+// A game's name for people (its pack's title) from the game a report names (the default game's
 // report leaves its game out).
 function gameTitle(rep) {
   const game = rep.game || games.fallback;
@@ -495,12 +497,43 @@ async function toggleRule(btn, box, id) {
 }
 
 // ---- the replay -------------------------------------------------------------------------
+// The table after each turn is drawn by the log's game: a pack with a view of its own (capability
+// `page`) ships a script that the server serves from the pack (`page_script` in GET /v1/games) and
+// that registers it here, loaded for that game's logs only; any other game's states are shown by
+// the generic view (its pack's key/value state). This file names no game.
 
-const COLOURS = {R: "red", G: "green", B: "blue", Y: "yellow", W: "wild"};
+const views = {loaded: new Map(), loading: new Map()};  // game -> its view (null: the generic one)
 
-function card(code) {
-  if (!/^[RGBYW]/.test(code)) return el("span", {class: "card back", role: "img", title: "a card not shown", "aria-label": "a face-down card"}, "");
-  return el("span", {class: `card c-${code[0]}`, role: "img", "aria-label": `${COLOURS[code[0]]} ${code.slice(1)}`}, code);
+// Called by a pack's page script: `view.table(state, result)` gives the nodes that show one state.
+function registerReplayView(game, view) {
+  views.loaded.set(game, view);
+}
+
+// The game a result is of (every replay answer names it; an audit and a checked log know it too).
+function resultGame(g) {
+  return g.result.game || g.result.report.game || g.game || (g.audit && g.audit.game) || games.fallback;
+}
+
+// The view of `game`: its pack's script loaded once (a promise of the view, null for the generic one).
+function replayView(game) {
+  if (views.loaded.has(game)) return Promise.resolve(views.loaded.get(game));
+  if (!views.loading.has(game)) {
+    const info = games.byName[game];
+    const src = info && info.page_script;
+    views.loading.set(game, !src ? Promise.resolve(null) : new Promise((ok) => {
+      const script = el("script", {src, "data-game": game});
+      script.addEventListener("load", () => ok(views.loaded.get(game) || null));
+      script.addEventListener("error", () => ok(undefined));  // said in the table's place
+      document.head.append(script);
+    }).then((view) => { if (view !== undefined) views.loaded.set(game, view); return view; }));
+  }
+  return views.loading.get(game);
+}
+
+function whereText(s, j, n) {
+  if (s.score) return `Round ${s.round}: the score, after the round's last turn (${j + 1} of ${n})`;
+  return `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
+    (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${n})`;
 }
 
 function showStep(j) {
@@ -516,78 +549,51 @@ function showStep(j) {
   for (const e of document.querySelectorAll(".line.turn")) e.classList.remove("turn");
   const range = g.view.rangeOf(s);
   if (range) for (let n = range[0]; n <= range[1]; n++) document.getElementById(`L${n}`)?.classList.add("turn");
+  $("#where").textContent = whereText(s, j, states.length);
+  showMoves(g, s);
+  const game = resultGame(g);
+  if (views.loaded.has(game)) drawTable(g, s, views.loaded.get(game));
+  else replayView(game).then((view) => { if (state.current === g && state.step === j) drawTable(g, s, view); });
+}
+
+// The table after the turn (the game's view, or the generic one), the round's score at its end,
+// and the turn's findings.
+function drawTable(g, s, view) {
   const findings = s.findings.map((k) => g.result.report.findings[k]);
-  const turnFindings = el("div", {class: "turn-findings"}, el("h4", {}, "This turn's findings"),
+  const turnFindings = el("div", {class: "turn-findings"}, el("h4", {}, s.score ? "The score's findings" : "This turn's findings"),
     findings.length ? el("ul", {}, findings.map((f) => el("li", {class: f.severity},
       `${f.line ? "line " + f.line : "at " + (f.pointer || "/")}: ${f.severity}[${f.kind}] ${f.message}`))) :
       el("p", {class: "muted"}, "none"));
-  showMoves(g, s);
-  if (g.result.view === "generic") { showGenericStep(g, s, j, states.length, turnFindings); return; }
-  if (g.result.game === "uno-duo") { showUnoStep(g, s, j, states.length, turnFindings); return; }
-  const dosText = {called: "called DOS", owed: "DOS not called", caught: "caught"};
-  $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
-    (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${states.length})`;
-  $("#table-view").replaceChildren(
-    el("div", {class: "center-row"}, el("h4", {id: "center-h"}, "Center Row"),
-      el("div", {class: "cards", id: "center", "aria-labelledby": "center-h"}, s.center.map(card))),
-    el("p", {class: "piles"}, `Draw pile: `, el("strong", {id: "draw-pile"}, s.draw_pile),
-      ` cards; discard pile: `, el("strong", {id: "discard-pile"}, s.discard_pile), " cards"),
-    el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "The players after the turn"},
-      el("table", {class: "seats"},
-      el("caption", {}, "The players after the turn"),
-      el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "DOS", "Total"].map((h) =>
-        el("th", {scope: "col", class: h === "Cards" || h === "Total" ? "num" : null}, h)))),
-      el("tbody", {}, g.result.players.map((p) => {
-        const seat = s.seats[p];
-        return el("tr", {class: p === s.player ? "on-turn" : null},
-          el("th", {scope: "row"}, p), el("td", {}, el("div", {class: "cards"}, seat.hand.map(card))),
-          el("td", {class: "num"}, seat.cards),
-          el("td", {class: seat.dos ? `dos-${seat.dos}` : null}, seat.dos ? dosText[seat.dos] : "–"),
-          el("td", {class: "num"}, seat.total));
-      })))),
-    turnFindings);
+  let table;
+  if (view === undefined) table = [el("p", {class: "muted"}, "The view of this game's table could not be loaded from the server.")];
+  else if (view) table = view.table(s, g.result);
+  else table = genericTable(g, s);
+  $("#table-view").replaceChildren(...(s.score ? [roundScore(g, s)] : []), ...table, turnFindings);
 }
 
-// A UNO Duo table: the top card and the colour in play, the piles, what the player to move
-// faces (a Draw 2 volley's total, a Wild Draw 4, a start run owed), both hands and the UNO state.
-const COLOUR_NAMES = {R: "red", G: "green", B: "blue", Y: "yellow"};
-
-function pendingText(p) {
-  if (!p) return "nothing";
-  if (p.kind === "total") return `${p.player} faces a Draw 2 volley of ${p.total} cards (stack a Draw 2 or draw them)`;
-  if (p.kind === "wd4") return `${p.player} faces a Wild Draw 4 (draw 4 or challenge)`;
-  return `${p.player} owes a start run${p.colour ? " of " + (COLOUR_NAMES[p.colour] || p.colour) : ""}`;
+// A round's end (a state with `score`): each player's score and running total, as the log writes
+// them (its score and totals lines) and as the referee counts them.
+function roundScore(g, s) {
+  const sc = s.score;
+  const cell = (v) => (v === null || v === undefined ? "–" : String(v));
+  return el("div", {class: "scroll round-score", tabindex: "0", role: "region", "aria-labelledby": "score-h"},
+    el("h4", {id: "score-h"}, `Round ${s.round} is over: the score`),
+    el("table", {class: "seats", id: "round-score"},
+      el("caption", {}, "The round's score and the running totals, as the log writes them and as the referee counts them"),
+      el("thead", {}, el("tr", {}, ["Player", "Score (log)", "Score (referee)", "Total (log)", "Total (referee)"].map((h, k) =>
+        el("th", {scope: "col", class: k ? "num" : null}, h)))),
+      el("tbody", {}, g.result.players.map((p) => el("tr", {"data-player": p},
+        el("th", {scope: "row"}, p),
+        el("td", {class: "num"}, cell(sc.log_score && sc.log_score[p])),
+        el("td", {class: "num"}, cell(sc.points && sc.points[p])),
+        el("td", {class: "num"}, cell(sc.log_totals && sc.log_totals[p])),
+        el("td", {class: "num"}, cell(sc.totals[p])))))),
+    sc.lines && sc.lines.length ? el("p", {class: "muted"}, "The log's lines: ", el("code", {}, sc.lines.join(" / "))) :
+      el("p", {class: "muted"}, "The log has no score line for this round."));
 }
 
-function showUnoStep(g, s, j, n, turnFindings) {
-  const unoText = {called: "called UNO", owed: "UNO not called", caught: "caught"};
-  $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
-    (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${n})`;
-  $("#table-view").replaceChildren(
-    el("div", {class: "center-row"}, el("h4", {id: "top-h"}, "Discard pile"),
-      el("div", {class: "cards", id: "top", "aria-labelledby": "top-h"}, s.top ? card(s.top) : "–"),
-      el("p", {}, "Colour in play: ", el("strong", {id: "colour"}, s.colour ? COLOUR_NAMES[s.colour] : "any"))),
-    el("p", {class: "piles"}, `Draw pile: `, el("strong", {id: "draw-pile"}, s.draw_pile),
-      ` cards; discard pile: `, el("strong", {id: "discard-pile"}, s.discard_pile), " cards"),
-    el("p", {class: "pending"}, "Pending: ", el("strong", {id: "pending"}, pendingText(s.pending))),
-    el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "The players after the turn"},
-      el("table", {class: "seats"},
-      el("caption", {}, "The players after the turn"),
-      el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "UNO", "Total"].map((h) =>
-        el("th", {scope: "col", class: h === "Cards" || h === "Total" ? "num" : null}, h)))),
-      el("tbody", {}, g.result.players.map((p) => {
-        const seat = s.seats[p];
-        return el("tr", {class: p === s.player ? "on-turn" : null, "data-player": p},
-          el("th", {scope: "row"}, p), el("td", {}, el("div", {class: "cards"}, seat.hand.map(card))),
-          el("td", {class: "num"}, seat.cards),
-          el("td", {class: seat.uno ? `dos-${seat.uno}` : null}, seat.uno ? unoText[seat.uno] : "–"),
-          el("td", {class: "num"}, seat.total));
-      })))),
-    turnFindings);
-}
-
-// A game without a view of its own (its pack answers the generic replay): the turn's place, the
-// table as the pack states it, key by key, and the running totals.
+// A game without a view of its own (its pack answers the generic replay): the table as the pack
+// states it, key by key, and the running totals.
 function stateValue(v) {
   if (v === null || v === undefined) return "–";
   if (Array.isArray(v)) return v.map(stateValue).join(" ");
@@ -595,19 +601,17 @@ function stateValue(v) {
   return String(v);
 }
 
-function showGenericStep(g, s, j, n, turnFindings) {
-  $("#where").textContent = `Round ${s.round}, turn ${s.turn}: after ${s.player}'s turn` +
-    (s.round_over ? " (the round is over)" : "") + ` (${j + 1} of ${n})`;
+function genericTable(g, s) {
   const totals = g.result.players.map((p) => `${p} ${g.result.totals[p] || 0}`).join("; ");
-  $("#table-view").replaceChildren(
+  return [
     el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "The table after the turn"},
       el("table", {class: "seats", id: "generic-state"},
         el("caption", {}, "The table after the turn"),
         el("thead", {}, el("tr", {}, ["What", "State"].map((h) => el("th", {scope: "col"}, h)))),
-        el("tbody", {}, Object.entries(s.state).map(([k, v]) =>
+        el("tbody", {}, Object.entries(s.state || {}).map(([k, v]) =>
           el("tr", {}, el("th", {scope: "row"}, k), el("td", {}, stateValue(v))))))),
     el("p", {class: "piles"}, "Totals at the end of the log: ", el("strong", {}, totals || "–")),
-    turnFindings);
+  ];
 }
 
 // The position after the selected turn (POST /v1/moves): its legal next lines, grouped by who

@@ -58,6 +58,10 @@ def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
     static = {p.relative_to(ROOT).as_posix() for p in (ROOT / "dosverify" / "static").rglob("*") if p.is_file()}
     assert "dosverify/static/index.html" in static and "dosverify/static/vendor/redoc/LICENSE" in static
     assert static <= names, sorted(static - names)
+    # each game's page script, read from its pack's package (GamePack.page_script)
+    scripts = {p.relative_to(ROOT).as_posix() for p in (ROOT / "dosverify" / "games").glob("*/static/*.js")}
+    assert {"dosverify/games/dos/static/replay.js", "dosverify/games/uno_duo/static/replay.js"} <= scripts
+    assert scripts <= names, sorted(scripts - names)
 
 
 def test_every_subpackage_is_listed_for_the_build():

@@ -130,3 +130,44 @@ def test_replay_refuses_unknown_options_and_rulesets(client):
     assert r.status_code == 422 and r.json()["error"] == "unknown-option"
     r = client.post("/v1/replay", content=EXAMPLE.encode(), headers=TEXT, params={"ruleset": "nope"})
     assert r.status_code == 422 and r.json()["error"] == "unknown-ruleset"
+
+
+def test_app_js_names_no_game():
+    """The page's core script draws no game's table: a pack with a view of its own ships it (capability
+    `page`), any other game gets the generic view; so app.js names no game, in code or comment."""
+    from dosverify.games import usable_packs
+
+    text = (STATIC_DIR / "app.js").read_text(encoding="utf-8")
+    words = {w for pack in usable_packs() for w in (pack.name, pack.title, *re.split(r"[- ]", pack.name))}
+    assert {"dos", "uno-duo", "UNO Duo", "uno"} <= words
+    for word in sorted(words):
+        hits = [m.group(0) for m in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text, re.I)]
+        assert not hits, f"app.js names `{word}`"
+
+
+def test_each_game_with_a_view_of_its_own_has_its_script_served_from_its_pack(client):
+    """GET /v1/games names each game's page script (capability `page`); the service serves it from
+    the pack's own package, as JavaScript; a game without one has none (404), and the page then
+    shows the generic replay."""
+    from dosverify.games import find_game, usable_packs
+
+    listed = {g["name"]: g for g in client.get("/v1/games").json()["games"]}
+    for pack in usable_packs():
+        url = listed[pack.name]["page_script"]
+        if "page" not in pack.capabilities:
+            assert url is None
+            r = client.get(f"/games/{pack.name}/replay.js")
+            assert r.status_code == 404 and r.json()["error"] == "not-found"
+            continue
+        assert url == f"/games/{pack.name}/replay.js"
+        r = client.get(url)
+        assert r.status_code == 200, url
+        assert r.headers["content-type"] == "text/javascript; charset=utf-8"
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.content == pack.page_script().read_bytes()
+        assert f'registerReplayView("{pack.name}"' in r.text
+    for name in ("dos", "uno-duo"):  # the built-in games draw their own tables
+        assert "page" in find_game(name).capabilities
+        assert find_game(name).page_script().name == "replay.js"
+    assert client.get("/games/no-such-game/replay.js").status_code == 404
+    assert client.get("/v1/games").json()["log_suffixes"] == [".log", ".dos", ".txt", ".json"]

@@ -76,6 +76,30 @@ def test_the_replay_shows_the_legal_next_lines_and_why_the_next_line_is_illegal(
     page.screenshot(path=str(ROOT / "test-output" / "browser" / "tiny-moves.png"), full_page=True)
 
 
+def test_a_game_without_a_script_of_its_own_gets_the_generic_replay(page):
+    """Tiny's pack ships no page script (no capability `page`): its states are shown as the pack
+    states them, key by key, and the page loads no game's script for it."""
+    from dosverify.games import find_game
+
+    pack = find_game("tiny")
+    assert "page" not in pack.capabilities
+    want = pack.replay(LOG.encode(), None, "pasted log", None, {})
+    assert want["view"] == "generic"
+    page.fill("#log-text", LOG)
+    page.click("#check-btn")
+    expect(page.locator("#verdict")).to_contain_text("illegal")
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("End")
+    last = want["states"][-1]
+    expect(page.locator("#where")).to_contain_text(f"Round {last['round']}, turn {last['turn']}")
+    rows = page.locator("#generic-state tbody tr")
+    expect(rows).to_have_count(len(last["state"]))
+    for n, (key, value) in enumerate(last["state"].items()):
+        expect(rows.nth(n).locator("th")).to_have_text(key)
+        expect(rows.nth(n).locator("td")).to_have_text(str(value))
+    assert page.locator("script[data-game]").count() == 0
+
+
 def test_a_dos_replay_shows_its_legal_next_lines(page):
     """DOS through the same page: the first turn's position lists what the core lists there, and the
     log's next line (a turn given out of seat order) is refused with the rule check gives."""

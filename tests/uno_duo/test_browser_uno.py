@@ -99,6 +99,10 @@ def test_the_page_replays_a_uno_duo_game_turn_by_turn(page, example, pending, un
             OUT.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(OUT / f"uno-duo-replay-wd4-{example[:-4]}.png"), full_page=True)
     expect(page.locator("#next-btn")).to_be_disabled()
+    # the table is drawn by UNO Duo's own script, from its pack, loaded for this game only
+    assert page.locator("script[data-game]").evaluate_all("(s) => s.map((e) => e.getAttribute('src'))") == [
+        "/games/uno-duo/replay.js"
+    ]
 
 
 def test_a_uno_duo_finding_shows_its_turn_and_its_rule(page):

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, cast
 from .. import GamePack, GameResult, Operator, ResultRule
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from ...findings import Finding, Kept
     from ...model import Parsed
     from ...moves.protocol import PackMoves
@@ -24,7 +26,7 @@ class DosPack(GamePack):
     folder = "dos"
     default_rank = 0  # the game dosverify was made for: meant when a request names none
     capabilities = frozenset(
-        {"simulate", "mutate", "profile", "views", "witness", "replay", "result", "moves", "recognize"}
+        {"simulate", "mutate", "profile", "views", "witness", "replay", "result", "moves", "recognize", "page"}
     )
     #: spec/dos: the round's winner scores the cards left in the other hands (score.round); the
     #: first round that leaves a total at or above the target ends the game (game.end, V8: 200
@@ -196,6 +198,12 @@ class DosPack(GamePack):
         from .replay import ReplayResult
 
         return ReplayResult
+
+    def page_script(self) -> Traversable:
+        """static/replay.js of this package: the game's table in the page's replay."""
+        from importlib.resources import files
+
+        return files(__package__).joinpath("static", "replay.js")
 
     def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
         from .replay import replay

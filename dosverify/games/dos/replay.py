@@ -49,6 +49,7 @@ class TurnState(BaseModel):
 class ReplayResult(BaseModel):
     """The report, the players, and the table after every turn."""
 
+    game: Literal["dos"] = "dos"
     report: Report
     players: list[str]
     states: list[TurnState]
@@ -70,7 +71,7 @@ def replay(
 ) -> dict:
     """The report of `source` and, when it can be refereed, the table after every turn."""
     report = check(source, name=name, ruleset=ruleset, form=form, options=options)
-    out = {"report": report.to_dict(), "players": [], "states": [], "totals": {}}
+    out = {"game": "dos", "report": report.to_dict(), "players": [], "states": [], "totals": {}}
     if report.verdict == "malformed" or report.ruleset is None:
         return out
     log = parse(source, form).log

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from .. import GamePack, GameResult, Operator, ResultRule
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     from ...findings import Finding, Kept
     from ...model import Parsed
     from ...moves.protocol import PackMoves
@@ -27,7 +29,7 @@ class UnoDuoPack(GamePack):
     versions = (1,)
     folder = "uno-duo"
     default_rank = 10
-    capabilities = frozenset({"simulate", "mutate", "profile", "replay", "result", "moves", "recognize"})
+    capabilities = frozenset({"simulate", "mutate", "profile", "replay", "result", "moves", "recognize", "page"})
     #: spec/uno-duo: the player left holding cards is charged their value, the one who went out
     #: scores zero (score.round, score.values); the first round that leaves a total at or above
     #: the target (200, or `target N`) ends the game (game.end) and that player loses: the lower
@@ -157,6 +159,12 @@ class UnoDuoPack(GamePack):
         from .pagereplay import UnoReplayResult
 
         return UnoReplayResult
+
+    def page_script(self) -> Traversable:
+        """static/replay.js of this package: the game's table in the page's replay."""
+        from importlib.resources import files
+
+        return files(__package__).joinpath("static", "replay.js")
 
     def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
         from .pagereplay import replay

@@ -10,10 +10,12 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from ...games import default_game, game_names
+from ...inputs import LOG_SUFFIXES
 from ..dependencies import game_pack
 from ..errors import PROBLEM_TYPES, ErrorBody, Problem, ServiceError, loc
 from ..games import mark_games
 from ..models import GamesResult, RuleInfo, RulesetsResult, RulesResult
+from .web import page_script_url
 
 GAME_Q = Query(
     None, description="the game whose specification is asked (default: dos)", json_schema_extra={"enum": game_names()}
@@ -110,9 +112,10 @@ def games() -> dict:
                 "rulesets": sorted(spec.rulesets),
                 "options": list(spec.options),
                 "capabilities": sorted(pack.capabilities),
+                "page_script": page_script_url(pack.name) if "page" in pack.capabilities else None,
             }
         )
-    return {"default": default_game(), "games": out}
+    return {"default": default_game(), "games": out, "log_suffixes": list(LOG_SUFFIXES)}
 
 
 @router.get(

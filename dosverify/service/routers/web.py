@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 from ...games import log_game, usable_packs
 from ...overrides import for_game
 from ..dependencies import JobsDep, Limits, check_ruleset, parse_options, reader_pack
-from ..errors import ERROR_RESPONSES
+from ..errors import ERROR_RESPONSES, Problem, ServiceError, loc
 from ..games import mark_games
 from ..models import GameOfResult
 from ..negotiation import form_of
@@ -54,6 +54,26 @@ class PageFiles(StaticFiles):
         if str(full_path).endswith(".html"):
             response.headers["Content-Security-Policy"] = PAGE_CSP
         return response
+
+
+def page_script_url(game: str) -> str:
+    """Where the service serves a pack's page script (capability ``page``)."""
+    return f"/games/{game}/replay.js"
+
+
+def _page_script(game: str) -> Response:
+    """The script a game's pack ships to draw its table in the page's replay, read from the pack's
+    own package (GamePack.page_script); 404 for a game without one (the page shows the generic view)."""
+    pack = next((p for p in usable_packs() if p.name == game), None)
+    if pack is None or "page" not in pack.capabilities:
+        raise ServiceError(
+            404,
+            "not-found",
+            f"no page script for the game `{game}`",
+            [Problem(location=loc("path", name="game"), message="GET /v1/games names each game's page_script")],
+        )
+    body = pack.page_script().read_bytes()
+    return Response(body, media_type="text/javascript; charset=utf-8", headers={"X-Content-Type-Options": "nosniff"})
 
 
 def mount_static(app: FastAPI) -> None:
@@ -114,6 +134,11 @@ def router(limits: Limits, p: Params, title: str) -> APIRouter:
     def index() -> Response:
         """The organiser's page (API users: see /docs)."""
         return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+
+    @r.get("/games/{game}/replay.js", include_in_schema=False)
+    def page_script(game: str) -> Response:
+        """A game's own replay view, from its pack's package (capability `page`)."""
+        return _page_script(game)
 
     @r.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
