@@ -578,7 +578,7 @@ function roundScore(g, s) {
   const cell = (v) => (v === null || v === undefined ? "–" : String(v));
   return el("div", {class: "scroll round-score", tabindex: "0", role: "region", "aria-labelledby": "score-h"},
     el("h4", {id: "score-h"}, `Round ${s.round} is over: the score`),
-    el("table", {class: "seats", id: "round-score"},
+    el("table", {class: "scores", id: "round-score"},
       el("caption", {}, "The round's score and the running totals, as the log writes them and as the referee counts them"),
       el("thead", {}, el("tr", {}, ["Player", "Score (log)", "Score (referee)", "Total (log)", "Total (referee)"].map((h, k) =>
         el("th", {scope: "col", class: k ? "num" : null}, h)))),

@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+from ..hints import plural
+
 EXPORT_INDEX = "index.jsonl"
 EXPORT_EVENT = "event.json"
 
@@ -336,7 +338,7 @@ def _export(store, args) -> int:
             rel = f"logs/{audit['seq']:05d}-{audit['sha256'][:12]}{ext}"
             (root / rel).write_bytes(data)
             index.write(json.dumps({"file": rel, **audit}, ensure_ascii=False, separators=(",", ":")) + "\n")
-    print(f"{args.dir}: {ev['name']}, {len(items)} audits")
+    print(f"{args.dir}: {ev['name']}, {plural(len(items), 'audit')}")
     return 0
 
 
@@ -352,7 +354,7 @@ def _import(store, args) -> int:
     except (OSError, ValueError, KeyError) as exc:
         return _fail(f"{args.dir} is not an export of `dosverify event export`: {exc}")
     got = store.load(ev, items)
-    print(f"{got['name']}\t{got['id']}\t{got['games']} audits")
+    print(f"{got['name']}\t{got['id']}\t{plural(got['games'], 'audit')}")
     return 0
 
 
@@ -369,7 +371,7 @@ def _recompute(store, args) -> int:
     for g in store.games(ev["id"]):
         after = store.recompute(g["id"])
         changed += after["judged"] != g["judged"]
-    print(f"{ev['name']}: {changed} of {ev['games']} audits judged anew")
+    print(f"{ev['name']}: {changed} of {plural(ev['games'], 'audit')} judged anew")
     return 0
 
 

@@ -91,8 +91,9 @@ def test_replay_states_equal_the_golden_playthroughs(client):
         golden = [json.loads(line) for line in st_path.read_text(encoding="utf-8").splitlines()]
         out = client.post("/v1/replay", content=log_path.read_bytes(), headers=TEXT).json()
         assert out["report"]["verdict"] == "legal"
-        assert len(out["states"]) == len(golden), g.name
-        for s, want in zip(out["states"], golden, strict=False):
+        turns = [s for s in out["states"] if s["score"] is None]  # each round's end has a state of its own
+        assert len(turns) == len(golden), g.name
+        for s, want in zip(turns, golden, strict=True):
             assert (s["round"], s["turn"], s["player"]) == (want["round"], want["turn"], want["player"])
             assert s["center"] == want["center"]
             assert {p: seat["hand"] for p, seat in s["seats"].items()} == want["hands"]
@@ -100,6 +101,63 @@ def test_replay_states_equal_the_golden_playthroughs(client):
             assert {p: seat["total"] for p, seat in s["seats"].items()} == want["totals"]
             for seat in s["seats"].values():
                 assert (seat["dos"] is not None) == (seat["cards"] == 2)
+
+
+def _round_ends(text: str) -> list[tuple[str | None, str | None]]:
+    """Each round's `score` and `totals` lines, in the log's order."""
+    out: list[tuple[str | None, str | None]] = []
+    for ln in text.splitlines():
+        word = ln.split("#")[0].strip()
+        if word.startswith("round "):
+            out.append((None, None))
+        elif word.startswith("score "):
+            out[-1] = (word, out[-1][1])
+        elif word.startswith("totals "):
+            out[-1] = (out[-1][0], word)
+    return out
+
+
+@pytest.mark.parametrize(
+    "log",
+    [
+        ROOT / "fixtures" / "dos" / "golden" / "bosnian_4p_deck_game_t40_seed4.log",
+        ROOT / "fixtures" / "uno-duo" / "examples" / "example-1.log",
+    ],
+    ids=["dos", "uno-duo"],
+)
+def test_replay_shows_the_score_and_totals_at_each_rounds_end(client, log):
+    """After a round's last turn comes a state of the same round and turn with `score`: the log's score
+    and totals lines and the referee's count, its totals the game goes on from; a wrong score is
+    found on that state, the referee's count beside the log's."""
+    text = log.read_text(encoding="utf-8")
+    out = client.post("/v1/replay", content=text.encode(), headers=TEXT).json()
+    states = out["states"]
+    ends = [s for s in states if s["score"] is not None]
+    written = _round_ends(text)
+    assert len(ends) == len(written) >= 1
+    for end, (score, totals) in zip(ends, written, strict=True):
+        before = states[end["index"] - 1]
+        assert (before["round"], before["turn"], before["score"]) == (end["round"], end["turn"], None)
+        assert before["round_over"] and end["round_over"]
+        assert end["score"]["lines"] == [score, totals]
+        assert end["line"] == next(n for n, ln in enumerate(text.splitlines(), 1) if ln.split("#")[0].strip() == score)
+        player, points = score.split()[1], int(score.split()[2])
+        assert end["score"]["log_score"] == {p: points if p == player else 0 for p in out["players"]}
+        assert end["score"]["points"] == end["score"]["log_score"]  # a legal log: the referee counts as it says
+        want_totals = dict(zip(totals.split()[1::2], map(int, totals.split()[2::2]), strict=True))
+        assert end["score"]["log_totals"] == want_totals == end["score"]["totals"]
+        assert {p: seat["total"] for p, seat in end["seats"].items()} == want_totals
+    assert ends[-1]["score"]["totals"] == out["totals"]
+    # a wrong score: the finding is on the round's end, the referee's count beside the log's
+    score, _ = written[0]
+    player, points = score.split()[1], int(score.split()[2])
+    bad = text.replace(f"\n{score}", f"\nscore {player} {points + 1}", 1)
+    out = client.post("/v1/replay", content=bad.encode(), headers=TEXT).json()
+    end = next(s for s in out["states"] if s["score"] is not None)
+    assert end["score"]["log_score"][player] == points + 1 and end["score"]["points"][player] == points
+    found = [out["report"]["findings"][k]["rule"] for k in end["findings"]]
+    assert found and found[0].startswith("score."), found
+    assert all(out["report"]["findings"][k]["line"] >= end["line"] for k in end["findings"])
 
 
 def test_replay_json_form_and_options(client):

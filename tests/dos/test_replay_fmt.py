@@ -30,12 +30,15 @@ def test_replay_json_is_the_golden_states() -> None:
         assert r.returncode == 0, r.stderr
         lines = [json.loads(x) for x in r.stdout.decode().splitlines()]
         states, tail = lines[:-1], lines[-1]
+        assert [s["round"] for s in states if s["score"]] == sorted({s["round"] for s in states})  # each round's end
+        assert tail["states"] == len(states)
+        states = [s for s in states if not s["score"]]
         stored = [json.loads(x) for x in log.with_suffix(".states.jsonl").read_text().splitlines()]
         keys = ("round", "turn", "player", "center", "draw_pile", "discard_pile", "round_over")
         assert [{k: s[k] for k in keys} for s in states] == [{k: s[k] for k in keys} for s in stored]
         assert [{p: seat["hand"] for p, seat in s["seats"].items()} for s in states] == [s["hands"] for s in stored]
         assert [{p: seat["total"] for p, seat in s["seats"].items()} for s in states] == [s["totals"] for s in stored]
-        assert tail["verdict"] == "legal" and tail["states"] == len(states)
+        assert tail["verdict"] == "legal"
 
 
 def test_replay_puts_a_finding_at_its_turn() -> None:
@@ -48,6 +51,27 @@ def test_replay_puts_a_finding_at_its_turn() -> None:
     text = run("replay", "--color", "never", "--round", "1", "--turn", "3", str(ILLEGAL)).stdout.decode()
     assert text.startswith("round 1, turn 3: bob played  (line 22)") and "error[draw-order] line 27:3" in text
     assert "turn 2:" not in text and "center row:" in text and "draw pile" in text
+
+
+def test_replay_shows_the_score_and_totals_at_each_rounds_end() -> None:
+    """After a round's last turn, `replay` prints the round's score and totals as the log writes them
+    and as the referee counts them."""
+    log = GOLDEN / "official_2p_deck_seed3.log"
+    text = run("replay", "--color", "never", str(log)).stdout.decode()
+    score = next(ln for ln in log.read_text().splitlines() if ln.startswith("score "))
+    totals = next(ln for ln in log.read_text().splitlines() if ln.startswith("totals "))
+    block = text.split("round 1: the score", 1)[1]
+    assert "turn " not in block.split("\n\n")[0]  # after the round's last turn
+    assert f"the log:     {score}; {totals}" in block
+    player, points = score.split()[1:]
+    assert f"the referee: points ann 0, bob {points}" in block and player == "bob"
+    assert f"totals: ann 0, bob {points}" in block
+    wrong = log.read_text().replace(score, f"score bob {int(points) + 2}")
+    r = run("replay", "--color", "never", "-", stdin=wrong.encode())
+    assert r.returncode == 1
+    block = r.stdout.decode().split("round 1: the score", 1)[1]
+    assert f"score bob {int(points) + 2}" in block and f"the referee: points ann 0, bob {points}" in block
+    assert "(score.round)" in block
 
 
 def test_fmt_keeps_canonical_logs_and_fixes_slips(tmp_path: Path) -> None:

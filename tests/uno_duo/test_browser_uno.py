@@ -60,8 +60,15 @@ def _pending(p) -> str:
 
 
 def assert_table(pg, want: dict, s: dict) -> None:
-    """The page's table is the referee's state `s`."""
-    expect(pg.locator("#where")).to_contain_text(f"Round {s['round']}, turn {s['turn']}: after {s['player']}'s turn")
+    """The page's table is the referee's state `s` (at a round's end, its score and totals too)."""
+    if s["score"]:
+        expect(pg.locator("#where")).to_contain_text(f"Round {s['round']}: the score")
+        assert_score(pg, want, s)
+    else:
+        expect(pg.locator("#where")).to_contain_text(
+            f"Round {s['round']}, turn {s['turn']}: after {s['player']}'s turn"
+        )
+        expect(pg.locator("#round-score")).to_have_count(0)
     expect(pg.locator("#top .card")).to_have_text(s["top"])
     expect(pg.locator("#colour")).to_have_text(COLOURS[s["colour"]])
     expect(pg.locator("#draw-pile")).to_have_text(str(s["draw_pile"]))
@@ -74,6 +81,17 @@ def assert_table(pg, want: dict, s: dict) -> None:
         expect(row.locator("td").nth(1)).to_have_text(str(seat["cards"]))
         expect(row.locator("td").nth(2)).to_have_text(UNO_TEXT[seat["uno"]])
         expect(row.locator("td").nth(3)).to_have_text(str(seat["total"]))
+
+
+def assert_score(pg, want: dict, s: dict) -> None:
+    """The round's end: each player's score and total, as the log writes them and the referee counts them."""
+    sc = s["score"]
+    for p in want["players"]:
+        cells = pg.locator(f"#round-score tbody tr[data-player='{p}'] td")
+        expect(cells).to_have_text(
+            [str(sc["log_score"][p]), str(sc["points"][p]), str(sc["log_totals"][p]), str(sc["totals"][p])]
+        )
+    expect(pg.locator(".round-score")).to_contain_text(" / ".join(sc["lines"]))
 
 
 @pytest.mark.parametrize(
@@ -134,7 +152,10 @@ def test_a_uno_duo_log_in_the_json_form_replays_too(page):
     page.click("#check-btn")
     expect(page.locator("#verdict")).to_contain_text("legal")
     page.click("#last-btn")
-    assert_table(page, want, want["states"][-1])
+    assert want["states"][-1]["score"] and want["states"][-1]["score"]["lines"][0] == "score bob 86"
+    assert_table(page, want, want["states"][-1])  # the round's score, after its last turn
+    page.click("#prev-btn")
+    assert_table(page, want, want["states"][-2])
     expect(page.locator("#where")).to_contain_text("(the round is over)")
 
 

@@ -196,23 +196,31 @@ def test_replay_command_shows_the_table_the_scores_come_from(tmp_path, capsys, s
     code, out = _run(capsys, ["replay", str(tmp_path / "g.log"), "--format", "json"])
     assert code == 0
     states = json.loads(out)["states"]
-    assert len(states) == sum(1 for ln in text.splitlines() if ln.startswith("turn "))
+    turns = [s for s in states if not s["score"]]
+    assert len(turns) == sum(1 for ln in text.splitlines() if ln.startswith("turn "))
     scores = [ln.split() for ln in text.splitlines() if ln.startswith("score ")]
-    last = [s for i, s in enumerate(states) if i + 1 == len(states) or states[i + 1]["round"] != s["round"]]
-    assert len(last) == len(scores)
-    for s, (_, who, points) in zip(last, scores, strict=True):
+    totals = [ln for ln in text.splitlines() if ln.startswith("totals ")]
+    last = [s for i, s in enumerate(turns) if i + 1 == len(turns) or turns[i + 1]["round"] != s["round"]]
+    ends = [s for s in states if s["score"]]  # each right after its round's last turn
+    assert len(last) == len(scores) == len(ends)
+    for s, end, (_, who, points), line in zip(last, ends, scores, totals, strict=True):
         assert sorted(len(h) == 0 for h in s["hands"].values()) == [False, True]
         assert hand_value(s["hands"][who]) == int(points)
+        assert states[states.index(end) - 1] is s and end["round"] == s["round"]
+        assert end["score"]["lines"] == [f"score {who} {points}", line]
+        assert end["score"]["points"][who] == int(points) and end["score"]["totals"] == end["totals"]
     code, out = _run(capsys, ["replay", str(tmp_path / "g.log")])
     assert code == 0 and out.count("\n") == len(states) + 1 and " top " in out
+    assert out.count(" score (line ") == len(ends) and f"the log: score {who} {points}; {line}" in out
 
 
 def test_replay_of_an_illegal_log_exits_1_with_the_report(mixed, capsys):
     folder, bad_line = mixed
     code, out = _run(capsys, ["replay", str(folder / "c-uno-bad.log"), "--format", "json"])
     assert code == 1
-    found = [f["rule"] for s in json.loads(out)["states"] for f in s["findings"]]
-    assert "score.values" not in found  # the score line is after the last turn: the report has it
+    states = json.loads(out)["states"]
+    found = [f["rule"] for s in states if not s["score"] for f in s["findings"]]
+    assert "score.values" not in found  # the score line is after the last turn: on the round's end, if found
     assert [f["line"] for f in json.loads(out)["report"]["findings"] if f["severity"] == "error"] == [bad_line]
 
 

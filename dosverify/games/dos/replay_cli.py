@@ -14,9 +14,8 @@ from ...argsuggest import SuggestingParser
 
 def _label(states: list[dict], i: int) -> str:
     st = states[i]
-    prev = states[i - 1] if i else None
-    if prev and (prev["round"], prev["turn"]) == (st["round"], st["turn"]):
-        return f"round {st['round']}: scored"
+    if st.get("score"):
+        return f"round {st['round']}: the score" + (f"  (line {st['line']})" if st["line"] else "")
     return f"round {st['round']}, turn {st['turn']}: {st['player']} played" + (
         f"  (line {st['line']})" if st["line"] else ""
     )
@@ -33,6 +32,13 @@ def _render(states: list[dict], i: int, findings: list[dict], c) -> str:
 
     st = states[i]
     lines = [c("bold", _label(states, i))]
+    if st.get("score"):
+        sc = st["score"]
+        lines.append("  the log:     " + ("; ".join(sc["lines"]) or "no score line"))
+        points = "not known" if sc["points"] is None else ", ".join(f"{p} {n}" for p, n in sc["points"].items())
+        lines.append(
+            f"  the referee: points {points}; totals " + ", ".join(f"{p} {n}" for p, n in sc["totals"].items())
+        )
     width = max(len(p) for p in st["seats"])
     for p, seat in st["seats"].items():
         mark = {"called": " DOS called", "owed": " DOS not called", "caught": " caught"}.get(seat["dos"] or "", "")
@@ -43,7 +49,7 @@ def _render(states: list[dict], i: int, findings: list[dict], c) -> str:
     lines.append(
         "  totals: "
         + ", ".join(f"{p} {s['total']}" for p, s in st["seats"].items())
-        + ("; the round is over" if st["round_over"] else "")
+        + ("; the round is over" if st["round_over"] and not st.get("score") else "")
     )
     lines += [_finding(findings[k], c) for k in st["findings"]]
     return "\n".join(lines)
@@ -113,7 +119,7 @@ def main_replay(argv: list[str]) -> int:
         i
         for i, st in enumerate(states)
         if (args.round is None or st["round"] == args.round)
-        and (args.turn is None or (st["turn"] == args.turn and not _label(states, i).endswith("scored")))
+        and (args.turn is None or (st["turn"] == args.turn and not st["score"]))
     ]
     if (args.round is not None or args.turn is not None) and not keep:  # asked for what is not there
         print(f"dosverify replay: {_missing(states, args)} in {args.file}", file=sys.stderr)

@@ -54,8 +54,20 @@ def main_simulate(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _score_line(s: dict) -> str:
+    """A round's end in one line: the log's score and totals lines, and the referee's count."""
+    sc = s["score"]
+    said = "; ".join(sc["lines"]) or "no score line"
+    points = "not known" if sc["points"] is None else ", ".join(f"{p} {n}" for p, n in sc["points"].items())
+    totals = ", ".join(f"{p} {n}" for p, n in sc["totals"].items())
+    where = f" (line {s['line']})" if s["line"] else ""
+    return f"round {s['round']} score{where}: the log: {said} | the referee: points {points}; totals {totals}"
+
+
 def _state_line(s: dict) -> str:
     """One turn's table in one line, for people."""
+    if s.get("score"):
+        return _score_line(s)
     hands = "  ".join(f"{p} ({len(h)}): {' '.join(h) or '-'}" for p, h in s["hands"].items())
     parts = [f"round {s['round']} turn {s['turn']} (line {s['line']}) {s['player']}:"]
     parts.append(f"top {s['top'] or '-'} colour {s['colour'] or 'any'} | pile {s['pile']} | {hands}")
@@ -106,5 +118,7 @@ def main_replay(argv: list[str] | None = None) -> int:
             print(_state_line(s))
             for f in s["findings"]:
                 print(f"  line {f['line']}: {f['severity']} [{f['rule']}] {f['message']}")
-        print(f"{rep['file']}: {rep['verdict']} ({len(rep['findings'])} findings)")
+        from ...hints import plural
+
+        print(f"{rep['file']}: {rep['verdict']} ({plural(len(rep['findings']), 'finding')})")
     return {"legal": 0, "illegal": 1}.get(rep["verdict"], 2)

@@ -5,7 +5,9 @@ player's UNO state and running total, and the indexes of the turn's findings in 
 
 The report is exactly the pack's check; the states come from a second run of the referee, a turn
 at a time as Referee.run goes (replay.py reads the same state for `dosverify replay`), so watching
-never changes a verdict."""
+never changes a verdict. After a round's last turn comes one more state, of the same round and
+turn, with ``score``: the round's score and the running totals as the log writes them and as the
+referee counts them."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from ...replayview import RoundScore, score_field, score_lines
 from ...report import Report
 
 
@@ -25,7 +28,9 @@ class UnoSeat(BaseModel):
         description="with exactly 1 card: `called` (UNO was said), `owed` (not said: the opponent may catch), "
         "`caught`; otherwise null"
     )
-    total: int = Field(description="the running total before this round's score (the lower wins)")
+    total: int = Field(
+        description="the running total before this round's score (after it, on the score's state; the lower wins)"
+    )
 
 
 class Pending(BaseModel):
@@ -57,6 +62,7 @@ class UnoTurnState(BaseModel):
     pending: Pending | None
     round_over: bool
     findings: list[int] = Field(description="indexes into the report's findings: those of this turn")
+    score: RoundScore | None = score_field()
 
 
 class UnoReplayResult(BaseModel):
@@ -98,6 +104,50 @@ def _table(ref, totals: dict[str, int]) -> dict:
         "discard_pile": len(st.discards),
         "pending": pending,
         "round_over": st.over,
+        "score": None,
+    }
+
+
+def _round_score(ref, rnd) -> dict:
+    """The round's end: the log's score and totals lines, the referee's count of the hand charged
+    (the player left holding cards; the one who went out scores 0) and its totals after the round."""
+    from .cards import value
+    from .referee.state import UNSEEN
+
+    st, j = ref.st, ref.judge
+    written = (rnd.score.player, rnd.score.points) if rnd.score is not None else None
+    log_totals = {e.player: e.points for e in rnd.totals.entries} if rnd.totals is not None else None
+    points = None
+    if st.over and st.out in ref.players:
+        held = j.other(st.out)
+        if not j.in_doubt(held):
+            worth = sum(value(c) * n for c, n in j.hand(held).items() if n > 0 and c != UNSEEN)
+            points = {p: worth if p == held else 0 for p in ref.players}
+    return {
+        "lines": score_lines(written, log_totals),
+        "log_score": None if written is None else {p: written[1] if p == written[0] else 0 for p in ref.players},
+        "log_totals": log_totals,
+        "points": points,
+        "totals": dict(ref.totals),
+    }
+
+
+def _round_end(ref, rnd, states: list[dict], found: list[int]) -> dict:
+    """The state after round `rnd`'s last turn and its score and totals lines."""
+    lines = [x for x in (rnd.score, rnd.totals) if x is not None]
+    at = [x._line for x in lines if x._line is not None]
+    last = states[-1] if states and states[-1]["round"] == ref.st.number else None
+    return {
+        "index": len(states),
+        "round": ref.st.number,
+        "turn": last["turn"] if last else 0,
+        "player": last["player"] if last else ref.players[0],
+        "line": min(at) if at else None,
+        "end_line": max(at) if at else None,
+        "pointer": lines[0]._pointer if lines else None,
+        **_table(ref, dict(ref.totals)),
+        "findings": found,
+        "score": _round_score(ref, rnd),
     }
 
 
@@ -161,6 +211,14 @@ def replay(
                     "findings": found,
                 }
             )
+        before = len(ref.findings)
         ref.round_close(rnd)
+        if ref.st is not None and (ref.st.over or rnd.score is not None or rnd.totals is not None):
+            found = [
+                index[key].pop(0)
+                for f in ref.findings[before:]
+                if index.get(key := (f.line, f.pointer, f.rule, f.message))
+            ]
+            states.append(_round_end(ref, rnd, states, found))
     out.update(players=list(ref.players), states=states, totals=dict(done.totals))
     return out

@@ -2,7 +2,9 @@
 
 It drives the referee as Referee.run does, a turn at a time, and reads its state between turns:
 the top card and colour, both hands, the draw pile's count, what is pending (a volley's total, a
-WD4), each player's UNO state, and the findings made in the turn."""
+WD4), each player's UNO state, and the findings made in the turn; after a round's last turn, a
+row with ``score``: the round's score and the running totals as the log writes them and as the
+referee counts them (pagereplay's)."""
 
 from __future__ import annotations
 
@@ -47,8 +49,11 @@ def replay(
     done = report.referee
     if done is None:
         return {"report": report.to_dict(), "states": []}
+    from .pagereplay import _round_score
+
     ref = Referee(done.log, done.rs, spec())
     states: list[dict[str, Any]] = []
+    turns = 0
     for rnd in ref.log.rounds:
         ref.round_line(rnd)
         for turn in rnd.turns:
@@ -57,15 +62,30 @@ def replay(
             for ev in turn.events:
                 ref.event(ev)
             if ref.st is not None:
+                turns += 1
                 found = [f.to_dict() for f in ref.findings[before:]]
                 states.append(
                     {
-                        "turn": len(states) + 1,
+                        "turn": turns,
                         "line": turn._line,
                         "player": turn.player,
                         **table(ref),
                         "findings": found,
+                        "score": None,
                     }
                 )
+        before = len(ref.findings)
         ref.round_close(rnd)
+        if ref.st is not None and (ref.st.over or rnd.score is not None or rnd.totals is not None):
+            at = [x._line for x in (rnd.score, rnd.totals) if x is not None and x._line is not None]
+            states.append(
+                {
+                    "turn": turns,
+                    "line": min(at, default=None),
+                    "player": None,
+                    **table(ref),
+                    "findings": [f.to_dict() for f in ref.findings[before:]],
+                    "score": _round_score(ref, rnd),
+                }
+            )
     return {"report": report.to_dict(), "states": states}
