@@ -152,6 +152,19 @@ class GamePack:
             raise FileNotFoundError("the fixtures need a source checkout")
         return root / "fixtures" / self.folder
 
+    def example_path(self) -> Path | None:
+        """A short legal log of the game for people to try (the page's example button, ``GET
+        /v1/games/{game}/example``): by default ``example.log`` beside the spec (:meth:`spec_path`);
+        None when there is none."""
+        path = self.spec_path() / "example.log"
+        return path if path.is_file() else None
+
+    def notation_path(self) -> Path | None:
+        """The game's notation for people (``GET /v1/games/{game}/notation``, linked from the page):
+        by default ``notation.md`` beside the spec (:meth:`spec_path`); None when there is none."""
+        path = self.spec_path() / "notation.md"
+        return path if path.is_file() else None
+
     def spec(self) -> Spec:
         """The game's rules specification (:meth:`spec_path`), loaded once."""
         from ..spec import load_spec

@@ -154,6 +154,13 @@ class GameInfo(BaseModel):
         default_factory=list,
         description="what its pack offers beyond judging: `moves` (POST /v1/moves), `replay`, `profile`, ...",
     )
+    example: str | None = Field(
+        default=None,
+        description="where its pack's example log is (`GET /v1/games/{game}/example`: a short legal game); null: none",
+    )
+    notation: str | None = Field(
+        default=None, description="where its notation for people is (`GET /v1/games/{game}/notation`); null: none"
+    )
     page_script: str | None = Field(
         default=None,
         description="the script of its pack that draws its table in the web page's replay (capability `page`); "

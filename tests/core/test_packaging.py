@@ -47,6 +47,8 @@ def test_wheel_carries_spec_grammar_and_corpus(tmp_path: Path) -> None:
             "spec/rulesets/official.toml",
             f"grammars/{game}.lark",
             "conformance/README.txt",
+            "spec/example.log",  # its example and notation: the page's example button and link
+            "spec/notation.md",
         ):
             assert f"{share}/{rel}" in names, (game, rel)
         rules = {p.name for p in (ROOT / "spec" / game / "rules").glob("*.toml")}

@@ -229,3 +229,30 @@ def test_each_game_with_a_view_of_its_own_has_its_script_served_from_its_pack(cl
         assert find_game(name).page_script().name == "replay.js"
     assert client.get("/games/no-such-game/replay.js").status_code == 404
     assert client.get("/v1/games").json()["log_suffixes"] == [".log", ".dos", ".txt", ".json"]
+
+
+def test_each_games_example_and_notation_are_served_from_its_pack(client, monkeypatch):
+    """GET /v1/games says where each game's example log and notation are; the service serves them as
+    its pack bundles them (the example checks legal); a game without one has none (404)."""
+    from dosverify.games import find_game
+
+    listed = client.get("/v1/games").json()["games"]
+    assert {"dos", "uno-duo"} <= {g["name"] for g in listed}
+    for g in listed:
+        pack = find_game(g["name"])
+        assert g["example"] == f"/v1/games/{pack.name}/example"
+        assert g["notation"] == f"/v1/games/{pack.name}/notation"
+        r = client.get(g["example"])
+        assert r.status_code == 200 and r.headers["content-type"] == "text/plain; charset=utf-8"
+        assert r.content == pack.example_path().read_bytes()
+        assert r.headers["x-spec-version"] == f"{pack.name} {pack.spec().version}"
+        checked = client.post("/v1/check", content=r.content, headers=TEXT).json()
+        assert (checked["game"], checked["verdict"]) == (pack.name, "legal")
+        r = client.get(g["notation"])
+        assert r.status_code == 200 and r.content == pack.notation_path().read_bytes()
+    r = client.get("/v1/games/no-such-game/example")
+    assert r.status_code == 404 and "no game `no-such-game`" in r.json()["detail"]
+    monkeypatch.setattr(find_game("uno-duo"), "example_path", lambda: None)
+    assert next(g for g in client.get("/v1/games").json()["games"] if g["name"] == "uno-duo")["example"] is None
+    r = client.get("/v1/games/uno-duo/example")
+    assert r.status_code == 404 and r.json()["detail"] == "the game `uno-duo` has no example log"

@@ -62,6 +62,19 @@ def test_the_log_names_its_game(pack):
     assert check(text).rounds >= 1
 
 
+def test_its_example_is_a_legal_game_of_it_and_its_notation_is_there(pack):
+    """The example the page loads with one click (example_path) is a legal log of this game, that
+    plays at least one round to its score; the notation the page links (notation_path) is there."""
+    path = pack.example_path()
+    assert path is not None, f"{pack.name} bundles no example log (example.log beside its spec)"
+    text = path.read_text(encoding="utf-8")
+    report = check(text.encode(), name=path.name)
+    assert (report.game, report.verdict) == (pack.name, "legal"), [f.message for f in report.findings]
+    assert report.rounds >= 1 and any(ln.startswith("score ") for ln in text.splitlines())
+    notation = pack.notation_path()
+    assert notation is not None and notation.read_text(encoding="utf-8").startswith("# ")
+
+
 def test_every_rule_has_a_legal_and_an_illegal_fixture(pack):
     rules = set(pack.spec().rules)
     legal_dirs, illegal = set(), set()

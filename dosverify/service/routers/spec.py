@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from ...games import default_game, game_names
+from ...games import default_game, game_names, usable_packs
 from ...inputs import LOG_SUFFIXES
 from ..dependencies import game_pack
 from ..errors import PROBLEM_TYPES, ErrorBody, Problem, ServiceError, loc
@@ -112,10 +112,69 @@ def games() -> dict:
                 "rulesets": sorted(spec.rulesets),
                 "options": list(spec.options),
                 "capabilities": sorted(pack.capabilities),
+                "example": f"/v1/games/{pack.name}/example" if pack.example_path() else None,
+                "notation": f"/v1/games/{pack.name}/notation" if pack.notation_path() else None,
                 "page_script": page_script_url(pack.name) if "page" in pack.capabilities else None,
             }
         )
     return {"default": default_game(), "games": out, "log_suffixes": list(LOG_SUFFIXES)}
+
+
+_DOC_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
+    404: {"model": ErrorBody, "description": "No such game, or its pack has no such document"},
+}
+
+
+def _game_doc(game: str, what: str, path) -> Response:
+    """One of a game's documents, as its pack keeps it; 404 for a game that has none."""
+    if path is None:
+        raise ServiceError(
+            404,
+            "not-found",
+            f"the game `{game}` has no {what}",
+            [Problem(location=loc("path", name="game"), message="GET /v1/games says which games have one")],
+        )
+    mark_games(game)
+    return Response(path.read_bytes(), media_type="text/plain; charset=utf-8")
+
+
+def _listed(game: str):
+    """The usable pack registered as `game` (404 otherwise: a path names a resource)."""
+    pack = next((p for p in usable_packs() if p.name == game), None)
+    if pack is None:
+        raise ServiceError(
+            404,
+            "not-found",
+            f"no game `{game}` (known: {', '.join(p.name for p in usable_packs())})",
+            [Problem(location=loc("path", name="game"), message="GET /v1/games lists the games")],
+        )
+    return pack
+
+
+@router.get(
+    "/v1/games/{game}/example",
+    response_class=Response,
+    responses=_DOC_RESPONSES,
+    summary="A game's example log",
+    operation_id="getGameExample",
+)
+def game_example(game: str) -> Response:
+    """A short legal log of the game, in its text notation, as its pack bundles it: what the web
+    page's example buttons load."""
+    return _game_doc(game, "example log", _listed(game).example_path())
+
+
+@router.get(
+    "/v1/games/{game}/notation",
+    response_class=Response,
+    responses=_DOC_RESPONSES,
+    summary="A game's notation",
+    operation_id="getGameNotation",
+)
+def game_notation(game: str) -> Response:
+    """The game's log notation for people (Markdown, served as plain text), as its pack bundles it."""
+    return _game_doc(game, "notation document", _listed(game).notation_path())
 
 
 @router.get(
