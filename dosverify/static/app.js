@@ -31,6 +31,9 @@ function el(tag, attrs, ...children) {
 
 function say(msg) { $("#status").textContent = msg; }
 
+// "1 log", "2 logs", "0 errors": a count with its word in the right number.
+function plural(n, word, many) { return `${n} ${n === 1 ? word : (many || word + "s")}`; }
+
 // ---- the ruleset and options chooser ----------------------------------------------------
 // One chooser per game (GET /v1/games, then /v1/rulesets?game=): it shows the game of the log
 // pasted or chosen, and each game keeps its own choices, so that a folder of several games is
@@ -52,10 +55,48 @@ async function loadRulesets() {
       games.choices[g.name] = {ruleset: "", options: {}};
       $("#opt-game").append(el("option", {value: g.name}, g.title));
     }
+    showExamples(data.games);
     showChooser(data.default);
   } catch (e) {
     say("Could not load the rulesets: " + e);
   }
+}
+
+// An example of each game one click away (its pack's example log, GET /v1/games/{game}/example),
+// and a link to each game's notation.
+function showExamples(list) {
+  const withExample = list.filter((g) => g.example);
+  $("#example-list").replaceChildren(...withExample.map((g) =>
+    el("button", {type: "button", class: "secondary", "data-game": g.name, onclick: () => loadExample(g)}, `${g.title} example`)));
+  $("#examples").hidden = !withExample.length;
+  const withNotation = list.filter((g) => g.notation);
+  $("#notations").replaceChildren("How each game's logs are written: ",
+    ...withNotation.flatMap((g, k) => [k ? ", " : "", el("a", {href: g.notation, "data-game": g.name}, `${g.title} notation`)]));
+  $("#notations").hidden = !withNotation.length;
+}
+
+async function loadExample(g) {
+  try {
+    const r = await fetch(g.example);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    $("#log-text").value = await r.text();
+  } catch (e) {
+    say(`Could not load the ${g.title} example: ${e.message || e}`);
+    return;
+  }
+  $("#files").value = ""; $("#folder").value = ""; choose([]);
+  keepChoices(); showChooser(g.name);
+  say(`The ${g.title} example is in the box: choose Check to check it.`);
+}
+
+// The folded options' summary: the game's, and what is set.
+function optionsSummary() {
+  const info = games.byName[games.shown], mine = games.choices[games.shown];
+  if (!info || !mine) return;
+  const set = Object.entries(mine.options).map(([k, v]) => `${k}=${v}`);
+  $("#options-summary").textContent = `${info.title}: ` +
+    (mine.ruleset ? `ruleset ${mine.ruleset}` : "the log's own ruleset") +
+    (set.length ? `, ${set.join(", ")}` : " and options");
 }
 
 function showChooser(game) {
@@ -78,6 +119,7 @@ function showChooser(game) {
     list.append(el("div", {class: "opt"}, el("label", {for: id, title: opt.text}, key), sel));
   }
   $("#options-legend").textContent = `${info.title} options (override the ruleset's)`;
+  optionsSummary();
 }
 
 // ` with KEY=VALUE, ...`: the options in force that differ from the named ruleset's, as the
@@ -97,6 +139,7 @@ function keepChoices() {
   for (const sel of document.querySelectorAll("[data-option]")) {
     if (sel.value) mine.options[sel.dataset.option] = sel.value; else delete mine.options[sel.dataset.option];
   }
+  optionsSummary();
 }
 
 // The game a log is of, as the server tells it (POST /v1/game: the one place a log's game is
@@ -149,25 +192,25 @@ async function checkAll(inputs) {
   $("#event").hidden = true;  // checked here, not kept: the URL no longer names an event or an audit
   if (/^#(event|audit)=/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
   state.games = inputs.map(({name, bytes}) => ({name, bytes, json: looksJson(bytes), result: null, error: null}));
-  say(`Checking ${inputs.length} log(s)…`);
+  say(`Checking ${plural(inputs.length, "log")}…`);
   let next = 0, done = 0;
   async function worker() {
     while (next < state.games.length) {
       const g = state.games[next++];
       try { g.result = await replayOne(g); } catch (e) { g.error = String(e.message || e); }
       done++;
-      say(`Checked ${done} of ${state.games.length} log(s)…`);
+      say(`Checked ${done} of ${plural(state.games.length, "log")}…`);
     }
   }
   await Promise.all([worker(), worker(), worker(), worker()]);
   const failed = state.games.filter((g) => g.error);
   if (failed.length) {
-    say(`${failed.length} request(s) refused: ${failed[0].name}: ${failed[0].error}`);
+    say(`${plural(failed.length, "request")} refused: ${failed[0].name}: ${failed[0].error}`);
     state.games = state.games.filter((g) => !g.error);
   } else {
     const n = state.games.length;
     const legal = state.games.filter((g) => g.result.report.verdict === "legal").length;
-    say(`Checked ${n} log(s): ${legal} legal, ${n - legal} not.`);
+    say(`Checked ${plural(n, "log")}: ${legal} legal, ${n - legal} not.`);
   }
   if (state.games.length === 1) {
     $("#many").hidden = true;
@@ -176,7 +219,7 @@ async function checkAll(inputs) {
     $("#single").hidden = true;
     renderMany();
     $("#many").hidden = false;
-    $("#many-h").focus();
+    bringIntoView($("#many-h"));
   }
 }
 
@@ -228,7 +271,7 @@ async function filesOfDrop(dt) {
 function choose(files) {
   state.pending = Array.from(files).sort((a, b) => a.name.localeCompare(b.name, undefined, {numeric: true}));
   $("#chosen").textContent = state.pending.length
-    ? `${state.pending.length} file(s) chosen: ${state.pending.map((f) => f.name).slice(0, 5).join(", ")}${state.pending.length > 5 ? ", …" : ""}`
+    ? `${plural(state.pending.length, "file")} chosen: ${state.pending.map((f) => f.name).slice(0, 5).join(", ")}${state.pending.length > 5 ? ", …" : ""}`
     : "";
   if (state.pending.length) {  // the chooser shows the first file's game
     state.pending[0].slice(0, 4096).arrayBuffer().then(async (b) => { const g = await gameOf(new Uint8Array(b)); keepChoices(); showChooser(g); });
@@ -394,7 +437,8 @@ function showGame(g, back) {
   const warnings = rep.findings.length - errors;
   const v = $("#verdict");
   v.className = `verdict v-${rep.verdict}`;
-  v.textContent = `${rep.verdict}: ${errors} error(s), ${warnings} warning(s); ${rep.rounds} round(s), ${rep.turns} turn(s)` +
+  v.textContent = `${rep.verdict}: ${plural(errors, "error")}, ${plural(warnings, "warning")}; ` +
+    `${plural(rep.rounds, "round")}, ${plural(rep.turns, "turn")}` +
     (rep.ruleset ? `; ruleset ${rep.ruleset}${optionsDiff(rep, g.game || rep.game || games.fallback)}` : "") + ` (spec ${rep.spec_version})`;
 
   // the log, numbered, each finding's line marked with its kinds
@@ -445,13 +489,20 @@ function showGame(g, back) {
   // the replay
   const jump = $("#jump");
   jump.replaceChildren(...g.result.states.map((s, j) =>
-    el("option", {value: j}, `round ${s.round}, turn ${s.turn} (${s.player})${s.findings.length ? " ⚠" : ""}`)));
+    el("option", {value: j}, (s.score ? `round ${s.round}: the score` : `round ${s.round}, turn ${s.turn} (${s.player})`) +
+      (s.findings.length ? " ⚠" : ""))));
   $("#replay").hidden = !g.result.states.length;
   showStep(0);
   $("#single").hidden = false;
   $("#many").hidden = true;
   $("#single-h").setAttribute("tabindex", "-1");
-  $("#single-h").focus();
+  bringIntoView($("#single-h"));
+}
+
+// A view just drawn: its heading at the top of the window, and the focus on it.
+function bringIntoView(heading) {
+  heading.scrollIntoView({block: "start"});
+  heading.focus({preventScroll: true});
 }
 
 function gotoFinding(k) {
@@ -667,6 +718,7 @@ function stateIndex(g, s) { return g.result.states.indexOf(s); }
 document.addEventListener("DOMContentLoaded", () => {
   loadRulesets();
   $("#opt-game").addEventListener("change", (e) => { keepChoices(); showChooser(e.target.value); });
+  $("#options-box").addEventListener("change", (e) => { if (e.target.id !== "opt-game") keepChoices(); });
   $("#log-text").addEventListener("input", () => {
     const text = $("#log-text").value;
     if (text.trim()) gameOf(new TextEncoder().encode(text)).then((g) => { keepChoices(); showChooser(g); });

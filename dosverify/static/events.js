@@ -1,7 +1,7 @@
 // The organiser's events on the page: an event's view (standings, every audit with its verdict),
 // an audit's view (the log as kept, its findings, the replay) and the upload of a folder of logs
 // into an event, each file its own audit. Plain JavaScript over /v1/events and /v1/audits; it
-// shares app.js's helpers ($, el, state, looksJson, isLog, filesOfDrop, showGame, gotoLine).
+// shares app.js's helpers ($, el, plural, state, looksJson, isLog, filesOfDrop, showGame, gotoLine).
 //
 // Every view is named by the URL's fragment, so that its address is its permalink:
 //   #event=ID[&q=TEXT][&verdict=V][&sort=[-]KEY][&count_illegal=true]   an event, as filtered and sorted
@@ -236,7 +236,7 @@ function chooseUpload(files) {
     .sort((a, b) => uploadName(a).localeCompare(uploadName(b), undefined, {numeric: true}));
   const names = ev.pending.map(uploadName);
   $("#event-chosen").textContent = names.length
-    ? `${names.length} file(s) chosen: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : "";
+    ? `${plural(names.length, "file")} chosen: ${names.slice(0, 5).join(", ")}${names.length > 5 ? ", …" : ""}` : "";
 }
 
 async function postLog(name, bytes) {
@@ -291,7 +291,7 @@ async function upload() {
   $("#upload-btn").disabled = false;
   $("#event-chosen").textContent = "";
   $("#event-folder").value = $("#event-files").value = "";  // the same folder chosen again is a new choice
-  $("#upload-status").textContent = `Uploaded ${items.length} file(s): ${counts[201]} new audit(s), ` +
+  $("#upload-status").textContent = `Uploaded ${plural(items.length, "file")}: ${plural(counts[201], "new audit")}, ` +
     `${counts[200]} already in the event, ${counts.refused} refused.`;
   try { await loadEvent(); } catch (e) { sayEvent(`Could not read the event again: ${e.message}`); }
 }

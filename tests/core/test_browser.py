@@ -114,7 +114,7 @@ def drop_files(pg, files: dict[str, str], zone: str = "#drop") -> None:
 def test_paste_a_legal_log_and_see_legal(page):
     page.fill("#log-text", EXAMPLE)
     page.click("#check-btn")
-    expect(page.locator("#verdict")).to_contain_text("legal: 0 error(s)")
+    expect(page.locator("#verdict")).to_contain_text("legal: 0 errors, 0 warnings; 1 round, 2 turns")
     expect(page.locator("#verdict")).to_have_class("verdict v-legal")
     expect(page.locator("#findings")).to_contain_text("No findings")
     assert page.locator("#log-lines .line").count() == EXAMPLE.count("\n")
@@ -341,14 +341,14 @@ def test_a_folder_becomes_an_event_with_standings_permalinks_and_audits(page, se
     assert api_json(server, f"/v1/events/{eid}")["name"] == "Club night"
 
     page.set_input_files("#event-folder", str(d))
-    expect(page.locator("#event-chosen")).to_contain_text("20 file(s) chosen")  # not the .expected.json
+    expect(page.locator("#event-chosen")).to_contain_text("20 files chosen")  # not the .expected.json
     page.click("#upload-btn")
     # two of the twenty are the same bytes under two names: one audit, answered twice
     distinct = {hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
     again = 20 - len(distinct)
     assert again == 1
     expect(page.locator("#upload-status")).to_contain_text(
-        f"{len(distinct)} new audit(s), {again} already in the event, 0 refused"
+        f"{len(distinct)} new audits, {again} already in the event, 0 refused"
     )
     results = page.locator("#upload-results li")
     assert results.count() == 20
@@ -378,7 +378,7 @@ def test_a_folder_becomes_an_event_with_standings_permalinks_and_audits(page, se
     # the same folder again: every file answered with the audit it already has
     page.set_input_files("#event-folder", str(d))
     page.click("#upload-btn")
-    expect(page.locator("#upload-status")).to_contain_text("0 new audit(s), 20 already in the event")
+    expect(page.locator("#upload-status")).to_contain_text("0 new audits, 20 already in the event")
     expect(page.locator("#upload-results li[data-status='200']")).to_have_count(20)
     assert api_json(server, f"/v1/events/{eid}")["games"] == len(distinct)
 
@@ -498,7 +498,7 @@ def test_a_mixed_event_has_a_table_per_game_and_every_list_names_each_logs_game(
     expect(page.locator("#event-h")).to_have_text("Both games")
     page.set_input_files("#event-folder", str(d))
     page.click("#upload-btn")
-    expect(page.locator("#upload-status")).to_contain_text("4 new audit(s)")
+    expect(page.locator("#upload-status")).to_contain_text("4 new audits")
     eid = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('event')")
     data = api_json(server, f"/v1/events/{eid}/standings")
     assert data["mixed"] is True and [t["title"] for t in data["tables"]] == ["DOS", "UNO Duo"]
@@ -549,3 +549,146 @@ def test_phone_width_labels_and_no_outside_requests(browser, server):
         expect(pg.locator("text=dosverify").first).to_be_visible()  # drawn after the last request, on a busy machine
     context.close()
     assert not outside, outside
+
+
+# ---- the page as the eye meets it (issue 35, "The page") ----------------------------------
+
+
+def in_view(pg, selector: str) -> None:
+    """The element is wholly within the window as it is scrolled now."""
+    box = pg.locator(selector).bounding_box()
+    size = pg.viewport_size
+    assert box is not None and size is not None, selector
+    assert -1 <= box["y"] and box["y"] + box["height"] <= size["height"] + 1, (selector, box, size)
+
+
+@pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["laptop", "phone"])
+def test_the_report_is_where_the_eye_is_after_check(browser, server, size):
+    """Check is on the first screen (the options folded away); after it the report (its heading and
+    verdict) is in the window with the focus on it, for one log and for many."""
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=width < 500)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    expect(pg.locator("#examples")).to_be_visible()  # the games are loaded
+    in_view(pg, "#check-btn")
+    pg.fill("#log-text", ILLEGAL)
+    pg.click("#check-btn")
+    expect(pg.locator("#verdict")).to_contain_text("illegal")
+    expect(pg.locator("#single-h")).to_be_focused()
+    in_view(pg, "#single-h")
+    in_view(pg, "#verdict")
+    assert pg.evaluate("window.scrollY") > 0, "the window scrolled to the report"
+    pg.evaluate("window.scrollTo(0, 0)")
+    drop_files(pg, {"a.log": EXAMPLE, "b.log": ILLEGAL})
+    expect(pg.locator("#games tbody tr")).to_have_count(2)
+    expect(pg.locator("#many-h")).to_be_focused()
+    in_view(pg, "#many-h")
+    context.close()
+    assert not errors, errors
+
+
+def test_options_are_folded_away_and_only_the_logs_games(page, server):
+    """The options are in a closed <details> until asked for; a DOS log shows DOS's options only,
+    a UNO Duo log UNO Duo's only (each game's, as GET /v1/rulesets?game= gives them)."""
+    box = page.locator("#options-box")
+    expect(page.locator("#opt-game")).to_have_value("dos")
+    assert box.evaluate("(d) => d.tagName === 'DETAILS' && !d.open")
+    expect(page.locator("#option-list select").first).to_be_hidden()
+    uno = (ROOT / "fixtures" / "uno-duo" / "examples" / "example-1.log").read_text(encoding="utf-8")
+    for log, game in ((uno, "uno-duo"), (EXAMPLE, "dos")):
+        page.fill("#log-text", log)
+        expect(page.locator("#opt-game")).to_have_value(game)
+        keys = list(api_json(server, f"/v1/rulesets?game={game}")["options"])
+        options = page.locator("#option-list select")
+        expect(options).to_have_count(len(keys))
+        assert options.evaluate_all("(s) => s.map((e) => e.dataset.option)") == keys
+    assert not box.evaluate("(d) => d.open")  # pasting a log leaves them folded
+    page.click("#options-box summary")
+    expect(page.locator("#opt-dos-call")).to_be_visible()
+    assert serious_accessibility_violations(page) == []  # the options opened
+
+
+def test_counts_are_in_real_plurals(page):
+    """No `(s)` anywhere on the page after a check of one log and of two: `1 log`, `2 logs`,
+    `1 error`, `0 errors`."""
+
+    def text() -> str:
+        return page.evaluate("document.body.innerText")
+
+    assert "(s)" not in text()
+    page.fill("#log-text", ILLEGAL)
+    page.click("#check-btn")
+    errors = sum(f.severity == "error" for f in api.check(ILLEGAL.encode()).findings)
+    expect(page.locator("#verdict")).to_contain_text(f"illegal: {errors} error{'s' if errors != 1 else ''}, ")
+    expect(page.locator("#status")).to_have_text("Checked 1 log: 0 legal, 1 not.")
+    assert "(s)" not in text()
+    drop_files(page, {"a.log": EXAMPLE, "b.log": ILLEGAL})
+    expect(page.locator("#status")).to_have_text("Checked 2 logs: 1 legal, 1 not.")
+    expect(page.locator("#chosen")).to_contain_text("2 files chosen")
+    assert "(s)" not in text()
+    page.locator("#games tbody tr[data-verdict=legal] th button").click()
+    expect(page.locator("#verdict")).to_contain_text("legal: 0 errors, 0 warnings; 1 round, 2 turns")
+    assert "(s)" not in text()
+    page.fill("#log-text", ILLEGAL.replace("turn cyd\n", "turn ann\n", 1))
+    page.click("#clear-btn")
+    page.set_input_files("#files", str(ROOT / "fixtures" / "dos" / "notation" / "example.log"))
+    expect(page.locator("#chosen")).to_contain_text("1 file chosen")
+    assert "(s)" not in text()
+
+
+def test_each_game_has_an_example_one_click_away_that_checks_legal(page, server):
+    """A button per registered game loads its pack's example log (GET /v1/games/{game}/example) into
+    the box, and it checks legal; each game's notation is linked."""
+    listed = api_json(server, "/v1/games")["games"]
+    assert {"dos", "uno-duo"} <= {g["name"] for g in listed if g["example"] and g["notation"]}
+    expect(page.locator("#example-list button")).to_have_count(sum(1 for g in listed if g["example"]))
+    for g in listed:
+        page.click("#clear-btn")
+        expect(page.locator("#single")).to_be_hidden()
+        page.get_by_role("button", name=f"{g['title']} example").click()
+        with urllib.request.urlopen(server + g["example"], timeout=60) as r:
+            want = r.read().decode()
+        expect(page.locator("#log-text")).to_have_value(want)
+        expect(page.locator("#opt-game")).to_have_value(g["name"])
+        page.click("#check-btn")
+        expect(page.locator("#verdict")).to_have_class("verdict v-legal")
+        expect(page.locator("#verdict")).to_contain_text("legal: 0 errors, 0 warnings")
+        link = page.get_by_role("link", name=f"{g['title']} notation")
+        assert link.get_attribute("href") == g["notation"]
+        with urllib.request.urlopen(server + g["notation"], timeout=60) as r:
+            assert r.status == 200 and "notation" in r.read().decode().splitlines()[0].lower()
+    assert serious_accessibility_violations(page) == []
+
+
+def test_the_dos_replay_shows_the_score_and_totals_at_the_rounds_end(page, server):
+    """After the round's last turn, a step shows each player's score and running total, as the log
+    writes them and as the referee counts them."""
+    example = api_json(server, "/v1/games")["games"][0]
+    assert example["name"] == "dos"
+    page.get_by_role("button", name="DOS example").click()
+    expect(page.locator("#log-text")).not_to_have_value("")
+    text = page.locator("#log-text").input_value()
+    want = replay(text.encode())
+    end = want["states"][-1]
+    assert end["score"] and end["score"]["lines"] == ["score bob 19", "totals ann 0 bob 19"]
+    page.click("#check-btn")
+    expect(page.locator("#verdict")).to_contain_text("legal")
+    page.click("#last-btn")
+    expect(page.locator("#where")).to_contain_text(
+        f"Round 1: the score, after the round's last turn ({len(want['states'])} of"
+    )
+    for p in want["players"]:
+        cells = page.locator(f"#round-score tbody tr[data-player='{p}'] td")
+        sc = end["score"]
+        expect(cells).to_have_text([str(sc[k][p]) for k in ("log_score", "points", "log_totals", "totals")])
+    expect(page.locator(".round-score")).to_contain_text("score bob 19 / totals ann 0 bob 19")
+    expect(page.locator("table.seats tbody tr[data-player='bob'] td").nth(3)).to_have_text("19")  # the total after it
+    page.click("#prev-btn")  # the last turn: the round is over, not yet scored
+    expect(page.locator("#where")).to_contain_text("(the round is over)")
+    expect(page.locator("#round-score")).to_have_count(0)
+    expect(page.locator("table.seats tbody tr[data-player='bob'] td").nth(3)).to_have_text("0")
+    shot(page, "replay-score")
+    assert serious_accessibility_violations(page) == []

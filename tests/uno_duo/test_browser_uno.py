@@ -107,7 +107,7 @@ def test_the_page_replays_a_uno_duo_game_turn_by_turn(page, example, pending, un
     assert {seat["uno"] for s in states for seat in s["seats"].values()} - {None} == uno
     page.fill("#log-text", text)
     page.click("#check-btn")
-    expect(page.locator("#verdict")).to_contain_text("legal: 0 error(s)")
+    expect(page.locator("#verdict")).to_contain_text("legal: 0 errors, 0 warnings; ")
     page.locator("body").click(position={"x": 5, "y": 5})  # the arrow keys work when no field has the focus
     for n, s in enumerate(states):
         if n:
@@ -131,7 +131,7 @@ def test_a_uno_duo_finding_shows_its_turn_and_its_rule(page):
     target = next(s for s in want["states"] if k in s["findings"])
     page.fill("#log-text", ILLEGAL_1)
     page.click("#check-btn")
-    expect(page.locator("#verdict")).to_contain_text("illegal: 1 error(s)")
+    expect(page.locator("#verdict")).to_contain_text("illegal: 1 error, ")
     item = page.locator("#findings li").nth(k)
     item.get_by_role("button", name="show the turn in the replay").click()
     assert_table(page, want, target)
@@ -161,15 +161,22 @@ def test_a_uno_duo_log_in_the_json_form_replays_too(page):
 
 def test_the_chooser_shows_the_logs_game_and_sends_its_options(page):
     """Pasting a UNO Duo log shows UNO Duo's rulesets and options; one chosen is the one judged
-    under (the server would refuse a DOS option for this log), and DOS keeps its own choices."""
+    under (the server would refuse a DOS option for this log), and DOS keeps its own choices. The
+    options are folded away until asked for, and only the log's game's are shown."""
     expect(page.locator("#opt-game")).to_have_value("dos")
-    expect(page.locator("#opt-dos-call")).to_be_attached()
+    expect(page.locator("#opt-dos-call")).to_be_hidden()  # folded away
+    page.click("#options-box summary")
     page.select_option("#opt-dos-call", "off")  # a DOS choice: kept for DOS logs, never sent as this log's
+    expect(page.locator("#options-summary")).to_have_text("DOS: the log's own ruleset, dos-call=off")
     page.fill("#log-text", EXAMPLE_1)
     expect(page.locator("#opt-game")).to_have_value("uno-duo")
     expect(page.locator("#opt-volley")).to_be_attached()
     expect(page.locator("#opt-dos-call")).to_have_count(0)
+    keys = list(PACK.spec().options)
+    expect(page.locator("#option-list select")).to_have_count(len(keys))
+    assert page.locator("#option-list select").evaluate_all("(s) => s.map((e) => e.dataset.option)") == keys
     expect(page.locator("#options-legend")).to_contain_text("UNO Duo options")
+    expect(page.locator("#options-summary")).to_have_text("UNO Duo: the log's own ruleset and options")
     page.select_option("#opt-volley", "must")
     page.click("#check-btn")
     expect(page.locator("#verdict")).to_contain_text("ruleset official with volley=must")
