@@ -144,3 +144,24 @@ def test_the_report_opens_offline_in_chromium_and_shows_every_finding(report):
         finally:
             browser.close()
     assert [u for u in requests if not u.startswith("file://")] == [], json.dumps(requests)
+
+
+def test_one_game_is_counted_in_the_singular(tmp_path, capsys):
+    """An event of one log: the report says `1 game`, export, import and recompute `1 audit`."""
+    url = ["--database-url", f"sqlite:///{tmp_path / 'events.db'}"]
+    log = tmp_path / "table1.log"
+    log.write_bytes(game_logs(1, whole=True, start=70)[0])
+    assert main(["event", "create", "One", *url]) == 0
+    assert main(["event", "add", "One", str(log), *url]) == 0
+    out = tmp_path / "report.html"
+    assert main(["event", "report", "One", "-o", str(out), *url]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert re.search(r"\b1 game: 1 legal, 0 illegal, 0 malformed\.", html), html[:2000]
+    capsys.readouterr()
+    assert main(["event", "export", "One", str(tmp_path / "exported"), *url]) == 0
+    assert capsys.readouterr().out.strip().endswith("One, 1 audit")
+    assert main(["event", "recompute", "One", *url]) == 0
+    assert capsys.readouterr().out.strip() == "One: 0 of 1 audit judged anew"
+    other = ["--database-url", f"sqlite:///{tmp_path / 'other.db'}"]
+    assert main(["event", "import", str(tmp_path / "exported"), *other]) == 0
+    assert capsys.readouterr().out.strip().endswith("\t1 audit")
