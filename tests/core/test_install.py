@@ -178,6 +178,10 @@ def _serve_answers(cmd: list[str], env: dict, work: Path) -> None:
                 assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
                 assert time.monotonic() < deadline, "the service did not start"
                 time.sleep(0.2)
+        # the page's data from the packs' packages: a game's replay script, its example and notation
+        for path in ("/games/uno-duo/replay.js", "/v1/games/dos/example", "/v1/games/uno-duo/notation"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as resp:
+                assert resp.status == 200 and len(resp.read()) > 500, path
     finally:
         proc.terminate()
         proc.wait(timeout=30)
