@@ -41,9 +41,15 @@ def chromium() -> Iterator:
             b.close()
 
 
+def loaded(pg) -> None:
+    """Wait until the page has the games (GET /v1/games): their options and examples are drawn."""
+    expect(pg.locator("#example-list button").first).to_be_attached(timeout=20_000)
+
+
 @contextmanager
 def guarded_page(browser, server: str) -> Iterator:
-    """A page of the server at 1280x900; on leaving, no request went elsewhere and no script failed."""
+    """A page of the server at 1280x900, its games loaded; on leaving, no request went elsewhere and no
+    script failed."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     outside, errors = [], []
 
@@ -59,6 +65,7 @@ def guarded_page(browser, server: str) -> Iterator:
     pg = context.new_page()
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(server + "/")
+    loaded(pg)
     yield pg
     context.close()
     assert not outside, f"requests left the machine: {outside}"

@@ -11,6 +11,7 @@ const state = {
   step: 0,            // the replay's state index
   rules: new Map(),   // rule id -> promise of the rule
   pending: [],        // files chosen or dropped, not yet checked
+  run: 0,             // the check under way (checkAll), counted so that a stale one shows nothing
 };
 
 function el(tag, attrs, ...children) {
@@ -67,11 +68,12 @@ async function loadRulesets() {
 function showExamples(list) {
   const withExample = list.filter((g) => g.example);
   $("#example-list").replaceChildren(...withExample.map((g) =>
-    el("button", {type: "button", class: "secondary", "data-game": g.name, onclick: () => loadExample(g)}, `${g.title} example`)));
+    el("button", {type: "button", class: "secondary", "data-game": g.name, "aria-label": `${g.title} example`,
+                  onclick: () => loadExample(g)}, g.title)));
   $("#examples").hidden = !withExample.length;
   const withNotation = list.filter((g) => g.notation);
-  $("#notations").replaceChildren("How each game's logs are written: ",
-    ...withNotation.flatMap((g, k) => [k ? ", " : "", el("a", {href: g.notation, "data-game": g.name}, `${g.title} notation`)]));
+  $("#notations").replaceChildren("Notations: ", ...withNotation.flatMap((g, k) =>
+    [k ? ", " : "", el("a", {href: g.notation, "data-game": g.name, "aria-label": `${g.title} notation`}, g.title)]));
   $("#notations").hidden = !withNotation.length;
 }
 
@@ -191,18 +193,21 @@ async function replayOne(game) {
 async function checkAll(inputs) {
   $("#event").hidden = true;  // checked here, not kept: the URL no longer names an event or an audit
   if (/^#(event|audit)=/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search);
-  state.games = inputs.map(({name, bytes}) => ({name, bytes, json: looksJson(bytes), result: null, error: null}));
+  const run = ++state.run;  // a newer check, or Clear, makes this one's answers stale
+  const list = inputs.map(({name, bytes}) => ({name, bytes, json: looksJson(bytes), result: null, error: null}));
   say(`Checking ${plural(inputs.length, "log")}…`);
   let next = 0, done = 0;
   async function worker() {
-    while (next < state.games.length) {
-      const g = state.games[next++];
+    while (next < list.length && run === state.run) {
+      const g = list[next++];
       try { g.result = await replayOne(g); } catch (e) { g.error = String(e.message || e); }
       done++;
-      say(`Checked ${done} of ${plural(state.games.length, "log")}…`);
+      if (run === state.run) say(`Checked ${done} of ${plural(list.length, "log")}…`);
     }
   }
   await Promise.all([worker(), worker(), worker(), worker()]);
+  if (run !== state.run) return;
+  state.games = list;
   const failed = state.games.filter((g) => g.error);
   if (failed.length) {
     say(`${plural(failed.length, "request")} refused: ${failed[0].name}: ${failed[0].error}`);
@@ -728,6 +733,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("#folder").addEventListener("change", (e) => choose(Array.from(e.target.files).filter((f) => isLog(f.name))));
   $("#clear-btn").addEventListener("click", () => {
     $("#log-text").value = ""; $("#files").value = ""; $("#folder").value = ""; choose([]); say("");
+    state.run++;  // a check under way is dropped
     $("#single").hidden = $("#many").hidden = true;
   });
   const drop = $("#drop");

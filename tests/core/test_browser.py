@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "test-output" / "browser"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browserkit import CHROMIUM, expect, sync_playwright  # noqa: E402
+from browserkit import CHROMIUM, expect, loaded, sync_playwright  # noqa: E402
 from liveserver import start_server, stop_server  # noqa: E402
 
 from dosverify import api  # noqa: E402
@@ -86,6 +86,7 @@ def page(browser, server):
     pg = context.new_page()
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(server + "/")
+    loaded(pg)
     pg.seen, pg.outside = seen, outside  # type: ignore[attr-defined]
     yield pg
     context.close()
@@ -572,7 +573,9 @@ def test_the_report_is_where_the_eye_is_after_check(browser, server, size):
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     pg.goto(server + "/")
-    expect(pg.locator("#examples")).to_be_visible()  # the games are loaded
+    before = pg.locator("#check-btn").bounding_box()
+    loaded(pg)
+    assert pg.locator("#check-btn").bounding_box() == before, "loading the games moves nothing"
     in_view(pg, "#check-btn")
     pg.fill("#log-text", ILLEGAL)
     pg.click("#check-btn")
@@ -654,6 +657,8 @@ def test_each_game_has_an_example_one_click_away_that_checks_legal(page, server)
         expect(page.locator("#log-text")).to_have_value(want)
         expect(page.locator("#opt-game")).to_have_value(g["name"])
         page.click("#check-btn")
+        expect(page.locator("#single")).to_be_visible()  # this log's report (Clear hid the last one)
+        expect(page.locator("#log-lines .line")).to_have_count(len(want.splitlines()))
         expect(page.locator("#verdict")).to_have_class("verdict v-legal")
         expect(page.locator("#verdict")).to_contain_text("legal: 0 errors, 0 warnings")
         link = page.get_by_role("link", name=f"{g['title']} notation")
