@@ -203,27 +203,12 @@ class Table:
         legal = not bad and canonical is not None and (listed is None or canonical in listed)
         deferred = False
         if not legal and not bad and len(written) == 1:
-            later = self._pos.deferred(line) or self._probe(lines, at, moves or [])
+            later = self._pos.deferred(line) or _probe(self, lines, at, moves or [])
             for f in later:
                 if f.line is None and f.pointer is None:
                     f.line = at
             findings, deferred = findings + later, bool(later)
         return Verdict(line, canonical, legal, findings, deferred)
-
-    def _probe(self, lines: list[str], at: int, moves: list[Move]) -> list[Finding]:
-        """The finding an unlisted line earns once a later line arrives (READINGS such as DOS's R9: a
-        step that came too early is reported when the step it jumped comes): the tried line followed
-        by each move listed here (those the player may write first, then the table's and chance
-        lines), judged by ``check``, until one shows an error or warning at the tried line."""
-        ordered = sorted(moves, key=lambda m: (m.chance, m.actor == "table", m.kind == DEAL))
-        for move in ordered[:PROBES]:
-            if move.kind == DEAL:
-                continue
-            report = self._check([*lines, *self.written(move)])
-            got = [f for f in report.findings if f.line == at and f.severity in BAD]
-            if got:
-                return got
-        return []
 
     def written(self, move: Move) -> list[str]:
         """The lines playing a listed `move` writes: its line, or for the chance move ``deal`` (a
@@ -366,6 +351,22 @@ class _Step(NamedTuple):
     before: PackPosition | None
     judged: list[str]
     base: int
+
+
+def _probe(table: Table, lines: list[str], at: int, moves: list[Move]) -> list[Finding]:
+    """The finding an unlisted line earns once a later line arrives (READINGS such as DOS's R9: a
+    step that came too early is reported when the step it jumped comes): the tried line followed
+    by each move listed at the table (those the player may write first, then the table's and chance
+    lines), judged by ``check``, until one shows an error or warning at the tried line."""
+    ordered = sorted(moves, key=lambda m: (m.chance, m.actor == "table", m.kind == DEAL))
+    for move in ordered[:PROBES]:
+        if move.kind == DEAL:
+            continue
+        report = table._check([*lines, *table.written(move)])
+        got = [f for f in report.findings if f.line == at and f.severity in BAD]
+        if got:
+            return got
+    return []
 
 
 def _read_judged(
