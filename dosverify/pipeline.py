@@ -310,9 +310,10 @@ def other_notation(header: str, text: str, notations: Callable[[], Sequence[Nota
     """The game whose notation a text log under `header`'s header is written in, when it is
     another: among the log's lines after its header (none blank or a comment alone), the
     header's game cannot read at least half of those that are not read by both games, and the
-    other game reads at least 90% of all of them. Lines both notations have (`turn ann`, `draw`,
-    `pass`, `round 1`) tell neither game; a log of one line the header's game does not read and
-    the rest read by both is the other game's. Of several such games, the one that reads the
+    other game reads at least 90% of all of them, and more lines than neither game reads. Lines
+    both notations have (`turn ann`, `draw`, `pass`, `round 1`) tell neither game, and junk (lines
+    neither reads) tells for neither: a log of one line the header's game does not read and the
+    rest read by both is the other game's, a DOS log of 300 rounds and 30 junk lines stays DOS's. Of several such games, the one that reads the
     most lines (then the registry's order). None when the header's game cannot tell its lines
     (no capability ``recognize``), or the log is its own. The other games are asked first, each
     stopping once it cannot read more than a tenth of the lines: a log of the header's game
@@ -350,8 +351,10 @@ def other_notation(header: str, text: str, notations: Callable[[], Sequence[Nota
     best: OtherNotation | None = None
     for game, reads in candidates:
         both = sum(1 for a, b in zip(mine, reads, strict=True) if a and b)
-        if 2 * unread < n - both:
-            continue
+        only_other = sum(1 for a, b in zip(mine, reads, strict=True) if b and not a)
+        neither = sum(1 for a, b in zip(mine, reads, strict=True) if not a and not b)
+        if 2 * unread < n - both or only_other <= neither:
+            continue  # its own game reads enough, or what it cannot read is mostly junk to both
         got = OtherNotation(game, n, n - unread, reads.count(True), both)
         if best is None or got.other_reads > best.other_reads:
             best = got

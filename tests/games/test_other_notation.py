@@ -107,8 +107,16 @@ def test_the_header_game_must_fail_on_at_least_half_of_the_lines_not_read_by_bot
     # 5 lines not read by both: 3 the header's alone, 2 it cannot read: below half
     assert _named(30, set(range(25)) | {27, 28, 29}, other) is None
     # 4 lines not read by both (26-29), 2 the header's alone: exactly half; 3 (27-29) and 1 unread: below
-    assert _named(30, set(range(26)) | {27, 28}, other) == "beta"
-    assert _named(30, set(range(27)) | {27, 28}, other) is None
+    assert _named(30, set(range(26)) | {27, 28}, other | {29}) == "beta"
+    assert _named(30, set(range(29)), other | {29}) is None
+
+
+def test_junk_tells_for_neither_game():
+    """Lines neither game reads are no evidence for the other game: it must read more lines alone than
+    there are such lines (a DOS log of 300 rounds and 30 junk lines stays DOS's)."""
+    assert _named(331, set(range(301)), set(range(300))) is None  # shared 300, the header's 1, junk 30
+    assert _named(331, set(range(300)), set(range(320))) == "beta"  # the other's alone 20, junk 11
+    assert _named(331, set(range(300)), set(range(310))) is None  # the other's alone 10, junk 21
 
 
 def test_a_log_its_header_game_reads_whole_is_never_another_games():
