@@ -55,6 +55,19 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {why} (left out of the quick tier)")
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The quick tier does not even import a heavy file, whose tests it would leave out: collecting
+    costs too (schemathesis builds its cases from the OpenAPI document then, about 16 s of each
+    worker's start)."""
+    if config.getoption("--tier") == FULL or config.getoption("markexpr"):
+        return None
+    try:
+        rel = collection_path.resolve().relative_to(Path(__file__).resolve().parent).as_posix()
+    except ValueError:
+        return None
+    return True if rel in HEAVY_FILES else None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     root = Path(__file__).resolve().parent
     for item in items:

@@ -16,18 +16,12 @@ ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "uno-duo"
 PACK = find_game("uno-duo")
 
 
-def readable_logs() -> list[Path]:
-    out = []
-    for path in sorted(ROOT.rglob("*.log")):
-        parsed = PACK.parse(path.read_bytes())
-        if not parsed.malformed and not any(f.kind == "syntax" for f in parsed.findings):
-            out.append(path)
-    return out
-
-
-@pytest.mark.parametrize("path", readable_logs(), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", sorted(ROOT.rglob("*.log")), ids=lambda p: str(p.relative_to(ROOT)))
 def test_text_json_text_is_lossless(path: Path) -> None:
-    log = PACK.parse(path.read_bytes()).log
+    parsed = PACK.parse(path.read_bytes())  # (read here, not to parametrize: every worker collects)
+    if parsed.malformed or any(f.kind == "syntax" for f in parsed.findings):
+        return  # a log the reader cannot read whole has no JSON form to hold to its text
+    log = parsed.log
     text = PACK.write(log)
     as_json = PACK.dump_json(log)
     back = PACK.parse(as_json)
