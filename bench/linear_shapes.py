@@ -6,7 +6,7 @@ A shape is a game's set-up (a header, a round dealt) and then n lines of one kin
 junk, repeated headers, set-up lines, turns in and out of order, every event line many times in
 one turn (repeated calls, catches, reshuffles, draws from an empty pile), shows, scores, totals,
 winners, rounds, and a long legal game cut to n lines. Every keyword of a game's notation, read
-from its grammar (grammars/*/*.lark) and its reader's KEYWORDS (notation.py), must be a word of
+from its grammar (grammars/*/*.lark) and its reader's KEYWORDS (DOS: notation/words.py), must be a word of
 some shape's n lines (:func:`uncovered`), so that a keyword added to the notation without a
 case here fails the test."""
 

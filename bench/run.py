@@ -148,7 +148,7 @@ def bare_parser():
 
     from dosverify.games.dos.notation import grammar_path
 
-    # the same grammar file and parser settings as dosverify.games.dos.notation._parser(), minus the
+    # the same grammar file and parser settings as dosverify.games.dos.notation.larkpath._parser(), minus the
     # transformer (and so Lark builds its parse tree): the grammar alone
     return Lark(
         grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer="contextual", start=["start", "line_only"]

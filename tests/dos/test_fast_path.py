@@ -14,6 +14,7 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 from dosverify.games.dos import notation
+from dosverify.games.dos.notation import fastpath, larkpath, reader
 from dosverify.games.dos.render import STYLES, render
 from dosverify.games.dos.simulate import Sim
 
@@ -35,9 +36,9 @@ def _norm(x):
 
 def _both(text: str, monkeypatch) -> tuple:
     monkeypatch.setenv("DOSVERIFY_PARSER", "lark")
-    slow_items, slow = _norm(notation._read_lines(text)), notation.parse(text)
+    slow_items, slow = _norm(reader._read_lines(text)), notation.parse(text)
     monkeypatch.delenv("DOSVERIFY_PARSER")
-    fast_items, fast = _norm(notation._read_lines(text)), notation.parse(text)
+    fast_items, fast = _norm(reader._read_lines(text)), notation.parse(text)
     return slow_items, fast_items, (_norm(slow.log), _norm(slow.findings)), (_norm(fast.log), _norm(fast.findings))
 
 
@@ -50,15 +51,15 @@ def _same(text: str, monkeypatch) -> None:
 def test_the_switch_runs_lark_alone(monkeypatch) -> None:
     monkeypatch.setenv("DOSVERIFY_PARSER", "lark")
     assert not notation.fast_path_on()
-    monkeypatch.setattr(notation, "_read_fast", lambda text: pytest.fail("fast path used"))
-    notation._read_lines("dos 1\nplayers a b\n")
+    monkeypatch.setattr(reader, "_read_fast", lambda text: pytest.fail("fast path used"))
+    reader._read_lines("dos 1\nplayers a b\n")
     monkeypatch.delenv("DOSVERIFY_PARSER")
     assert notation.fast_path_on()
 
 
 def test_the_fast_path_reads_well_formed_lines_without_lark(monkeypatch) -> None:
     monkeypatch.delenv("DOSVERIFY_PARSER", raising=False)  # the CI pass with Lark alone runs this file too
-    lark, _ = notation._parser()
+    lark, _ = larkpath._parser()
     calls = []
     monkeypatch.setattr(lark, "parse", lambda *a, **k: calls.append(a))
     text = (
@@ -66,7 +67,7 @@ def test_the_fast_path_reads_well_formed_lines_without_lark(monkeypatch) -> None
         "match G3 with R1 + W2=G\r\ndraw bob ? ?\nplace Y5\npass\ndos\ndos bob\ncatch ann by bob\n"
         "refill R3\nreshuffle\nshow ann R1\nscore ann 3\ntotals ann 3 bob 0\nwinner ann\n"
     )
-    items = notation._read_lines(text)
+    items = reader._read_lines(text)
     assert not calls and len(items) == 20
 
 
@@ -233,12 +234,12 @@ def test_tricky_lines(line, monkeypatch) -> None:
 def test_valid_lines_skip_the_token_tier(monkeypatch) -> None:
     """Every keyword's valid line, and the header's value lines, are read by the first tier."""
     monkeypatch.delenv("DOSVERIFY_PARSER", raising=False)
-    monkeypatch.setattr(notation, "_token_line", lambda *a: pytest.fail(f"token tier used: {a[1]!r}"))
-    monkeypatch.setattr(notation._parser()[0], "parse", lambda *a, **k: pytest.fail(f"Lark used: {a[0]!r}"))
+    monkeypatch.setattr(fastpath, "_token_line", lambda *a: pytest.fail(f"token tier used: {a[1]!r}"))
+    monkeypatch.setattr(larkpath._parser()[0], "parse", lambda *a, **k: pytest.fail(f"Lark used: {a[0]!r}"))
     text = (
         'dos 1\nplayers ann bob\nruleset official\noption dcm-draws "at once"\nevent "a  b"\ntarget 200\nsite club\n'
         "round 1\ndealer ann\ndeck R1 G3\n  hand ann R1 W2  # c\ncenter G3 B#\nturn bob\n"
         "match G3 with R1 + W2=G\r\ndraw bob R1\ndraw\tG3\nplace Y5\npass\ndos\ndos bob\ncatch ann by bob\n"
         "refill R3\nreshuffle R1\nshow ann R1\nscore ann 3\ntotals ann 3 bob 0\nwinner ann\n\n"
     )
-    assert len(notation._read_lines(text)) == 27
+    assert len(reader._read_lines(text)) == 27

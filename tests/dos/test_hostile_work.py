@@ -25,7 +25,7 @@ import dosverify
 from dosverify.api import check
 from dosverify.findings import Keep
 from dosverify.formats import Tally
-from dosverify.games.dos import notation
+from dosverify.games.dos.notation import larkpath, reader
 
 HUGE = os.environ.get("DOSVERIFY_HUGE") == "1"
 HEADER = b"dos 1\nplayers ann bob\n"
@@ -56,7 +56,7 @@ def _hops(monkeypatch) -> list[int]:
                 hops[0] += 1
                 yield x
 
-    monkeypatch.setattr(notation, "chain", chain)
+    monkeypatch.setattr(reader, "chain", chain)
     return hops
 
 
@@ -95,7 +95,7 @@ def _traced(source: bytes, **kw) -> int:
 
 
 def _fed(monkeypatch) -> list[int]:
-    lark, _ = notation._parser()
+    lark, _ = larkpath._parser()
     fed: list[int] = []
     real = lark.parse
     monkeypatch.setattr(lark, "parse", lambda src, start=None: (fed.append(len(src)), real(src, start=start))[1])

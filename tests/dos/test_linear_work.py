@@ -10,7 +10,7 @@ import random
 from lark.exceptions import UnexpectedToken
 
 from dosverify.api import check
-from dosverify.games.dos import notation
+from dosverify.games.dos.notation import larkpath, reader
 
 
 def junk(n_bytes: int, seed: int = 1) -> bytes:
@@ -19,7 +19,7 @@ def junk(n_bytes: int, seed: int = 1) -> bytes:
 
 
 def count_parses(monkeypatch) -> list[int]:
-    lark, _ = notation._parser()
+    lark, _ = larkpath._parser()
     fed: list[int] = []
     real = lark.parse
     monkeypatch.setattr(lark, "parse", lambda src, start=None: (fed.append(len(src)), real(src, start=start))[1])
@@ -47,15 +47,15 @@ def test_junk_without_the_first_line_is_read_once(monkeypatch):
 
 
 def test_only_the_first_syntax_errors_replay_the_parser(monkeypatch):
-    body = b"dos 1\nplayers ann bob\n" + b"this is not a line of the notation\n" * 3 * notation._DETAILED_ERRORS
+    body = b"dos 1\nplayers ann bob\n" + b"this is not a line of the notation\n" * 3 * reader._DETAILED_ERRORS
     calls = count_accepts(monkeypatch)
     fed = count_parses(monkeypatch)
     report = check(body)
     errors = [f for f in report.findings if f.rule == "notation.line"]
-    assert len(errors) == 3 * notation._DETAILED_ERRORS  # every bad line is still reported
-    assert len(calls) <= notation._DETAILED_ERRORS + 1
+    assert len(errors) == 3 * reader._DETAILED_ERRORS  # every bad line is still reported
+    assert len(calls) <= reader._DETAILED_ERRORS + 1
     lines = body.count(b"\n")
-    assert len(fed) <= 1 + len(errors) + lines // notation._CHUNK + 1
+    assert len(fed) <= 1 + len(errors) + lines // reader._CHUNK + 1
 
 
 def test_work_grows_linearly_with_junk_after_a_header(monkeypatch):
@@ -70,7 +70,7 @@ def test_work_grows_linearly_with_junk_after_a_header(monkeypatch):
         sizes.append((sum(fed), len(calls)))
     (fed1, acc1), (fed2, acc2) = sizes
     assert fed2 <= 2.2 * fed1
-    assert acc1 <= notation._DETAILED_ERRORS + 1 and acc2 <= notation._DETAILED_ERRORS + 1
+    assert acc1 <= reader._DETAILED_ERRORS + 1 and acc2 <= reader._DETAILED_ERRORS + 1
 
 
 def test_junk_past_the_detailed_errors_is_told_what_lark_tells(monkeypatch):
@@ -83,11 +83,11 @@ def test_junk_past_the_detailed_errors_is_told_what_lark_tells(monkeypatch):
         text = "dos 1\nplayers ann bob\n" + body
         for parser in ("", "lark"):
             monkeypatch.setenv("DOSVERIFY_PARSER", parser)
-            monkeypatch.setattr(notation, "_CHEAP_JUNK", True)
-            cheap = notation._read_lines(text)
-            monkeypatch.setattr(notation, "_CHEAP_JUNK", False)
-            exact = notation._read_lines(text)
-            assert len([i for i in exact if i[0] == "bad"]) > notation._DETAILED_ERRORS
+            monkeypatch.setattr(reader, "_CHEAP_JUNK", True)
+            cheap = reader._read_lines(text)
+            monkeypatch.setattr(reader, "_CHEAP_JUNK", False)
+            exact = reader._read_lines(text)
+            assert len([i for i in exact if i[0] == "bad"]) > reader._DETAILED_ERRORS
             assert cheap == exact
 
 
@@ -101,7 +101,7 @@ def test_junk_after_a_header_costs_no_parse_a_line(monkeypatch):
         report = check(b"dos 1\nplayers ann bob\n" + b"".join(b"X%d = not a line\n" % i for i in range(n)))
         assert len([f for f in report.findings if f.rule == "notation.line"]) == n
         counts.append(len(fed))
-    assert counts[1] == counts[0] <= notation._DETAILED_ERRORS + 3
+    assert counts[1] == counts[0] <= reader._DETAILED_ERRORS + 3
 
 
 def test_blank_lines_are_looked_at_once_each(monkeypatch):
@@ -109,8 +109,8 @@ def test_blank_lines_are_looked_at_once_each(monkeypatch):
     (with Lark alone, a chunk of lines a call)."""
     monkeypatch.delenv("DOSVERIFY_PARSER", raising=False)  # the CI pass with Lark alone runs this file too
     looked: list[int] = []
-    real = notation._fast_line
-    monkeypatch.setattr(notation, "_fast_line", lambda b, raw, line: (looked.append(1), real(b, raw, line))[1])
+    real = reader._fast_line
+    monkeypatch.setattr(reader, "_fast_line", lambda b, raw, line: (looked.append(1), real(b, raw, line))[1])
     fed = count_parses(monkeypatch)
     for n in (100_000, 1_000_000):
         looked.clear()
@@ -120,4 +120,4 @@ def test_blank_lines_are_looked_at_once_each(monkeypatch):
         assert len(looked) == n + 4 and fed == []  # the lines, and the empty one after the last line end
     monkeypatch.setenv("DOSVERIFY_PARSER", "lark")
     check(b"dos 1\nplayers ann bob\n" + b"\n" * 100_000)
-    assert len(fed) <= 100_003 // notation._CHUNK + 2
+    assert len(fed) <= 100_003 // reader._CHUNK + 2

@@ -12,7 +12,7 @@ from lark import Lark
 from dosverify.games.dos import notation
 from dosverify.games.dos.events import Catch, Dos, Draw, Hand, Match, Pass, Place, Refill, Reshuffle, Totals
 from dosverify.games.dos.jsonform import log_adapter
-from dosverify.games.dos.notation import VALID_CARDS, parse, write
+from dosverify.games.dos.notation import VALID_CARDS, fastpath, items, larkpath, parse, reader, write
 from dosverify.model import Parsed
 
 # ---- the examples of notation.md (kept verbatim) -------------------------------------------
@@ -391,7 +391,7 @@ def test_write_round_trip_example():
 
 def test_fast_models_equal_the_constructor():
     m = Match(type="match", target="B3", cards=["B4"]).at(3, 4, {"cards": [9]})
-    f = notation._mk(Match, {"type": "match", "target": "B3", "cards": ["B4"]}, 3, 4, {"cards": [9]})
+    f = items._mk(Match, {"type": "match", "target": "B3", "cards": ["B4"]}, 3, 4, {"cards": [9]})
     assert m == f and m.to_dict() == f.to_dict()
     assert (m._line, m._column, m._cols, m._pointer) == (f._line, f._column, f._cols, f._pointer)
 
@@ -480,7 +480,7 @@ def test_error_recovery_is_linear(monkeypatch):
     )
     n_bad = sum(1 for ln in bad.split("\n") if ln.startswith("  refill x "))
     assert n_bad > 5
-    lark, _ = notation._parser()
+    lark, _ = larkpath._parser()
     fed: list[int] = []
     real = lark.parse
     monkeypatch.setattr(lark, "parse", lambda src, start=None: (fed.append(len(src)), real(src, start=start))[1])
@@ -494,11 +494,11 @@ def test_error_recovery_is_linear(monkeypatch):
         left = fed
         if notation.fast_path_on():
             k = next((i for i, n in enumerate(fed) if n >= 200), len(fed))
-            header = sum(1 for ln in src.split("\n") if ln.split()[:1] and ln.split()[0] not in notation._FAST_SHAPES)
+            header = sum(1 for ln in src.split("\n") if ln.split()[:1] and ln.split()[0] not in fastpath._FAST_SHAPES)
             assert k <= header + 1, fed[:20]
             left = fed[k:]
-        assert len(left) <= 1 + errors + lines // notation._CHUNK + 1, (len(fed), errors, lines)
-        assert all(n <= notation._CHUNK * 200 for n in left[1:])
+        assert len(left) <= 1 + errors + lines // reader._CHUNK + 1, (len(fed), errors, lines)
+        assert all(n <= reader._CHUNK * 200 for n in left[1:])
     assert len([f for f in parse(bad).findings if f.rule == "notation.line"]) == n_bad
 
 

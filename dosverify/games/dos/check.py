@@ -24,7 +24,7 @@ def parse(source: str | bytes | dict, form: str | None = None) -> Parsed:
         from .jsonform import load_json
 
         return load_json(source)
-    from .notation import parse as parse_text
+    from .notation.textstream import parse as parse_text
 
     return parse_text(source)
 
@@ -53,7 +53,7 @@ def read(source: str | bytes | dict, *, as_json: bool, whole: bool, sink: Kept) 
         return Reading(parsed, stream)
     if whole or as_json:
         return Reading(parse(source, "json" if as_json else "text"))
-    from .notation import stream as read_stream
+    from .notation.textstream import stream as read_stream
 
     lines = read_stream(cast("str | bytes", source), sink)  # a dict is JSON (as_json above)
     log = lines.header()
@@ -104,7 +104,7 @@ def witness(
     notation with every `?` replaced by a card (notation.md, "Witness"). None with the
     report when the log is not legal, or some `?` found no card."""
     from .hide import witness as fill
-    from .notation import write
+    from .notation.writer import write
 
     report = check(source, name=name, ruleset=ruleset, form=form, whole=True)
     ref = report.referee

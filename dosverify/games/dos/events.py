@@ -1,6 +1,6 @@
 """The event model: one model of a game log shared by the text and JSON forms.
 
-The text notation (``notation.py``) and the JSON form (``jsonform.py``) both
+The text notation (the ``notation`` package) and the JSON form (``jsonform.py``) both
 become these objects, and the referee only ever sees them. They are plain
 dataclasses, so that checking a text log never pays for building validators;
 their annotations carry the JSON form's constraints in a shape pydantic reads

@@ -18,7 +18,7 @@ COMMENT_COLUMN = 37  # 0-based: comments start at column 38, as in notation.md's
 
 
 def _card(word: str, players: set[str]) -> str:
-    from .notation import VALID_CARDS
+    from .notation.words import VALID_CARDS
 
     if word in players or word in VALID_CARDS:
         return word
@@ -27,7 +27,7 @@ def _card(word: str, players: set[str]) -> str:
 
 def _split(code: str) -> tuple[list[str], str]:
     """Words of a line and its comment (from a word that starts with #, or one glued to a card)."""
-    from .notation import VALID_CARDS
+    from .notation.words import VALID_CARDS
 
     words: list[str] = []
     for m in TOKEN.finditer(code):

@@ -53,7 +53,7 @@ def state_line(state: dict) -> str:
 def play(g: Game) -> tuple[str, list[str]]:
     """The game's log text and its state lines (one per turn and per score), freshly made."""
     from ...spec import load_spec
-    from .notation import parse
+    from .notation.textstream import parse
     from .referee import Referee
     from .simulate import simulate_text
 

@@ -21,7 +21,8 @@ from ...findings import Finding, finding
 from ...model import Parsed, json_type_name
 from .cards import CARD_RE
 from .events import CARD_OR_HIDDEN_PATTERN, Log, attach_pointers
-from .notation import CARD_WORD_RE, KEYWORDS, TAG_RE, card_problem, face_down_checks
+from .notation.facedown import face_down_checks
+from .notation.words import CARD_WORD_RE, KEYWORDS, TAG_RE, card_problem
 
 __all__ = ["load_json", "dump_json", "schema", "write_schema", "schema_path", "json_pointer"]
 
@@ -127,7 +128,7 @@ def load_json(data: str | bytes | dict) -> Parsed:
 def _utf8_text(data: bytes | bytearray) -> str:
     """The log's bytes decoded (a UTF-8 byte order mark dropped); UTF-16, or bytes that are not
     UTF-8, are no log: notation.encoding."""
-    from .notation import utf16_problem
+    from .notation.textstream import utf16_problem
 
     if problem := utf16_problem(bytes(data[:4])):
         raise _NotALog(finding("notation.encoding", problem, line=1, column=1, found="UTF-16", expected="UTF-8 text"))

@@ -125,7 +125,7 @@ class JsonStream:
         self._after: list[Finding] = []
         self._header: dict = {}
         if isinstance(source, (bytes, bytearray)):
-            from .notation import utf16_problem
+            from .notation.textstream import utf16_problem
 
             if utf16_problem(bytes(source[:4])):
                 self.failed = True
@@ -247,7 +247,7 @@ class JsonStream:
         from pydantic import ValidationError
 
         from .jsonform import _has_lone_surrogate, _integral_floats, schema_findings
-        from .notation import face_down_round
+        from .notation.facedown import face_down_round
 
         assert self.text is not None  # rounds are read only after a header was
         raw = self.text[self._starts[ri] : self._ends[ri]]

@@ -70,7 +70,7 @@ class DosPack(GamePack):
         return recognize(lines)
 
     def write(self, log: Any) -> str:
-        from .notation import write
+        from .notation.writer import write
 
         return write(log)
 

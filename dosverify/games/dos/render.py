@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from . import events as ev
-from .notation import _event_line, _value
+from .notation.writer import _event_line, _value
 
 COLOURS = ("R", "G", "B", "Y")
 

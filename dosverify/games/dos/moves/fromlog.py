@@ -239,7 +239,7 @@ def from_log(source, form, after, ruleset, options) -> tuple[DosPosition, int]:
         prefix = parse(text, "text").log
         lines = text.splitlines()
     else:
-        from ..notation import write
+        from ..notation.writer import write
 
         prefix, at = json_prefix(log, after)
         lines = write(prefix).splitlines()
@@ -254,7 +254,7 @@ def _text_position(source, after, ruleset, options) -> tuple[DosPosition, int] |
     log more than `check` of the prefix); None when the text itself is in doubt (not UTF-8 text,
     lines ended by a lone carriage return) or the prefix does not read: the whole reading says why."""
     from ..check import parse
-    from ..notation import _decode
+    from ..notation.textstream import _decode
 
     text, problem = _decode(source)
     if text is None or problem is not None:
@@ -275,7 +275,7 @@ def judged_position(source, after, ruleset, options, judge) -> tuple[DosPosition
     is check's report on the first `end` lines read whole, and the position is replayed from the
     log its referee read (names it resolved included: the state the referee recovers to). None when
     the text is in doubt, or the referee kept no log (a malformed prefix): from_log then says why."""
-    from ..notation import _decode
+    from ..notation.textstream import _decode
 
     text, problem = _decode(source)
     if text is None or problem is not None:

@@ -133,7 +133,8 @@ class DosPosition:
     def observation(self, seat: str) -> str:
         """What `seat` saw (the seat view log, notation.md Face-down cards)."""
         from ..hide import hide
-        from ..notation import parse, write
+        from ..notation.textstream import parse
+        from ..notation.writer import write
 
         parsed = parse("\n".join(self._lines) + "\n")
         if parsed.log is None:

@@ -171,7 +171,7 @@ def _view(args: argparse.Namespace, kw: dict) -> str:
     """`--view`: what the table or a seat saw of the game, in the canonical style."""
     from ..hide import ViewError, hide
     from ..jsonform import dump_json
-    from ..notation import write
+    from ..notation.writer import write
 
     if args.style != "canonical":
         raise _Refused("--style and --view do not combine (a view is written in the canonical style)")

@@ -67,7 +67,7 @@ def simulate_text(
 
         return render(sim.to_log(), style, seed).text
     if writer == "auto":
-        from ..notation import write
+        from ..notation.writer import write
 
         return write(sim.to_log())
     return sim.to_text()
