@@ -1,6 +1,8 @@
-"""No function over 80 lines and no class over 300 anywhere in the package (issue 19, item 5):
-a long unit is one a reader cannot hold, and one nobody can name. The exceptions are named here,
-each with its reason; the units others are still splitting are a debt that may only shrink."""
+"""No function over 80 lines and no class over 300 anywhere in the package (issue 19, item 5),
+and no module over 1,000 (issue 32, item 2): a long unit is one a reader cannot hold, and one
+nobody can name; a long module holds several things and grows, since nothing else holds its size.
+The exceptions are named here, each with its reason; the units others are still splitting are a
+debt that may only shrink."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[2] / "dosverify"
 LIMITS = {"function": 80, "class": 300}
+MODULE_LIMIT = 1000
 
 #: Units long for good, each with its reason (a flat table, a Lark transformer's callbacks).
 EXEMPT = {
@@ -18,6 +21,9 @@ EXEMPT = {
     "games/dos/referee/turns.py::Turns": "the slip readings R93-R96 grew it past 300; the living-size "
     "issue (32) splits the referee's parts once, on their final readings",
 }
+
+#: Modules long for good (over MODULE_LIMIT lines), each with its reason: none.
+MODULE_EXEMPT: dict[str, str] = {}
 
 #: The units still owed a split: none since 2026-12-01 (28 before the packs' refactoring). The list
 #: stays so that a unit that must wait for its split is named with its length, and may only shrink.
@@ -74,3 +80,32 @@ def test_the_debt_only_shrinks():
 def test_every_exemption_is_still_needed():
     long = _long_units()
     assert not [u for u in EXEMPT if u not in long], "exempt units that are short now (or gone): remove them"
+
+
+def _long_modules(root: Path = PKG) -> dict[str, int]:
+    """The modules under `root` over MODULE_LIMIT lines, with their lengths."""
+    out = {}
+    for path in sorted(root.rglob("*.py")):
+        n = len(path.read_text(encoding="utf-8").splitlines())
+        if n > MODULE_LIMIT:
+            out[path.relative_to(root).as_posix()] = n
+    return out
+
+
+def test_the_measure_sees_a_long_module(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * (MODULE_LIMIT + 1))
+    (tmp_path / "short.py").write_text("x = 1\n" * MODULE_LIMIT)
+    assert _long_modules(tmp_path) == {"pkg/long.py": MODULE_LIMIT + 1}
+
+
+def test_no_module_over_1000_lines():
+    long = {m: n for m, n in _long_modules().items() if m not in MODULE_EXEMPT}
+    assert not long, "split these, or name them in MODULE_EXEMPT with the reason:\n" + "\n".join(
+        f"  {m}: {n} lines" for m, n in sorted(long.items())
+    )
+
+
+def test_every_module_exemption_is_still_needed():
+    long = _long_modules()
+    assert not [m for m in MODULE_EXEMPT if m not in long], "exempt modules that are short now (or gone): remove them"
