@@ -66,7 +66,7 @@ def _legal_game(game: str, lines: int) -> list[bytes]:
 
             text = simulate_text(2, 1, "official", game=True, target=target)
         else:
-            from dosverify.games.uno_duo import simulate as sim
+            from dosverify.games.uno_duo.simulate import logs as sim
 
             cap = sim.GAME_ROUND_CAP
             sim.GAME_ROUND_CAP = 1 << 30  # its cap on rounds (a guard for the tests' games) lifted here

@@ -47,9 +47,9 @@ def uno_seeds() -> dict[str, bytes]:
     import json
     import random
 
-    from dosverify.games.uno_duo.simcards import OPTIONS
-    from dosverify.games.uno_duo.simemit import STYLES
     from dosverify.games.uno_duo.simulate import simulate, simulate_json
+    from dosverify.games.uno_duo.simulate.cards import OPTIONS
+    from dosverify.games.uno_duo.simulate.emit import STYLES
 
     rng = random.Random(23)
     styles = sorted(STYLES)

@@ -1,6 +1,6 @@
 """A small random UNO Duo player for the referee's own tests: it plays whole games by the official
 rules and writes them in three renderings (a `deck` with bare draws, picks without a deck, `hand`
-lines). Not the project's simulator (dosverify/games/uno_duo/simulate.py): only a second opinion
+lines). Not the project's simulator (dosverify/games/uno_duo/simulate/): only a second opinion
 that keeps the referee honest on legal games."""
 
 from __future__ import annotations

@@ -189,7 +189,7 @@ def test_service_checks_a_uno_duo_log(client):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_replay_command_shows_the_table_the_scores_come_from(tmp_path, capsys, seed):
     """After a round's last turn one hand is empty and the other's value is the `score` line's."""
-    from dosverify.games.uno_duo.simcards import hand_value
+    from dosverify.games.uno_duo.simulate.cards import hand_value
 
     text = find_game("uno-duo").simulate(seed=seed, whole_game=True)
     (tmp_path / "g.log").write_text(text)

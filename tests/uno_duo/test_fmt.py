@@ -12,8 +12,8 @@ import pytest
 from dosverify.cli import main
 from dosverify.games import find_game
 from dosverify.games.uno_duo.fmt import COMMENT_COLUMN, format_text, meaning
-from dosverify.games.uno_duo.simemit import STYLES
 from dosverify.games.uno_duo.simulate import simulate
+from dosverify.games.uno_duo.simulate.emit import STYLES
 
 from .simside import GAMES
 

@@ -13,9 +13,9 @@ from tiers import FULL, tier
 
 from dosverify.games import Mutation
 from dosverify.games.uno_duo.mutate import KIND, OPERATORS
-from dosverify.games.uno_duo.simemit import STYLES
-from dosverify.games.uno_duo.simreplay import errors, replay
 from dosverify.games.uno_duo.simulate import simulate
+from dosverify.games.uno_duo.simulate.emit import STYLES
+from dosverify.games.uno_duo.simulate.replay import errors, replay
 
 from .simside import GAMES, error_findings, referee
 

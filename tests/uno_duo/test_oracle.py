@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dosverify.games.uno_duo.oracle import State, every_card, every_top, judge, legal_set, matching_cards, table
-from dosverify.games.uno_duo.simcards import composition
+from dosverify.games.uno_duo.simulate.cards import composition
 
 from .simside import error_findings, referee
 
@@ -196,7 +196,7 @@ def test_cases_walk_every_state():
 
 def test_replayer_agrees_with_the_oracle():
     """The test side's own replayer (used to confirm mutants) judges the cases as the oracle does."""
-    from dosverify.games.uno_duo.simreplay import errors, replay
+    from dosverify.games.uno_duo.simulate.replay import errors, replay
 
     disagree = _compare(lambda text: [(f.line, f.rule) for f in errors(replay(text))])
     assert not disagree, f"{len(disagree)} disagreements, first: {disagree[:5]}"

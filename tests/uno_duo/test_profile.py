@@ -11,8 +11,8 @@ import pytest
 
 from dosverify.cli import main
 from dosverify.games.uno_duo.profile import profile
-from dosverify.games.uno_duo.simcards import DEFAULTS, OPTIONS
 from dosverify.games.uno_duo.simulate import simulate
+from dosverify.games.uno_duo.simulate.cards import DEFAULTS, OPTIONS
 
 #: options whose departures the simulated games always show (three whole games each): the test can
 #: fail; the others (`volley must`, `uno-window next-action`: the logs are legal under the default

@@ -11,10 +11,10 @@ from collections import Counter
 import pytest
 from tiers import count
 
-from dosverify.games.uno_duo.simcards import OPTIONS, composition, full_deck
-from dosverify.games.uno_duo.simemit import STYLES
-from dosverify.games.uno_duo.simreplay import errors, replay
 from dosverify.games.uno_duo.simulate import simulate, simulate_json
+from dosverify.games.uno_duo.simulate.cards import OPTIONS, composition, full_deck
+from dosverify.games.uno_duo.simulate.emit import STYLES
+from dosverify.games.uno_duo.simulate.replay import errors, replay
 
 from .simside import GAMES, error_findings, referee
 

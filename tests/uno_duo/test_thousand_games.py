@@ -15,9 +15,9 @@ import random
 from tiers import count
 
 from dosverify.games import find_game
-from dosverify.games.uno_duo.simcards import OPTIONS
-from dosverify.games.uno_duo.simemit import STYLES, render_text
 from dosverify.games.uno_duo.simulate import play_game
+from dosverify.games.uno_duo.simulate.cards import OPTIONS
+from dosverify.games.uno_duo.simulate.emit import STYLES, render_text
 
 GAMES = count("DOSVERIFY_GAMES", 1000, 100)
 ALL_RENDERINGS = max(2, GAMES // 10)

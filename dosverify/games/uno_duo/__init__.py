@@ -92,7 +92,7 @@ class UnoDuoPack(GamePack):
         return simulate(seed=seed, ruleset=ruleset, options=options, whole_game=whole_game, style=style)
 
     def styles(self) -> list[str]:
-        from .simemit import STYLES
+        from .simulate import STYLES
 
         return ["canonical", *(s for s in STYLES if s != "canonical")]
 

@@ -18,8 +18,7 @@ def _option(text: str) -> tuple[str, str]:
 def main_simulate(argv: list[str] | None = None) -> int:
     """Write a legal simulated UNO Duo log (one round, or the whole game) to stdout or a file."""
     from ...spec import SpecError
-    from .simemit import STYLES
-    from .simulate import simulate
+    from .simulate import STYLES, simulate
 
     p = SuggestingParser(prog="dosverify simulate --game uno-duo", description="Write a legal simulated UNO Duo log.")
     p.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")

@@ -109,9 +109,8 @@ def _first_error(findings: list[dict]) -> dict:
 
 
 def _y_games() -> list[Entry]:
-    from .simcards import OPTIONS
-    from .simemit import STYLES
-    from .simulate import simulate
+    from .simulate import STYLES, simulate
+    from .simulate.cards import OPTIONS
 
     out = [Entry(f"y_game_{s}_seed{n}", simulate(seed=n, style=s)) for s in STYLES for n in SIM_SEEDS]
     for seed, style, target in WHOLE_GAMES:
@@ -149,8 +148,7 @@ def _n_mutations() -> list[Entry]:
     """Each operator's defect in a few simulated games, in turn over the renderings; kept where the
     referee gives exactly the one error the operator claims (the contract's two readers agree)."""
     from .. import find_game
-    from .simemit import STYLES
-    from .simulate import simulate
+    from .simulate import STYLES, simulate
 
     pack = find_game("uno-duo")
     styles = sorted(STYLES)

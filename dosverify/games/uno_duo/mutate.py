@@ -7,7 +7,7 @@ for it. It works on the text in any rendering the simulator writes (comments, CR
 grouped draws, `deck` or `hand` lines) and keeps that rendering's habits on the lines it touches.
 
 An operator lists candidate places and keeps the first (in a seeded order) whose mutant the test
-side's own replayer (simreplay.py, written from the contract) finds to break exactly the claimed
+side's own replayer (simulate/replay.py, written from the contract) finds to break exactly the claimed
 rule at the claimed line and nothing else. Where the defect changes a hand that is scored at the
 round's end (a card kept that was played, a card drawn too many), the round's `score` and `totals`
 lines are rewritten to follow the hand ("settled"), so that the one defect stays the only one.
@@ -20,9 +20,9 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from .. import Mutation
-from .simcards import base, colour, face, full_deck, hand_value, is_wild, matches
-from .simreplay import Replay, errors
-from .simreplay import replay as _replay
+from .simulate.cards import base, colour, face, full_deck, hand_value, is_wild, matches
+from .simulate.replay import Replay, errors
+from .simulate.replay import replay as _replay
 
 #: Section 4's rules by kind (only those the operators state).
 KIND = {

@@ -1,6 +1,6 @@
 """The simulator's players: seeded agents that only ever choose among legal moves.
 
-The driver (simulate.py) lists the legal moves of each moment; an agent picks one. Agents are
+The driver (round.py) lists the legal moves of each moment; an agent picks one. Agents are
 steered, through a temperament drawn once per game, towards the moments where a referee goes
 wrong: Draw 2 volleys (they stack eagerly), Reverse runs that empty the hand (weighted up), runs
 that end on an action card, WD4 bluffs that get challenged (so challenges are won and lost),
@@ -14,7 +14,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from .simcards import COLOURS, WD4, base, face, is_action, is_wild
+from .cards import COLOURS, WD4, base, face, is_action, is_wild
 
 
 @dataclass(frozen=True)

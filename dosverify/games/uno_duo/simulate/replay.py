@@ -1,7 +1,7 @@
 """A small replayer of `uno-duo 1` text for the test side: the state at every line, and its own findings.
 
 It is not the referee (it reads only what the simulator writes, in every rendering, and the mutants
-of mutate.py), but it judges the rules it meets, from the contract alone, so that the tests can
+of the pack's mutate.py), but it judges the rules it meets, from the contract alone, so that the tests can
 check the simulator's logs for consistency (cards accounted for, hand sizes, scores equal to hand
 values, nothing broken) and mutate.py can confirm that a mutant breaks exactly the rule it claims,
 at its line, and nothing after it. After a finding it goes on as section 3 says (an illegal play is
@@ -15,8 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Self
 
-from .simcards import DEFAULTS, TARGET, WD4, base, colour, composition, face, hand_value, is_wild, matches, top_colour
-from .simpile import Pile
+from .cards import DEFAULTS, TARGET, WD4, base, colour, composition, face, hand_value, is_wild, matches, top_colour
+from .pile import Pile
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .simcards import base, full_deck
+from .cards import base, full_deck
 
 MAIN = "main"  # the deck above the draft discards
 UNDER = "under"  # the draft discards, under the pile (U11)

@@ -4,7 +4,7 @@ A second implementation of the rules, written from the contract (sections 1-3) w
 the set-up (draft, the turned-up card and its action), the turn (a play, a Reverse run, a draw and
 perhaps its play, a start run owed, a total or a WD4 faced, a challenge), Skips, UNO calls, catches
 and late calls, and the end of the round. Every option of section 2 changes what is legal here;
-the agents (simagents.py) only ever choose among the moves this module lists.
+the agents (agents.py) only ever choose among the moves this module lists.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .simagents import Agent, Move
-from .simcards import WD4, base, colour, face, hand_value, is_wild, matches, top_colour
-from .simtable import Event, RoundLog, Table
+from .agents import Agent, Move
+from .cards import WD4, base, colour, face, hand_value, is_wild, matches, top_colour
+from .table import Event, RoundLog, Table
 
 ROUND_TURN_CAP = 500  # a round still open after this many turns ends the log (an unfinished game is valid)
 

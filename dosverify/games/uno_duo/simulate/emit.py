@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .simtable import MAIN, UNDER, Event, GameLog, RoundLog
+from .table import MAIN, UNDER, Event, GameLog, RoundLog
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,4 @@
-"""The UNO Duo simulator: legal `uno-duo 1` logs, deterministic for a seed, from the contract alone.
-
-A second implementation of the rules (design/uno-duo.md; it does not import the referee): the
-round is played in simround.py by the agents of simagents.py on the table of simtable.py, and
-written by simemit.py in one of the renderings the notation allows (:data:`simemit.STYLES`).
-:func:`simulate` gives one round, or a whole game to the target with scores, totals and winner.
-
-The deck and the option values are the contract's, copied in simcards.py (spec/uno-duo/ is the
-referee's and is not read here).
-"""
+"""The simulator's entry points: a round or a whole game played, and written as text or JSON."""
 
 from __future__ import annotations
 
@@ -15,11 +6,11 @@ import json
 import random
 from typing import Any
 
-from .simagents import Agent
-from .simcards import RULESETS, TARGET, resolve_options
-from .simemit import STYLES, Style, render_json, render_text
-from .simround import RoundPlay
-from .simtable import GameLog
+from .agents import Agent
+from .cards import RULESETS, TARGET, resolve_options
+from .emit import STYLES, Style, render_json, render_text
+from .round import RoundPlay
+from .table import GameLog
 
 NAMES = ("ann", "bob", "cyd", "dee", "eve", "fay")
 GAME_ROUND_CAP = 60  # a whole game still open after this many rounds ends there (unfinished, valid)
