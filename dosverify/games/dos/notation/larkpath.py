@@ -209,7 +209,7 @@ class _Builder(Transformer):
                     line,
                     v,
                     "notation.line",
-                    f"a quoted value is a JSON string: {e.msg}",
+                    f"a quoted value is a JSON string: {e.msg if isinstance(e, json.JSONDecodeError) else e}",
                     expected="a JSON string or one word",
                 )
                 return None

@@ -170,7 +170,7 @@ class TextStream:
             return
         fold = _Fold(self, first)
         for kind, line, col, payload in items:
-            if kind == "event" and fold.state == "turns":  # most lines: a turn's events
+            if kind == "event" and fold.state == "turns" and fold.turn is not None:  # most lines: a turn's events
                 fold.turn.events.append(payload)
                 continue
             if kind == "round" and fold.state != "end":  # hands on the header, then the round before
