@@ -21,6 +21,8 @@ def test_the_complete_examples_are_the_fixtures() -> None:
         assert text == (ROOT / "fixtures" / "uno-duo" / "examples" / f"example-{n}.log").read_text(encoding="utf-8")
         report = PACK.check(text)
         assert report.verdict == "legal" and report.findings == [], n
+    # the example the page loads (GamePack.example_path, spec/uno-duo/example.log) is example 1, as written
+    assert PACK.example_path().read_text(encoding="utf-8") == blocks[0][1]
 
 
 def _listed() -> dict[str, str]:
