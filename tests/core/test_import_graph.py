@@ -14,7 +14,18 @@ PKG = Path(__file__).resolve().parents[2] / "dosverify"
 #: Layers, lowest first: a module may import its own layer and those below, never above.
 #: The games sit above the report and below the entry points (api, runner, service, cli).
 LAYERS: list[tuple[str, ...]] = [
-    ("hints", "argsuggest", "resources", "clientaddr", "settings", "config", "inputs", "terminal", "registry"),
+    (
+        "hints",
+        "argsuggest",
+        "resources",
+        "clientaddr",
+        "settings",
+        "config",
+        "inputs",
+        "terminal",
+        "registry",
+        "sniffing",
+    ),
     ("spec",),
     ("findings",),
     ("model", "report", "jsondoc", "replayview"),

@@ -14,37 +14,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
+from ... import sniffing
 from .cards import CARD_RE
 
 _NAME = re.compile(r"(?![RGBYW][0-9#])[A-Za-z][A-Za-z0-9_-]*\Z")
-_INT = re.compile(r"[0-9]+\Z")
-_TAG = re.compile(r"[a-z][a-z0-9_-]*\Z")
-_WORD = re.compile(r'[^ \t#"]+\Z')
 _STRING = re.compile(r'"(?:[^"\\\r\n]|\\.)*"\Z')
-
-
-def _code(line: str) -> str:
-    """The line without its comment (`#` at its start or after white space, outside a string)."""
-    if "#" not in line:
-        return line
-    in_str = False
-    prev = " "
-    for i, ch in enumerate(line):
-        if in_str:
-            if ch == '"' and prev != "\\":
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch == "#" and prev in " \t":
-            return line[:i]
-        prev = ch
-    return line
-
-
-def _split(code: str) -> tuple[str, str]:
-    """The first word of `code` and the rest."""
-    parts = code.split(None, 1)
-    return (parts[0] if parts else "", parts[1] if len(parts) > 1 else "")
 
 
 def _card(w: str) -> bool:
@@ -59,20 +33,6 @@ def _name(w: str) -> bool:
     return _NAME.match(w) is not None
 
 
-def _value(rest: str) -> bool:
-    """One value: a word without white space, `#` or `"`, or a JSON string."""
-    rest = rest.strip()
-    return bool(_WORD.match(rest) or _STRING.match(rest))
-
-
-def _totals(ws: list[str]) -> bool:
-    return (
-        len(ws) >= 2
-        and len(ws) % 2 == 0
-        and all(_name(n) and _INT.match(v) for n, v in zip(ws[::2], ws[1::2], strict=True))
-    )
-
-
 def _match(ws: list[str]) -> bool:
     if len(ws) < 3 or not _card(ws[0]) or ws[1] != "with" or not _card(ws[2]):
         return False
@@ -82,10 +42,10 @@ def _match(ws: list[str]) -> bool:
 
 #: a keyword and whether the words after it have its shape
 _SHAPES: dict[str, Callable[[list[str]], bool]] = {
-    "dos": lambda ws: len(ws) <= 1 and all(_name(w) or _INT.match(w) for w in ws),
+    "dos": lambda ws: len(ws) <= 1 and all(_name(w) or sniffing.INT.match(w) for w in ws),
     "players": lambda ws: all(map(_name, ws)),
-    "target": lambda ws: len(ws) == 1 and bool(_INT.match(ws[0])),
-    "round": lambda ws: len(ws) == 1 and bool(_INT.match(ws[0])),
+    "target": lambda ws: len(ws) == 1 and bool(sniffing.INT.match(ws[0])),
+    "round": lambda ws: len(ws) == 1 and bool(sniffing.INT.match(ws[0])),
     "dealer": lambda ws: len(ws) == 1 and _name(ws[0]),
     "deck": lambda ws: bool(ws) and _cards(ws),
     "hand": lambda ws: bool(ws) and _name(ws[0]) and _cards(ws[1:]),
@@ -99,26 +59,13 @@ _SHAPES: dict[str, Callable[[list[str]], bool]] = {
     "pass": lambda ws: not ws,
     "catch": lambda ws: len(ws) == 3 and _name(ws[0]) and ws[1] == "by" and _name(ws[2]),
     "show": lambda ws: bool(ws) and _name(ws[0]) and _cards(ws[1:]),
-    "score": lambda ws: len(ws) == 2 and _name(ws[0]) and bool(_INT.match(ws[1])),
-    "totals": _totals,
+    "score": lambda ws: len(ws) == 2 and _name(ws[0]) and bool(sniffing.INT.match(ws[1])),
+    "totals": lambda ws: sniffing.name_points(ws, _name),
     "winner": lambda ws: len(ws) == 1 and _name(ws[0]),
 }
 
 
 def recognize(lines: Iterable[str]) -> Iterator[bool]:
     """For each line (a text log's lines after its header, none blank or a comment alone),
-    whether it is a sentence of `dos 1`: a keyword's line of its shape, or a free tag (a
-    lower-case word and one value) before the first `round` line."""
-    header = True
-    for line in lines:
-        head, rest = _split(_code(line))
-        if head == "ruleset":
-            yield _value(rest)
-        elif head == "option":
-            key, value = _split(rest)
-            yield bool(_WORD.match(key)) and _value(value)
-        elif (shape := _SHAPES.get(head)) is not None:
-            header = header and head != "round"
-            yield shape(rest.split())
-        else:
-            yield header and bool(_TAG.match(head)) and _value(rest)
+    whether it is a sentence of `dos 1` (dosverify.sniffing.recognize, by this game's shapes)."""
+    return sniffing.recognize(lines, _SHAPES, _STRING)
