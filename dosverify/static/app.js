@@ -565,6 +565,39 @@ function registerReplayView(game, view) {
   views.loaded.set(game, view);
 }
 
+// Parts a pack's view may draw with (its script draws the rest): a card chip by its code's first
+// letter (R, G, B, Y, W: the colours the stylesheet knows; any other code is a card not shown), the
+// piles' sizes, and the table of the players with the game's call column (`call`: its header, the
+// seat's key and the words for each call state).
+const CARD_COLOURS = {R: "red", G: "green", B: "blue", Y: "yellow", W: "wild"};
+
+const replayParts = {
+  card(code) {
+    if (!/^[RGBYW]/.test(code)) return el("span", {class: "card back", role: "img", title: "a card not shown", "aria-label": "a face-down card"}, "");
+    return el("span", {class: `card c-${code[0]}`, role: "img", "aria-label": `${CARD_COLOURS[code[0]]} ${code.slice(1)}`}, code);
+  },
+  piles(s) {
+    return el("p", {class: "piles"}, "Draw pile: ", el("strong", {id: "draw-pile"}, s.draw_pile),
+      " cards; discard pile: ", el("strong", {id: "discard-pile"}, s.discard_pile), " cards");
+  },
+  seats(s, result, call) {
+    return el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "The players after the turn"},
+      el("table", {class: "seats"},
+        el("caption", {}, "The players after the turn"),
+        el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", call.header, "Total"].map((h) =>
+          el("th", {scope: "col", class: h === "Cards" || h === "Total" ? "num" : null}, h)))),
+        el("tbody", {}, result.players.map((p) => {
+          const seat = s.seats[p];
+          const said = seat[call.key];
+          return el("tr", {class: p === s.player ? "on-turn" : null, "data-player": p},
+            el("th", {scope: "row"}, p), el("td", {}, el("div", {class: "cards"}, seat.hand.map(replayParts.card))),
+            el("td", {class: "num"}, seat.cards),
+            el("td", {class: said ? `call-${said}` : null}, said ? call.text[said] : "–"),
+            el("td", {class: "num"}, seat.total));
+        }))));
+  },
+};
+
 // The game a result is of (every replay answer names it; an audit and a checked log know it too).
 function resultGame(g) {
   return g.result.game || g.result.report.game || g.game || (g.audit && g.audit.game) || games.fallback;

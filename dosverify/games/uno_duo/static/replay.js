@@ -4,18 +4,13 @@
 // (dosverify.games.uno_duo.pagereplay): the top card and the colour in play, the piles, what the
 // player to move faces (a Draw 2 volley's total, a Wild Draw 4, a start run owed), both hands and
 // the UNO state. It uses the page's `el` helper and registers itself with `registerReplayView`
-// (app.js; docs/packs.md, "The page").
+// (app.js; docs/packs.md, "The page"), drawing the cards, piles and players with its `replayParts`.
 "use strict";
 
 (() => {
-  const COLOURS = {R: "red", G: "green", B: "blue", Y: "yellow", W: "wild"};
+  const {card, piles, seats} = replayParts;
   const COLOUR_NAMES = {R: "red", G: "green", B: "blue", Y: "yellow"};
-  const UNO_TEXT = {called: "called UNO", owed: "UNO not called", caught: "caught"};
-
-  function card(code) {
-    if (!/^[RGBYW]/.test(code)) return el("span", {class: "card back", role: "img", title: "a card not shown", "aria-label": "a face-down card"}, "");
-    return el("span", {class: `card c-${code[0]}`, role: "img", "aria-label": `${COLOURS[code[0]]} ${code.slice(1)}`}, code);
-  }
+  const CALL = {header: "UNO", key: "uno", text: {called: "called UNO", owed: "UNO not called", caught: "caught"}};
 
   function pendingText(p) {
     if (!p) return "nothing";
@@ -30,22 +25,9 @@
         el("div", {class: "center-row"}, el("h4", {id: "top-h"}, "Discard pile"),
           el("div", {class: "cards", id: "top", "aria-labelledby": "top-h"}, s.top ? card(s.top) : "–"),
           el("p", {}, "Colour in play: ", el("strong", {id: "colour"}, s.colour ? COLOUR_NAMES[s.colour] : "any"))),
-        el("p", {class: "piles"}, "Draw pile: ", el("strong", {id: "draw-pile"}, s.draw_pile),
-          " cards; discard pile: ", el("strong", {id: "discard-pile"}, s.discard_pile), " cards"),
+        piles(s),
         el("p", {class: "pending"}, "Pending: ", el("strong", {id: "pending"}, pendingText(s.pending))),
-        el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "The players after the turn"},
-          el("table", {class: "seats"},
-            el("caption", {}, "The players after the turn"),
-            el("thead", {}, el("tr", {}, ["Player", "Hand", "Cards", "UNO", "Total"].map((h) =>
-              el("th", {scope: "col", class: h === "Cards" || h === "Total" ? "num" : null}, h)))),
-            el("tbody", {}, result.players.map((p) => {
-              const seat = s.seats[p];
-              return el("tr", {class: p === s.player ? "on-turn" : null, "data-player": p},
-                el("th", {scope: "row"}, p), el("td", {}, el("div", {class: "cards"}, seat.hand.map(card))),
-                el("td", {class: "num"}, seat.cards),
-                el("td", {class: seat.uno ? `call-${seat.uno}` : null}, seat.uno ? UNO_TEXT[seat.uno] : "–"),
-                el("td", {class: "num"}, seat.total));
-            })))),
+        seats(s, result, CALL),
       ];
     },
   });
