@@ -13,6 +13,7 @@ game's notation under this one's header named as such (:func:`other_notation`, R
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -350,9 +351,8 @@ def other_notation(header: str, text: str, notations: Callable[[], Sequence[Nota
         return None
     best: OtherNotation | None = None
     for game, reads in candidates:
-        both = sum(1 for a, b in zip(mine, reads, strict=True) if a and b)
-        only_other = sum(1 for a, b in zip(mine, reads, strict=True) if b and not a)
-        neither = sum(1 for a, b in zip(mine, reads, strict=True) if not a and not b)
+        pairs = Counter(zip(mine, reads, strict=True))  # (the header's game reads it, the other does)
+        both, only_other, neither = pairs[True, True], pairs[False, True], pairs[False, False]
         if 2 * unread < n - both or only_other <= neither:
             continue  # its own game reads enough, or what it cannot read is mostly junk to both
         got = OtherNotation(game, n, n - unread, reads.count(True), both)
