@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..hints import plural
+
 if TYPE_CHECKING:
     from .table import Table
 
@@ -54,7 +56,8 @@ def render(table: Table, out: dict[str, Any], name: str, colour: bool = False) -
     the findings as `check` renders them (the line as written, a caret, the hint)."""
     head = f"{name}: {table.pack.title}, after line {out['after']}"
     if out["round"]:
-        head += f" (round {out['round']}, turn {out['turn']})"
+        # check's count, the game's turns so far (a finding's `turn` counts within its round)
+        head += f" (round {out['round']}, {plural(out['turn'], 'turn')} so far)"
     lines = [head]
     state = "game over" if out["game_over"] else "round over" if out["round_over"] else f"{out['to_move']} to move"
     scores = ", ".join(f"{p} {n}" for p, n in out["scores"].items())

@@ -17,7 +17,7 @@ from ..events import FACE_DOWN as FD
 from ..events import Catch, Dos, Draw, Log, Match, Pass, Place, Refill, Reshuffle, Round
 from ..referee.matching import judge_codes
 from .apply import apply, deal
-from .listing import reason_of
+from .listing import reason_of, reshuffle_serves_a_step
 from .matchgen import deck_key
 from .position import DosPosition
 from .state import FACE_DOWN, Game, Table
@@ -216,9 +216,12 @@ def event_ops(g: Game, tb: Table, ev, nxt, p: str) -> list[tuple]:
     if isinstance(ev, Catch):
         return [("catch", ev.player, ev.by)]
     if isinstance(ev, Reshuffle):
-        step_draw = isinstance(nxt, Refill) or (
-            isinstance(nxt, Draw) and reason_of(g, tb, nxt.player or p) in ("penalty", "dcm")
-        )
+        if nxt is None:  # the position is cut right after it: the draw it serves is the one owed
+            step_draw = reshuffle_serves_a_step(g, tb, len(ev.cards) if ev.cards else None)
+        else:
+            step_draw = isinstance(nxt, Refill) or (
+                isinstance(nxt, Draw) and reason_of(g, tb, nxt.player or p) in ("penalty", "dcm")
+            )
         return [("reshuffle", [_base(c) for c in ev.cards] if ev.cards else None, step_draw)]
     return []
 

@@ -242,6 +242,20 @@ def _calls(g: Game, tb: Table, t: TurnState) -> list[Entry]:
     return out
 
 
+def reshuffle_serves_a_step(g: Game, tb: Table, listed: int | None) -> bool:
+    """For a log cut right after its `reshuffle` (the draw it serves not yet written): whether that draw is
+    a step's, so this turn's matched cards were turned over too (R22). Listed cards more than the discard
+    pile holds say so; otherwise the draw the position owes does, as its listing offers the reshuffle."""
+    if listed is not None and listed > sum(tb.discard.values()):
+        return bool(tb.pending)
+    try:
+        owed = [op for e, op in listing(g, tb) if e.kind == "reshuffle"]
+    except FaceDownView:  # the owed draw is not listed in this view: a step's once the turn has matched
+        t = tb.t
+        return t is not None and bool(t.matches) and t.immediate is None and not t.now_dcm
+    return bool(owed) and bool(owed[0][2])
+
+
 def reason_of(g: Game, tb: Table, q: str) -> str:
     """Why q would draw now (for reading a log's reshuffle: is the draw it serves a step's?)."""
     return "none" if tb.t is None else draw_reason(g, tb.t, q)

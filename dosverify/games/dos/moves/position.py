@@ -9,6 +9,7 @@ from collections.abc import Hashable
 from ....findings import Finding
 from ....moves.model import CHANCE, TABLE, Move
 from ..cards import full_deck
+from ..referee.refills import UNNEEDED_RESHUFFLE
 from .apply import apply
 from .lines import read
 from .listing import Entry, listing
@@ -118,7 +119,14 @@ class DosPosition:
         return []  # the table finds it by asking the referee with each listed line after it (Table._probe)
 
     def owed(self, findings: list[Finding]) -> list[Finding]:
-        return []  # DOS places every step a cut owes after the cut (the core drops those)
+        """DOS places every step a cut owes after the cut (the core drops those), but one: a cut right
+        after a `reshuffle` owes the draw or refill it is for, which the referee, closing the turn,
+        reports at the reshuffle itself (reshuffle.when), the last of that rule's findings."""
+        t = self.tb.t
+        if t is None or not t.reshuffled:
+            return []
+        at_end = [f for f in findings if f.rule == "reshuffle.when" and f.expected == UNNEEDED_RESHUFFLE]
+        return at_end[-1:]
 
     # -- the rest of the protocol
     def copy(self) -> DosPosition:

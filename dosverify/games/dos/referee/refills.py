@@ -13,6 +13,9 @@ from ..events import Refill, Reshuffle
 from .part import Part, enforces
 from .table import UNKNOWN, CenterCard
 
+#: what an unneeded reshuffle's finding expects (the move table knows it by this: a cut owes its draw)
+UNNEEDED_RESHUFFLE = "`reshuffle` right before the draw or refill that needs it"
+
 
 class Refills(Part):
     """Judges `refill` and `reshuffle` lines."""
@@ -191,6 +194,6 @@ class Refills(Part):
             "a reshuffle that no draw or refill needed: the discard pile is turned over only when "
             "a draw or refill finds the draw pile empty, right before it",
             ev,
-            expected="`reshuffle` right before the draw or refill that needs it",
+            expected=UNNEEDED_RESHUFFLE,
             found="reshuffle",
         )
