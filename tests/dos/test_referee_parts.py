@@ -165,3 +165,47 @@ def test_explain_shows_a_rules_follow_on_policy():
     assert "match line already has a finding" in explain("match.single")
     assert "puts the player's hand in doubt" in explain("match.single")
     assert "puts the player's hand in doubt" not in explain("turn.order")
+
+
+def _asked(path: Path, names: set[str]) -> set[str]:
+    """The parts a module's code asks: `self.parts.X` and `parts.X` (a local alias of it)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr in names:
+            v = node.value
+            if (isinstance(v, ast.Attribute) and v.attr == "parts" and getattr(v.value, "id", None) == "self") or (
+                isinstance(v, ast.Name) and v.id == "parts"
+            ):
+                out.add(node.attr)
+    return out
+
+
+def test_the_parts_call_one_way():
+    """Issue 32: a part asks only parts before it in ORDER, and exactly the ones its class declares in
+    `uses` (the only ones it is handed): the calls form no circle, and each part's dependencies are
+    written on its class."""
+    from dosverify.games.dos.referee import PART_CLASSES
+    from dosverify.games.dos.referee.part import ORDER
+
+    assert sorted(ORDER) == sorted(PART_CLASSES)
+    names = set(ORDER)
+    for name, cls in PART_CLASSES.items():
+        module = REFEREE / f"{cls.__module__.rsplit('.', 1)[-1]}.py"
+        asked = _asked(module, names)
+        assert asked == set(cls.uses), f"{name}: asks {sorted(asked)}, declares {sorted(cls.uses)}"
+        later = [u for u in cls.uses if ORDER.index(u) >= ORDER.index(name)]
+        assert not later, f"{name} asks {later}, not below it in ORDER"
+
+
+def test_a_part_is_handed_only_what_it_uses():
+    """The direction is held at run time too: a part reaching a part it does not declare fails."""
+    from dosverify.games.dos.referee import Referee
+
+    from dosverify.games.dos.referee.part import ORDER
+
+    ref = Referee(parse(LOG + "turn bob\n  draw R1\n  place R1\n").log, SPEC.ruleset("official"))
+    plays = ref.parts.plays
+    assert set(vars(plays.parts)) == set(type(plays).uses)
+    with pytest.raises(AttributeError):
+        plays.parts.matches  # noqa: B018 (plays is below matches)
+    assert set(vars(ref.parts)) == set(ORDER)

@@ -9,7 +9,7 @@ from collections.abc import Hashable
 from ....findings import Finding
 from ....moves.model import CHANCE, TABLE, Move
 from ..cards import full_deck
-from ..referee.refills import UNNEEDED_RESHUFFLE
+from ..referee.closing import UNNEEDED_RESHUFFLE
 from .apply import apply
 from .lines import read
 from .listing import Entry, listing

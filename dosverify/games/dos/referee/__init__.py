@@ -5,8 +5,9 @@ finding the referee applies the event as written where it can and goes on, and
 does not report the consequences of a problem already reported.
 
 The referee is made of parts (one module each, by part of the rules), composed here: each is handed
-the one :class:`~.state.RefereeState`, the :class:`~.reporter.Reporter` and the other parts; this class
-owns them and dispatches the log's rounds, turns and lines to them.
+the one :class:`~.state.RefereeState`, the :class:`~.reporter.Reporter` and the parts below it that it
+uses (part.ORDER: the calls go one way); this class owns them all and dispatches the log's rounds, turns
+and lines to them.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .handcards import HandCards
 from .matches import Matches
 from .meant import Meant
 from .names import Names
-from .part import ENFORCED, Parts
+from .part import ENFORCED, ORDER, Part, Parts, below
 from .pile import Pile
 from .plays import Plays
 from .refills import Refills
@@ -39,7 +40,29 @@ from .state import RefereeState, new_state
 from .steps import Steps
 from .turns import Turns
 
-__all__ = ["ENFORCED", "Referee"]
+__all__ = ["ENFORCED", "PART_CLASSES", "Referee"]
+
+#: each part's class by its name in ORDER
+PART_CLASSES: dict[str, type[Part]] = {
+    "calls": Calls,
+    "closing": Closing,
+    "deal": Deal,
+    "draws": Draws,
+    "engine": Engine,
+    "facedown": FaceDown,
+    "handcards": HandCards,
+    "matches": Matches,
+    "meant": Meant,
+    "names": Names,
+    "pile": Pile,
+    "plays": Plays,
+    "refills": Refills,
+    "rounds": Rounds,
+    "scoring": Scoring,
+    "setup": Setup,
+    "steps": Steps,
+    "turns": Turns,
+}
 
 
 class Referee:
@@ -57,27 +80,11 @@ class Referee:
         if visitor is not None:
             self.s.watch = lambda: visitor(self)
         self.r = Reporter(self.s)
-        parts = self.parts = Parts()
-        state, reporter = self.s, self.r
-        parts.setup = Setup(state, reporter, parts)
-        parts.deal = Deal(state, reporter, parts)
-        parts.plays = Plays(state, reporter, parts)
-        parts.matches = Matches(state, reporter, parts)
-        parts.handcards = HandCards(state, reporter, parts)
-        parts.meant = Meant(state, reporter, parts)
-        parts.draws = Draws(state, reporter, parts)
-        parts.pile = Pile(state, reporter, parts)
-        parts.refills = Refills(state, reporter, parts)
-        parts.calls = Calls(state, reporter, parts)
-        parts.steps = Steps(state, reporter, parts)
-        parts.closing = Closing(state, reporter, parts)
-        parts.scoring = Scoring(state, reporter, parts)
-        parts.facedown = FaceDown(state, reporter, parts)
-        parts.engine = Engine(state, reporter, parts)
-        parts.turns = Turns(state, reporter, parts)
-        parts.names = Names(state, reporter, parts)
-        parts.rounds = Rounds(state, reporter, parts)
-        parts.turns.bind()
+        built = self.parts = Parts()  # every part, for the Referee; each part gets only those it uses
+        for name in ORDER:
+            cls = PART_CLASSES[name]
+            setattr(built, name, cls(self.s, self.r, below(built, cls.uses)))
+        built.turns.bind()
 
     # what the replayed state shows to visitors and callers (views, replay, the check's report)
     @property
@@ -232,7 +239,7 @@ class Referee:
             and bool(t.matches)
             and t.step < 2
             and not t.action_done
-            and parts.plays.turn_seems_missing(ev, ev.cards) is not None
+            and parts.engine.turn_seems_missing(ev, ev.cards) is not None
             and not parts.meant.slip_in_turn(ev)
         )
 

@@ -14,9 +14,14 @@ from .part import Part, enforces
 from .table import UNKNOWN, CenterCard, owed_line
 from .turn import TurnState
 
+#: what an unneeded reshuffle's finding expects (the move table knows it by this: a cut owes its draw)
+UNNEEDED_RESHUFFLE = "`reshuffle` right before the draw or refill that needs it"
+
 
 class Closing(Part):
     """Closes the turn being played when the next line of another turn, the score or the log's end comes."""
+
+    uses = ("engine", "steps")
 
     def close_turn(self, closing) -> None:
         """The turn ends at `closing` (the next turn, score, round) or at the end of the log."""
@@ -30,7 +35,7 @@ class Closing(Part):
         p, tb = t.player, s.table
         steps = self.parts.steps
         if t.reshuffled is not None:
-            self.parts.refills.unneeded_reshuffle()
+            self.unneeded_reshuffle()
         if t.end_after_draws is not None:  # V12 + V15: the turn closes on the at-once draws of the last match
             self.draws_before_end_missing(p, kw, closing)
             t.ended, t.end_after_draws = t.end_after_draws, None
@@ -278,3 +283,17 @@ class Closing(Part):
                 return  # the score counts the hands without them: never drawn
         for r, k in owed.items():  # drawn, and left out of the log (R27): the score counts them
             self.parts.steps.draw_left_out(r, k)
+
+    @enforces("reshuffle.when")
+    def unneeded_reshuffle(self) -> None:
+        """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""
+        ev = self.t.reshuffled
+        self.t.reshuffled = None
+        self.r.report(
+            "reshuffle.when",
+            "a reshuffle that no draw or refill needed: the discard pile is turned over only when "
+            "a draw or refill finds the draw pile empty, right before it",
+            ev,
+            expected=UNNEEDED_RESHUFFLE,
+            found="reshuffle",
+        )

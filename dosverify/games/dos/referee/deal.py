@@ -17,6 +17,8 @@ from .table import CenterCard
 class Deal(Part):
     """Deals the round from its `deck` lines and judges the hands and Center Row written beside them."""
 
+    uses = ("engine",)
+
     def setup_from_deck(
         self,
         rnd: Round,

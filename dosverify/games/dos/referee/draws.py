@@ -16,6 +16,8 @@ from .table import UNKNOWN
 class Draws(Part):
     """Judges `draw` lines: the reason each is owed and the cards it brings."""
 
+    uses = ("engine", "facedown", "pile", "plays", "steps")
+
     def on_draw(self, ev: Draw) -> None:
         t = self.t
         q = ev.player or t.player

@@ -228,6 +228,28 @@ class Engine(Part):
             out.append(e)
         return out
 
+    def turn_seems_missing(self, ev, cards: list[str]) -> str | None:
+        """The next player, when this line plainly starts their turn: the player on turn has
+        played already and lacks these cards, which the next player holds."""
+        t, tb = self.t, self.s.table
+        if not (t.matches or t.action_done):  # after a bare draw the player on turn may still match
+            return None
+        nxt, hand = self.s.left(t.player), tb.hands[t.player]
+        # the face-down cards of the player on turn may be any cards the line lacks, while the line can still
+        # be theirs (still matching: no refill, no card placed); a seat view holds the others' cards face down
+        loose = hand.get(UNKNOWN, 0) if t.step < 2 and not t.action_done else 0
+        if len(cards) == 1:  # the common case, without a Counter
+            b = parse_card(cards[0]).base
+            if hand.get(b, 0) >= 1 or loose:
+                return None
+            return nxt if tb.hands[nxt].get(b, 0) >= 1 else None
+        need = Counter(parse_card(c).base for c in cards)
+        if not cards or sum(max(0, n - hand.get(b, 0)) for b, n in need.items()) <= loose:
+            return None
+        if all(tb.hands[nxt].get(b, 0) >= n for b, n in need.items()):
+            return nxt
+        return None
+
     def draw_starts_next_turn(self, ev: Draw) -> bool:
         """Whether the line after this unowed draw plays cards (other than the drawn ones) that the
         next player holds and the player on turn does not: then the next player's turn began here."""
@@ -238,7 +260,7 @@ class Engine(Part):
         cards = seen(cards)  # a face-down card tells nothing of whose it is
         drawn = Counter(parse_card(c).base for c in seen(ev.cards))
         rest = [c for c in cards if not (drawn[parse_card(c).base] > 0 and not drawn.subtract([parse_card(c).base]))]
-        return bool(rest) and self.parts.plays.turn_seems_missing(nxt, rest) is not None
+        return bool(rest) and self.turn_seems_missing(nxt, rest) is not None
 
     def split_draw(self, ev: Draw, k: int) -> tuple[Draw, Draw]:
         """The first k cards of a draw line and the rest, as two draws standing at its place."""

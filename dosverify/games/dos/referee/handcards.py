@@ -16,6 +16,8 @@ from .table import UNKNOWN
 class HandCards(Part):
     """Takes a match line's cards from the hand of the player on turn."""
 
+    uses = ("facedown", "meant")
+
     @enforces("match.held")
     def take(self, m: MatchLine) -> None:
         """The hand cards played leave p's hand for this turn's matched cards (R42: the card meant)."""

@@ -20,6 +20,8 @@ from .table import UNKNOWN
 class Matches(Part):
     """Judges a `match` line of the player on turn, and applies it as written where it can."""
 
+    uses = ("engine", "facedown", "handcards", "meant", "plays")
+
     def on_match(self, ev: Match) -> None:
         # the hot path of a log: each check is called only when its cheap condition holds (tested here)
         parts, s = self.parts, self.s
@@ -29,7 +31,7 @@ class Matches(Part):
         if s.table.swaps:
             self._take_swapped(ev)
         if (
-            (nxt := plays.turn_seems_missing(ev, ev.cards)) is not None
+            (nxt := parts.engine.turn_seems_missing(ev, ev.cards)) is not None
             and not parts.meant.slip_in_turn(ev)
             and not (ev is s.fork_line and s.fork_take == "R42")  # R98: the reading of fewer findings
         ):

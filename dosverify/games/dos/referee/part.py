@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, TypeVar
 
 from ..events import Catch, Center, Deck, Dos, Draw, FaceDown, Hand, Match, Pass, Place, Refill, Reshuffle, Round, Turn
 from .matchline import MatchLine
@@ -39,8 +39,8 @@ def enforces(*rule_ids: str) -> Callable[[F], F]:
     return mark
 
 
-# What each part offers the others: the parts' modules import none of each other (a part may ask any
-# other, so the imports would go round in a circle); the Referee alone builds the concrete parts.
+# What each part offers the parts above it (ORDER): the parts' modules import none of each other; the
+# Referee alone builds the concrete parts, each handed only the parts it `uses`.
 class CallsPart(Protocol):
     """What the other parts ask of :class:`~.calls.Calls`."""
 
@@ -67,6 +67,7 @@ class EnginePart(Protocol):
     def rest_of_turn(self, ev): ...
     def draw_starts_next_turn(self, ev: Draw) -> bool: ...
     def split_draw(self, ev: Draw, k: int) -> tuple[Draw, Draw]: ...
+    def turn_seems_missing(self, ev, cards: list[str]) -> str | None: ...
 
 
 class FaceDownPart(Protocol):
@@ -85,7 +86,6 @@ class FaceDownPart(Protocol):
 class PlaysPart(Protocol):
     """What the other parts ask of :class:`~.plays.Plays`."""
 
-    def turn_seems_missing(self, ev, cards: list[str]) -> str | None: ...
     def turn_meant(self, turn, rnd, want: str) -> bool: ...
     def start_implied_turn(self, p: str, ev) -> None: ...
     def lazy_penalty_shown(self, p: str, codes) -> None: ...
@@ -135,7 +135,6 @@ class RefillsPart(Protocol):
 
     def on_refill(self, ev: Refill) -> None: ...
     def on_reshuffle(self, ev: Reshuffle) -> None: ...
-    def unneeded_reshuffle(self) -> None: ...
 
 
 class RoundsPart(Protocol):
@@ -193,6 +192,7 @@ class ClosingPart(Protocol):
     """What the other parts ask of :class:`~.closing.Closing`."""
 
     def close_turn(self, closing) -> None: ...
+    def unneeded_reshuffle(self) -> None: ...
 
 
 class TurnsPart(Protocol):
@@ -212,8 +212,36 @@ class NamesPart(Protocol):
     def resolve_winner(self) -> None: ...
 
 
+#: The parts from the lowest up. A part asks only parts before it here (the ones its class `uses`), so
+#: the calls go one way: the engine's look-ahead, the face-down ledger, the hand-card readings and the
+#: steps ask nobody; closing a turn asks the engine and the steps; a line's part asks the parts of what
+#: the line does; `turns` dispatches the lines. Each part can be built, and tested, with the few it uses
+#: (tests/dos/test_referee_part_units.py); the Referee asks all of them.
+ORDER = (
+    "calls",
+    "engine",
+    "facedown",
+    "meant",
+    "names",
+    "steps",
+    "closing",
+    "scoring",
+    "rounds",
+    "handcards",
+    "plays",
+    "matches",
+    "pile",
+    "refills",
+    "draws",
+    "deal",
+    "setup",
+    "turns",
+)
+
+
 class Parts:
-    """The referee's parts, by name: each part reaches the others through this one object."""
+    """The referee's parts, by name. The Referee's holds all of them; each part is handed one holding
+    only the parts it `uses` (:func:`below`), so asking another is an AttributeError, not a circle."""
 
     setup: SetupPart
     deal: DealPart
@@ -235,10 +263,20 @@ class Parts:
     rounds: RoundsPart
 
 
+def below(built: Parts, uses: tuple[str, ...]) -> Parts:
+    """The parts a part is handed: the ones it `uses`, each built already (earlier in ORDER)."""
+    view = Parts()
+    for name in uses:
+        setattr(view, name, getattr(built, name))
+    return view
+
+
 class Part:
-    """One part of the rules: the state it works on, the reporter, and the other parts."""
+    """One part of the rules: the state it works on, the reporter, and the parts below it it asks."""
 
     __slots__ = ("s", "r", "parts")
+    #: the parts this one asks (each before it in ORDER; a test holds this to the calls its code makes)
+    uses: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, state: RefereeState, reporter: Reporter, parts: Parts) -> None:
         self.s = state

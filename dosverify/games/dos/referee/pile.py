@@ -16,6 +16,8 @@ from .table import UNKNOWN, CenterCard
 class Pile(Part):
     """Takes each card a draw or refill line names from the pile, and judges the card taken."""
 
+    uses = ("engine", "facedown", "steps")
+
     def draw_from_pile(
         self, written: str | FaceDown | None, ev, index: int, what: str, who: str | None = None
     ) -> str | None:

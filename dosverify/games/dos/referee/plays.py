@@ -17,27 +17,7 @@ from .turn import TurnState
 class Plays(Part):
     """Match, place and `pass` lines of the player on turn, and the card meant when one is written wrong."""
 
-    def turn_seems_missing(self, ev, cards: list[str]) -> str | None:
-        """The next player, when this line plainly starts their turn: the player on turn has
-        played already and lacks these cards, which the next player holds."""
-        t, tb = self.t, self.s.table
-        if not (t.matches or t.action_done):  # after a bare draw the player on turn may still match
-            return None
-        nxt, hand = self.s.left(t.player), tb.hands[t.player]
-        # the face-down cards of the player on turn may be any cards the line lacks, while the line can still
-        # be theirs (still matching: no refill, no card placed); a seat view holds the others' cards face down
-        loose = hand.get(UNKNOWN, 0) if t.step < 2 and not t.action_done else 0
-        if len(cards) == 1:  # the common case, without a Counter
-            b = parse_card(cards[0]).base
-            if hand.get(b, 0) >= 1 or loose:
-                return None
-            return nxt if tb.hands[nxt].get(b, 0) >= 1 else None
-        need = Counter(parse_card(c).base for c in cards)
-        if not cards or sum(max(0, n - hand.get(b, 0)) for b, n in need.items()) <= loose:
-            return None
-        if all(tb.hands[nxt].get(b, 0) >= n for b, n in need.items()):
-            return nxt
-        return None
+    uses = ("closing", "facedown", "steps")
 
     def _turn_fits(self, turn, p: str) -> bool:
         """Whether p's hand (with the cards p draws in the turn) holds every card the turn plays."""

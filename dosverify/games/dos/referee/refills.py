@@ -13,12 +13,11 @@ from ..events import Refill, Reshuffle
 from .part import Part, enforces
 from .table import UNKNOWN, CenterCard
 
-#: what an unneeded reshuffle's finding expects (the move table knows it by this: a cut owes its draw)
-UNNEEDED_RESHUFFLE = "`reshuffle` right before the draw or refill that needs it"
-
 
 class Refills(Part):
     """Judges `refill` and `reshuffle` lines."""
+
+    uses = ("engine", "facedown", "pile", "plays", "steps")
 
     @enforces("draw.reason")
     def on_refill(self, ev: Refill) -> None:
@@ -183,17 +182,3 @@ class Refills(Part):
         )
         tb.discard.update(tb.pending)
         tb.pending.clear()
-
-    @enforces("reshuffle.when")
-    def unneeded_reshuffle(self) -> None:
-        """A `reshuffle` that no draw or refill needed at once: it changes which cards form the new pile."""
-        ev = self.t.reshuffled
-        self.t.reshuffled = None
-        self.r.report(
-            "reshuffle.when",
-            "a reshuffle that no draw or refill needed: the discard pile is turned over only when "
-            "a draw or refill finds the draw pile empty, right before it",
-            ev,
-            expected=UNNEEDED_RESHUFFLE,
-            found="reshuffle",
-        )

@@ -10,6 +10,8 @@ from .part import Part, enforces
 class Rounds(Part):
     """The rules about rounds as a whole and the game's end (sections 08 of the spec)."""
 
+    uses = ("facedown", "scoring")
+
     @enforces("round.sequence", "game.end")
     def start(self, rnd: Round) -> tuple[int | None, str | None, str | None]:
         """Close the round before and begin `rnd`; returns the round before's number, dealer and winner."""

@@ -54,6 +54,8 @@ def hand_readings(hand: Counter, slips: int, maybe: Counter) -> frozenset:
 class Scoring(Part):
     """The score of a round, the running totals, and the snapshot visitors see."""
 
+    uses = ("facedown",)
+
     def totals_text(self) -> str:
         return " ".join(f"{p} {n}" for p, n in self.s.totals.items())
 

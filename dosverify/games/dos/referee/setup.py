@@ -20,6 +20,8 @@ _SETUP_WORD = {Dealer: "dealer", Hand: "hand", Center: "center"}
 class Setup(Part):
     """The deal of a round: the written hands and Center Row, or a known deck dealt out (V9, V16)."""
 
+    uses = ("deal", "facedown")
+
     @enforces("notation.repeated")
     def setup(self, rnd: Round, prev_no, prev_dealer, prev_winner) -> None:
         """The round's set-up lines: its dealer, then the hands and Center Row as written or dealt from a deck."""

@@ -18,6 +18,8 @@ from .turn import TurnState
 class Turns(Part):
     """Judges what must come right after a line (V12, V14, V15) before the line's own part judges it."""
 
+    uses = ("calls", "closing", "draws", "matches", "plays", "refills", "steps")
+
     __slots__ = ("handlers",)
 
     def bind(self) -> None:
@@ -314,7 +316,7 @@ class Turns(Part):
             t.dcm_early = t.dcm_order_reported = False
             t.dcm_order_early = None
         if t.reshuffled is not None and not isinstance(ev, (Draw, Refill)):
-            self.parts.refills.unneeded_reshuffle()
+            self.parts.closing.unneeded_reshuffle()
         t.reshuffled = None
         if t.immediate and not (isinstance(ev, Draw) and (ev.player or t.player) == t.immediate[0]):
             if isinstance(ev, Reshuffle):
