@@ -54,10 +54,8 @@ class Matches(Part):
         self._apply(m, self._judge(m))
 
     def _take_swapped(self, ev: Match) -> None:
-        """A card p lacks, where a draw.top wrote another: p took this one (R40)."""
+        """A card p lacks, where a draw.top wrote another: p took this one (R40). Called when swaps exist."""
         tb = self.s.table
-        if not tb.swaps:
-            return
         t = self.t
         hand = tb.hands[t.player]
         for c in ev.cards:
