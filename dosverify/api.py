@@ -49,6 +49,7 @@ def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None
         ruleset=None,
         spec_version=spec.version,
         findings=[_unknown(spec, word, line, raw)],
+        game=spec.game,
     )
     report.lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     report.text = text
@@ -74,7 +75,9 @@ def _unusable_game(source: str | bytes | dict, name: str, exc: PackUnavailable, 
         found=sniff_game(source) or "",
         help="reinstall or update the game's pack; `dosverify --version` lists the games and their state",
     )
-    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=[finding])
+    report = Report(
+        file=name, verdict="malformed", ruleset=None, spec_version=spec.version, findings=[finding], game=spec.game
+    )
     if text is not None:
         report.lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         report.text = text

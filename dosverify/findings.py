@@ -68,13 +68,6 @@ def bounded(text: str | None, limit: int = MAX_TEXT) -> str | None:
     return text if text is None or len(text) <= limit else text[: limit - 1] + "…"
 
 
-def finding(rule_id: str, message: str, **kw) -> Finding:
-    """A DOS finding (the DOS pack's reporter; kept while DOS code moves into its pack)."""
-    from .spec import load_spec
-
-    return make_finding(load_spec("dos"), rule_id, message, **kw)
-
-
 class Reporter:
     """Makes findings under one game's specification: each pack holds one bound to its spec, so
     a rule id is always looked up in the game it belongs to."""

@@ -240,8 +240,7 @@ def _refuse_unknown_overrides(pack: Parts, ruleset: str | None, options: dict[st
 
 def _unjudged_report(pack: Parts, name: str, spec_version: str, text: str | None) -> Report:
     """The report as a malformed log's, what it stays unless the log is refereed; its lines counted."""
-    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec_version)
-    report.game = pack.name
+    report = Report(file=name, verdict="malformed", ruleset=None, spec_version=spec_version, game=pack.name)
     report.text = text
     if text is not None:
         report.lines = line_count(text)

@@ -37,9 +37,10 @@ class Report:
     # left out of the JSON otherwise
     auto: dict | None = None
 
-    # the game whose rules judged it: left out of the JSON of a DOS report (the first game's
-    # reports never carried it), so a rule id is always read in its own game's spec
-    game: str = "dos"
+    # the game whose rules judged it (keyword only, and required: no game is the default here): left
+    # out of the JSON of a DOS report (the first game's reports never carried it), so a rule id is
+    # always read in its own game's spec
+    game: str = field(kw_only=True)
     # not part of the JSON: the decoded log text (for renderers that show source lines), and the
     # referee and log of a whole reading (the witness needs them)
     text: str | None = field(default=None, repr=False, compare=False, metadata={"internal": True})

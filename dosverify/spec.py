@@ -17,7 +17,7 @@ from pathlib import Path
 _QUOTE = re.compile("«([^»]*)»")
 
 
-def spec_dir(game: str = "dos") -> Path:
+def spec_dir(game: str) -> Path:
     """A game's specification folder: the one its pack supplies (GamePack.spec_path, asked through
     the locator the games layer sets); a name no usable pack has is a SpecError."""
     if _LOCATOR is None:  # no pack imported yet: importing the game's pack sets the locator
@@ -44,7 +44,7 @@ def set_locator(locate: Callable[[str], Path | None]) -> None:
     _LOCATOR = locate
 
 
-def load_toml(name: str, game: str | Path = "dos") -> dict:
+def load_toml(name: str, game: str | Path) -> dict:
     import tomllib  # only when the JSON cache of the spec is cold
 
     root = game if isinstance(game, Path) else spec_dir(game)
@@ -134,7 +134,7 @@ class Spec:
     options: dict[str, dict]
     sources: dict[str, dict]
     kinds: dict[str, str]
-    game: str = "dos"  # the pack whose folder it was read from
+    game: str  # the pack whose folder it was read from
     #: what a rule's `follow_on` may name, each with what it means (spec.toml's [follow_ons])
     follow_ons: dict[str, str] = field(default_factory=dict)
 
@@ -212,7 +212,7 @@ def _raw_spec(root: Path) -> dict:
     return raw
 
 
-def spec_file(name: str, game: str | Path = "dos") -> dict:
+def spec_file(name: str, game: str | Path) -> dict:
     """One parsed file of a game's spec (through the cache): `game` a game's name or its folder."""
     return _raw_spec_cached(_folder(game))[name]
 
@@ -227,7 +227,7 @@ def _raw_spec_cached(root: Path) -> dict:
 
 
 @cache
-def load_spec(game: str | Path = "dos", name: str | None = None) -> Spec:
+def load_spec(game: str | Path, name: str | None = None) -> Spec:
     """A game's specification, a value: `game` a game's name (its pack's folder, found through the
     locator, else the bundled spec/<game>/) or a spec folder itself (`name`: the game it is of,
     default the folder's name). Keyed by the folder: two packs never share a spec."""

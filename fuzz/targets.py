@@ -18,7 +18,7 @@ VERDICTS = {"legal", "illegal", "malformed"}
 def _rules() -> set[str]:
     from dosverify.spec import load_spec
 
-    return set(load_spec().rules)
+    return set(load_spec("dos").rules)
 
 
 def text_parser(data: bytes) -> None:

@@ -335,7 +335,8 @@ def _judge_each(
             continue
         what, value = outcome
         if what == "unreadable":  # no report: the file cannot be read (no game known: the default's spec)
-            out.unreadable(item.path, value, find_game().spec().version)
+            default = find_game()
+            out.unreadable(item.path, value, default.spec().version, default.name)
         if what == "refused":  # no report: the flags are not the log's game's (its spec named)
             out.refused(item.path, value.message, find_game(value.game).spec().version, value.game)
         if what in ("unreadable", "refused"):

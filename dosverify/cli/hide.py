@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
             ruleset=None,
             spec_version=pack.spec().version,
             findings=list(parsed.findings),
+            game=pack.name,
         )
         sys.stderr.write(render_text(rep, parsed.text) + "\n")
         print("dosverify: not hidden: the log cannot be read without loss; fix the lines above", file=sys.stderr)

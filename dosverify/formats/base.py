@@ -48,16 +48,17 @@ class Output:
     def report(self, report: Report) -> None:
         raise NotImplementedError
 
-    def unreadable(self, path: str, message: str, spec_version: str) -> None:
-        """A named or found file that cannot be read (missing, a broken link, no permission)."""
-        self.failed(path, f"cannot read {path}: {message}", spec_version, "unreadable")
+    def unreadable(self, path: str, message: str, spec_version: str, game: str) -> None:
+        """A named or found file that cannot be read (missing, a broken link, no permission): no game
+        is known, so the report names the default one, whose `spec_version` it is."""
+        self.failed(path, f"cannot read {path}: {message}", spec_version, "unreadable", game)
 
-    def refused(self, path: str, message: str, spec_version: str, game: str | None = None) -> None:
+    def refused(self, path: str, message: str, spec_version: str, game: str) -> None:
         """A log that was not judged because the command's ruleset or options are not its game's
         (`game`, whose `spec_version` it is)."""
         self.failed(path, f"{path}: {message}", spec_version, "refused", game)
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str) -> None:
         """A file that got no report (`kind`: unreadable or refused; `game`: the log's, when known),
         `error` said in full."""
 

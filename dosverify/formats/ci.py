@@ -57,7 +57,7 @@ class JUnitOutput(Output):
         else:
             self.errors += 1
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str) -> None:
         ET.SubElement(self._case(path), "error", message=error, type=kind)
         self.errors += 1
 
@@ -121,7 +121,7 @@ class GitHubOutput(Output):
         self.stream.write(summary_line(report) + "\n")
         self.stream.flush()
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str) -> None:
         self._cmd("error", {"file": path, "title": kind}, error)
         self.stream.flush()
 
@@ -151,7 +151,7 @@ class GitLabOutput(Output):
             sev = "minor" if f.severity == "warning" else ("blocker" if report.verdict == "malformed" else "major")
             self._issue(report.file, f.rule, f"{f.kind}: {f.message}", sev, f.line, i)
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str) -> None:
         self._issue(path, kind, error, "blocker", None, 0)
 
     def close(self, tally: Tally) -> None:

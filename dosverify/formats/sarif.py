@@ -105,7 +105,7 @@ class SarifOutput(Output):
                 }
             )
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str) -> None:
         self._run(game)["notes"].append(
             {
                 "level": "error",

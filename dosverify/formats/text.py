@@ -17,7 +17,7 @@ class TextOutput(Output):
             self.stream.write(render_text(report, report.text, colour=self.colour, limit=self.limit) + "\n")
         self.stream.flush()
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str) -> None:
         print(f"dosverify: {error}", file=sys.stderr)
 
     def close(self, tally: Tally) -> None:
@@ -40,10 +40,8 @@ class JsonLinesOutput(Output):
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")
         self.stream.flush()
 
-    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str | None = None) -> None:
-        report = Report(file=path, verdict="malformed", ruleset=None, spec_version=spec_version)
-        if game is not None:  # a refused log's game, whose spec it names
-            report.game = game
+    def failed(self, path: str, error: str, spec_version: str, kind: str, game: str) -> None:
+        report = Report(file=path, verdict="malformed", ruleset=None, spec_version=spec_version, game=game)
         d = report.to_dict()
         d["error"] = error
         self.stream.write(json.dumps(d, separators=(",", ":"), ensure_ascii=False) + "\n")

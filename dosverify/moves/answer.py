@@ -107,7 +107,14 @@ def _findings(table: Table, findings: list, tried: str | None, name: str, colour
 
     lines = table.judged_lines() + ([tried] if tried is not None else [])
     spec = table.pack.spec()
-    report = Report(file=name, verdict="illegal", ruleset=table.ruleset, spec_version=spec.version, findings=findings)
+    report = Report(
+        file=name,
+        verdict="illegal",
+        ruleset=table.ruleset,
+        spec_version=spec.version,
+        findings=findings,
+        game=table.game,
+    )
     text = render_text(report, "\n".join(lines) + "\n", colour=colour)
     return text.rsplit("\n", 1)[0].rstrip()  # without check's summary line
 

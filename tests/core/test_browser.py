@@ -177,7 +177,7 @@ def test_click_a_finding_lands_on_its_line_and_explains_the_rule(page):
     log_box = page.locator("#log-lines").bounding_box()
     assert log_box["y"] <= box["y"] <= log_box["y"] + log_box["height"], "the line is scrolled into view"
     item.get_by_role("button", name=f"rule {f.rule}").click()
-    rule = load_spec().rules[f.rule].to_dict()
+    rule = load_spec("dos").rules[f.rule].to_dict()
     expect(item.locator(".rule")).to_contain_text(rule["title"])
     for s in rule["sources"]:
         expect(item.locator(".rule")).to_contain_text(s["part"][:40])

@@ -118,7 +118,7 @@ def test_select_ignore_and_exit_zero() -> None:
 def test_warnings_as_errors(tmp_path: Path) -> None:
     from dosverify.spec import load_spec
 
-    warn = [r.id for r in load_spec().rules.values() if r.severity == "warning"]
+    warn = [r.id for r in load_spec("dos").rules.values() if r.severity == "warning"]
     assert warn
     fx = sorted((ROOT / "fixtures/dos/rules" / warn[0]).glob("*illegal*.log"))[0]
     d = json.loads(run("check", "--format", "json", str(fx)).stdout)

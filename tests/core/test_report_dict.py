@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from dosverify.api import check
-from dosverify.findings import Position, finding
+from dosverify.findings import Position
+from dosverify.games.dos.findings import finding
 from dosverify.report import Report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +70,7 @@ def test_every_optional_part():
         face_down=2,
         unverified=["match.single"],
         auto={"ruleset": "official", "options": {"a": ["b"]}},
+        game="dos",
     )
     _same(r)
     d = r.to_dict()
@@ -81,7 +83,7 @@ def test_every_optional_part():
 def test_the_internal_fields_stay_out_of_the_json():
     """What the command line reads off a report (the text, the referee, a cap's cut, the count
     --select left out, why no witness was written) is declared on it, and never printed."""
-    r = Report(file="x", verdict="legal", ruleset="official", spec_version="1", text="dos 1\n", hidden=3)
+    r = Report(file="x", verdict="legal", ruleset="official", spec_version="1", text="dos 1\n", hidden=3, game="dos")
     r.witness_refused = "the choice of face-down cards found breaks match.decline at line 9 (...)"
     internal = {f.name for f in dataclasses.fields(Report) if f.metadata.get("internal")}
     assert {"text", "referee", "cut", "hidden", "witness_refused"} <= internal

@@ -23,7 +23,7 @@ EXAMPLE = (Path(__file__).resolve().parents[2] / "fixtures" / "dos" / "notation"
 ILLEGAL = EXAMPLE.replace("turn bob ", "turn cyd ", 1)
 NOT_A_LOG = "hello\nthis is not a log\n"
 TEXT = {"content-type": "text/plain"}
-SPEC_VERSION = load_spec().version
+SPEC_VERSION = load_spec("dos").version
 
 
 @pytest.fixture(scope="module")
@@ -488,7 +488,7 @@ def test_rules(client):
     r = client.get("/v1/rules")
     assert r.status_code == 200 and r.headers[SPEC_HEADER] == SPEC_VERSION
     body = r.json()
-    spec = load_spec()
+    spec = load_spec("dos")
     assert body["spec_version"] == spec.version
     assert [rule["id"] for rule in body["rules"]] == list(spec.rules)
     assert body["rules"][0] == next(iter(spec.rules.values())).to_dict()
@@ -500,7 +500,7 @@ def test_rules(client):
 def test_rule_by_id(client):
     r = client.get("/v1/rules/notation.encoding")
     assert r.status_code == 200
-    assert r.json() == load_spec().rules["notation.encoding"].to_dict()
+    assert r.json() == load_spec("dos").rules["notation.encoding"].to_dict()
 
 
 def test_rule_unknown_404(client):
@@ -512,7 +512,7 @@ def test_rulesets(client):
     r = client.get("/v1/rulesets")
     assert r.status_code == 200
     body = r.json()
-    spec = load_spec()
+    spec = load_spec("dos")
     assert [rs["name"] for rs in body["rulesets"]] == sorted(spec.rulesets)
     official = next(rs for rs in body["rulesets"] if rs["name"] == "official")
     assert official["options"] == spec.rulesets["official"]["options"]

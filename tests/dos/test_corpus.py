@@ -162,7 +162,7 @@ def test_engine_entries_cover_every_value(fresh):
     under the other, and one with every departure at once."""
     from dosverify.spec import load_spec
 
-    engine = {k: v for k, v in load_spec().options.items() if v.get("engine")}
+    engine = {k: v for k, v in load_spec("dos").options.items() if v.get("engine")}
     for key, opt in engine.items():
         for value in opt["values"]:
             [name] = [n for n in fresh if n.startswith(f"i_engine_{key}_{value}_") and n.endswith(".expected.json")]

@@ -24,7 +24,7 @@ from dosverify.games.dos.profile import profile
 from dosverify.games.dos.simulate import Sim, program_text
 from dosverify.spec import load_spec
 
-SPEC = load_spec()
+SPEC = load_spec("dos")
 ENGINE = {k: list(v["values"]) for k, v in SPEC.options.items() if v.get("engine")}
 SETS = int(os.environ.get("DOSVERIFY_PROGRAM_SETS", "6"))
 LOGS = int(os.environ.get("DOSVERIFY_PROGRAM_LOGS", "4"))

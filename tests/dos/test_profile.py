@@ -18,7 +18,7 @@ from dosverify.games.dos.simulate import simulate_text
 from dosverify.spec import load_spec
 
 ROOT = Path(__file__).resolve().parents[2]
-SPEC = load_spec()
+SPEC = load_spec("dos")
 CHOICES = {k: list(v["values"]) for k, v in SPEC.options.items() if len(v["values"]) > 1}
 ENGINE = [k for k, v in SPEC.options.items() if v.get("engine")]
 

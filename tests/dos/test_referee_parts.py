@@ -200,7 +200,6 @@ def test_the_parts_call_one_way():
 def test_a_part_is_handed_only_what_it_uses():
     """The direction is held at run time too: a part reaching a part it does not declare fails."""
     from dosverify.games.dos.referee import Referee
-
     from dosverify.games.dos.referee.part import ORDER
 
     ref = Referee(parse(LOG + "turn bob\n  draw R1\n  place R1\n").log, SPEC.ruleset("official"))

@@ -23,7 +23,7 @@ def _quotes(part: str) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(SEEDED))
 def test_seeded_ruleset_cites_its_seed_for_every_option(name):
-    spec = load_spec()
+    spec = load_spec("dos")
     raw = spec.rulesets[name]
     cited = raw.get("sources", {})
     rulebook = {k for k, o in spec.options.items() if not o.get("engine")}
@@ -40,7 +40,7 @@ def test_quoted_passages_are_in_the_seeds():
     are at hand: ../shared/seeds or $DOSVERIFY_SEEDS)."""
     if not SEEDS.is_dir():
         pytest.skip(f"no seed files at {SEEDS}")
-    spec = load_spec()
+    spec = load_spec("dos")
     srcs = [s for rs in spec.rulesets.values() for s in rs.get("sources", {}).values()]
     srcs += [s for opt in spec.options.values() for s in opt.get("sources", ())]
     checked = 0
@@ -56,7 +56,7 @@ def test_quoted_passages_are_in_the_seeds():
 
 
 def test_rulesets_follow_their_seeds():
-    spec = load_spec()
+    spec = load_spec("dos")
     bos, ita = spec.ruleset("bosnian").options, spec.ruleset("italian").options
     assert (bos["after-draw-match"], bos["single-color-bonus"], bos["dos-call"], bos["next-dealer"]) == (
         "drawn-only",
@@ -73,7 +73,7 @@ def test_rulesets_follow_their_seeds():
 
 def test_every_option_value_is_sourced_and_played_by_some_ruleset():
     """The simulator plays every named ruleset, so every rulebook option value must be some ruleset's."""
-    spec = load_spec()
+    spec = load_spec("dos")
     for key, opt in spec.options.items():
         assert opt["default"] in opt["values"]
         assert opt.get("rules") and all(r in spec.rules for r in opt["rules"]), key

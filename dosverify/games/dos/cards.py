@@ -66,7 +66,7 @@ def is_card(code: str) -> bool:
 @lru_cache(maxsize=1)
 def composition() -> Counter:
     """The 108-card deck as a Counter of base codes."""
-    deck = spec_file("deck.toml")
+    deck = spec_file("deck.toml", "dos")
     c: Counter = Counter()
     for colour in deck["colours"]:
         for face, copies in deck["per_colour"].items():
@@ -78,7 +78,7 @@ def composition() -> Counter:
 
 @lru_cache(maxsize=1)
 def _values() -> dict:
-    return spec_file("deck.toml")["values"]
+    return spec_file("deck.toml", "dos")["values"]
 
 
 @cache

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from ...findings import Finding, Kept, finding
+from ...findings import Finding, Kept
 from ...jsondoc import sniff_json
 from ...model import Parsed
 from ...pipeline import Reading
 from ...report import Report
 from ...spec import Ruleset, SpecError, load_spec
+from .findings import finding
 
 if TYPE_CHECKING:
     from .referee import Referee
@@ -76,7 +77,7 @@ def referee(log: Any, rs: Ruleset, *, sink: Kept, streamed: bool) -> Referee:
 def ruleset_finding(log: Any, name_rs: str, exc: SpecError, text: str | None) -> Finding:
     """notation.ruleset at the log's `ruleset` line (at its value) or its `option` line that the
     spec does not have (at the pointer, in JSON)."""
-    spec = load_spec()
+    spec = load_spec("dos")
     if name_rs not in spec.rulesets:  # only the log's own ruleset can be unknown here
         where, ptr = "ruleset", "/ruleset"
     else:

@@ -402,7 +402,7 @@ def _i_engine_entries() -> list[Entry]:
     from .check import check
     from .simulate import simulate_text
 
-    spec = load_spec()
+    spec = load_spec("dos")
     engine = {k: list(v["values"]) for k, v in spec.options.items() if v.get("engine")}
     L, I = "legal", "illegal"  # noqa: E741 (the tables below read as a grid of L and I)
 
@@ -487,7 +487,7 @@ def readme_text(entries: list[Entry]) -> str:
     from ... import __version__
     from ...spec import load_spec
 
-    title = f"DOS conformance corpus (dosverify {__version__}, rules specification {load_spec().version})"
+    title = f"DOS conformance corpus (dosverify {__version__}, rules specification {load_spec('dos').version})"
     return README.format(title=title, rule="=" * len(title), counts=_counts_text(entries))
 
 

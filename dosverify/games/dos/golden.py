@@ -62,7 +62,7 @@ def play(g: Game) -> tuple[str, list[str]]:
     if parsed.malformed or parsed.log is None:
         raise RuntimeError(f"golden game {g.name}: the simulated log does not parse: {parsed.findings[:3]}")
     log = parsed.log
-    rs = load_spec().ruleset(log.ruleset or "official", log.options, log.target)
+    rs = load_spec("dos").ruleset(log.ruleset or "official", log.options, log.target)
     states: list[str] = []
     ref = Referee(log, rs, visitor=lambda r: states.append(state_line(r.snapshot())))
     errors = [f for f in ref.run() if f.severity == "error"]

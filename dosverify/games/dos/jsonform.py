@@ -17,10 +17,11 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ...findings import Finding, finding
+from ...findings import Finding
 from ...model import Parsed, json_type_name
 from .cards import CARD_RE
 from .events import CARD_OR_HIDDEN_PATTERN, Log, attach_pointers
+from .findings import finding
 from .notation.facedown import face_down_checks
 from .notation.words import CARD_WORD_RE, KEYWORDS, TAG_RE, card_problem
 

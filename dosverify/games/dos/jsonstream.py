@@ -154,7 +154,7 @@ class JsonStream:
     def _read_header(self) -> Log | None:
         from pydantic import ValidationError
 
-        from ...findings import finding
+        from .findings import finding
         from .jsonform import log_adapter, schema_findings
 
         text = self.text

@@ -243,7 +243,7 @@ def profile(logs: Sequence[tuple[str, str | bytes | dict]], fixed: dict[str, str
     examples; the named ruleset they fit; the verdicts under the inferred options; the command
     to check with them. `fixed` options (`check --ruleset auto --option K=V`) are not inferred.
     Every log is judged under the options tried, over its own `ruleset` and `option` lines."""
-    spec = load_spec()
+    spec = load_spec("dos")
     fixed = dict(fixed or {})
     spec.ruleset("official", fixed)  # raises SpecError naming an unknown option or value
     opts = {k: v for k, v in _options(spec).items() if k not in fixed}
@@ -349,7 +349,7 @@ def auto_choice(prof: dict) -> dict:
     """What `check --ruleset auto` judges under, for each report's `auto` field: the ruleset,
     every option in force, the options the logs decided and those fixed by the command line, and
     the summary's naming ("official with dcm-draws=at-once")."""
-    spec = load_spec()
+    spec = load_spec("dos")
     base = spec.ruleset(prof["ruleset"]).options
     departs = {k: v for k, v in prof["inferred"].items() if base.get(k) != v}
     named = prof["ruleset"] + (" with " + ", ".join(f"{k}={v}" for k, v in departs.items()) if departs else "")

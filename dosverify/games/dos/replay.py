@@ -190,7 +190,7 @@ def replay(
     log = parse(source, form).log
     if log is None:  # pragma: no cover - check() refereed it: it reads
         return out
-    spec = load_spec()
+    spec = load_spec("dos")
     rs = spec.ruleset(report.ruleset, {**log.options, **(options or {})}, log.target)  # as check() chose it
     seen = _States()
     ref = _watched(log, rs, seen)

@@ -105,7 +105,7 @@ def main_replay(argv: list[str]) -> int:
     from ...terminal import read_or_say
     from .replay import replay
 
-    if args.ruleset is not None and args.ruleset not in load_spec().rulesets:
+    if args.ruleset is not None and args.ruleset not in load_spec("dos").rulesets:
         print(f"dosverify: unknown ruleset `{args.ruleset}` (`dosverify rulesets` lists them)", file=sys.stderr)
         return 2
     data = read_or_say(args.file)
@@ -144,6 +144,7 @@ def main_replay(argv: list[str]) -> int:
         for i in keep:
             print(_render(states, i, findings, c) + "\n")
         fields = {k: v for k, v in rep.items() if k in Report.__dataclass_fields__ and k != "findings"}
+        fields.setdefault("game", "dos")  # a DOS report's JSON leaves its game out
         report = Report(**fields, findings=[Finding(**{**f, "related": []}) for f in findings])
         print(summary_line(report, colour=colour))
     return {"legal": 0, "illegal": 1, "malformed": 2}[rep["verdict"]]

@@ -147,7 +147,7 @@ def view_of(log: Log) -> str | None:
 
 def game_of(log: Log, ruleset: str | None, options: dict[str, str]) -> Game:
     name = ruleset or log.ruleset or "official"
-    rs = load_spec().ruleset(name, {**log.options, **options}, log.target)
+    rs = load_spec("dos").ruleset(name, {**log.options, **options}, log.target)
     return Game(list(log.players), rs, name, [], view=view_of(log))
 
 
@@ -293,7 +293,7 @@ def judged_position(source, after, ruleset, options, judge) -> tuple[DosPosition
 
 
 def new_game(players: list[str], ruleset: str, options: dict[str, str], seed: int) -> DosPosition:
-    rs = load_spec().ruleset(ruleset, options)
+    rs = load_spec("dos").ruleset(ruleset, options)
     header = ["dos 1", "players " + " ".join(players), f"ruleset {ruleset}"]
     header += [f"option {k} {v}" for k, v in options.items()]
     g = Game(list(players), rs, ruleset, header)

@@ -74,7 +74,7 @@ def op_bad_pass(text: str, rng: random.Random) -> Mutation | None:
     card (READINGS R50): one finding."""
     a = analyse(text)
 
-    if load_spec().ruleset(a.ruleset).options["no-match-after-draw"] == "pass":
+    if load_spec("dos").ruleset(a.ruleset).options["no-match-after-draw"] == "pass":
         return None
     ln = _choose(rng, [x for x in a.lines if x.role == "nomatch-place"])
     if not ln:

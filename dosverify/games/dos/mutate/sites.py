@@ -74,7 +74,7 @@ def _bonus_counts(a: Analysis, t: TurnInfo) -> tuple[int, int, int]:
     single-color-bonus=optional only the Double Color Matches' cards are owed."""
     placed = sum(a.line(n).role == "bonus" for n in t.lines)
     colour = [a.line(n) for n in t.lines if a.line(n).role.startswith("match-") and a.line(n).colour]
-    optional = load_spec().ruleset(a.ruleset).options["single-color-bonus"] == "optional"
+    optional = load_spec("dos").ruleset(a.ruleset).options["single-color-bonus"] == "optional"
     owed = sum(ln.role == "match-double" for ln in colour) if optional else len(colour)
     return placed, owed, len(colour)
 

@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
-from ....findings import Finding, finding
+from ....findings import Finding
 from ..events import FACE_DOWN_WORD, Center, Deck, Draw, FaceDown, Hand, Log, Match, Place, Refill, Reshuffle, Round
+from ..findings import finding
 
 
 def face_down_checks(log: Log) -> list[Finding]:

@@ -9,8 +9,8 @@ import threading
 
 from lark import Lark, Transformer
 
-from ....findings import finding
 from ..events import Center, Deck, Pass, Refill, Reshuffle, Total, Totals
+from ..findings import finding
 from .grammar import grammar_text
 from .items import (
     _card_item,

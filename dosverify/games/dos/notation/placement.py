@@ -7,8 +7,9 @@ import re
 from collections.abc import Iterator
 from typing import Protocol
 
-from ....findings import Finding, finding
+from ....findings import Finding
 from ..events import Log, Round, Turn
+from ..findings import finding
 from .facedown import _no_hidden_with_deck
 from .items import _mk
 

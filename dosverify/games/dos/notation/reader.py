@@ -7,7 +7,7 @@ from itertools import chain
 
 from lark.exceptions import UnexpectedInput
 
-from ....findings import finding
+from ..findings import finding
 from .fastpath import _fast_line, fast_path_on
 from .larkpath import _parser
 from .recovery import _plain_junk, _retry_upper, _start_expected

@@ -9,7 +9,7 @@ from typing import cast
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from ....findings import finding
+from ..findings import finding
 from .syntax import _readable
 from .words import CARD_WORD_RE, KEYWORDS, _short, card_problem
 

@@ -9,7 +9,8 @@ from typing import cast
 
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from ....findings import Finding, finding
+from ....findings import Finding
+from ..findings import finding
 from .words import CARD_WORD_RE, KEYWORDS, TAG_RE, _short, card_problem, card_slip
 
 _TERMINAL_TEXT = {

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gc
 
-from ....findings import Finding, finding
+from ....findings import Finding
 from ....model import Parsed
 from ..events import Log
+from ..findings import finding
 from .placement import _Fold
 from .reader import _iter_items
 from .words import _short

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import difflib
 
-from ....findings import finding
 from ....hints import did_you_mean
 from ..events import Round
+from ..findings import finding
 from .part import Part
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ....findings import Position, finding
+from ....findings import Position
 from ....hints import near_player
 from ....spec import Spec, load_spec
+from ..findings import finding
 from .state import RefereeState
 
 

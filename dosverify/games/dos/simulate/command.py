@@ -145,7 +145,7 @@ def _game_arguments(args: argparse.Namespace) -> dict:
             raise _Refused(f"--option takes KEY=VALUE, not `{kv}`")
         options[key.strip()] = val.strip()
     try:
-        load_spec().ruleset(args.ruleset, options)
+        load_spec("dos").ruleset(args.ruleset, options)
     except ValueError as exc:
         raise _Refused(str(exc)) from None
     if args.target is not None and args.target < 1:

@@ -91,7 +91,7 @@ class SimState:
         if not 2 <= players <= 4:
             raise ValueError("DOS is played by 2 to 4 players")
         self.rng = random.Random(seed)
-        self.rs = load_spec().ruleset(ruleset, options, target)
+        self.rs = load_spec("dos").ruleset(ruleset, options, target)
         self.opt = self.rs.options
         self.options_given = dict(options or {})
         self.ruleset_name = ruleset
