@@ -38,3 +38,28 @@ def test_replay_takes_the_logs_games_options():
     assert wrong.returncode == 2 and b"not one of UNO Duo's" in wrong.stderr and b"Traceback" not in wrong.stderr
     near = _run("replay", "--option", "volley=mus", str(UNO))
     assert near.returncode == 2 and b"did you mean `must`?" in near.stderr
+
+
+def test_fmt_is_one_command_for_every_game(tmp_path):
+    """Issue 32 item 4: both games' `fmt` are the core's (cli/fmt_files.py) with the game's layout:
+    the same refusals, the same `--check`, the byte-order mark dropped, a second pass a no-op."""
+    for game, path in (("uno-duo", UNO), ("dos", DOS)):
+        log = tmp_path / f"{game}.log"
+        canonical = _run("fmt", "--game", game, "-", stdin=path.read_bytes()).stdout
+        log.write_bytes(b"\xef\xbb\xbf" + canonical)
+        would = _run("fmt", "--game", game, "--check", str(log))
+        assert would.returncode == 1 and b"would reformat" in would.stdout, (game, would)
+        done = _run("fmt", "--game", game, str(log))
+        assert done.returncode == 0 and log.read_bytes() == canonical, (game, done)
+        assert _run("fmt", "--game", game, "--check", str(log)).returncode == 0
+        bad = tmp_path / f"{game}-bad.log"
+        bad.write_bytes(canonical + b"this is no line of either game\n")
+        refused = _run("fmt", "--game", game, str(bad))
+        assert refused.returncode == 2 and b"left as it is: fix the lines above first" in refused.stderr, (
+            game,
+            refused,
+        )
+        assert bad.read_bytes().endswith(b"no line of either game\n")  # nothing written
+        binary = tmp_path / f"{game}.bin"
+        binary.write_bytes(b"\xff\xfe junk")
+        assert b"is not UTF-8 text" in _run("fmt", "--game", game, str(binary)).stderr

@@ -9,15 +9,21 @@ import sys
 
 import pytest
 
-from dosverify.cli import main
+from dosverify.cli import fmt_files, main
 from dosverify.games import find_game
-from dosverify.games.uno_duo.fmt import COMMENT_COLUMN, format_text, meaning
+from dosverify.games.uno_duo.fmt import COMMENT_COLUMN, format_text
 from dosverify.games.uno_duo.simulate import simulate
 from dosverify.games.uno_duo.simulate.emit import STYLES
 
 from .simside import GAMES
 
 PACK = find_game("uno-duo")
+
+
+def meaning(text: str):
+    return fmt_files.meaning(PACK, text)
+
+
 PER_STYLE = max(2, min(GAMES, 200) // 10)
 
 

@@ -1,16 +1,14 @@
 """`dosverify fmt LOG...`: a text log in canonical form, as `ruff format` does for code: one space
 between words (`B3 + B7`), the lines of a turn indented by two, card codes upper case, the
 declarations of wilds written (the favourable reading the referee takes), a comment glued to a
-card set apart, comments kept and aligned at column 38. `--check` writes nothing and
+card set apart, comments kept and aligned at column 38, no byte-order mark. The command is the
+core's (cli/fmt_files.py, as for every game); this module gives DOS's layout. `--check` writes nothing and
 exits 1 when a file would change (for CI). It refuses (exit 2) a log it cannot read, and never
 changes what a log means: the formatted log must read back to the same game."""
 
 from __future__ import annotations
 
 import re
-import sys
-
-from ...argsuggest import SuggestingParser
 
 TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s"]+|"')
 ENDS_TURN = frozenset({"turn", "show", "score", "round", "totals", "winner"})
@@ -107,88 +105,7 @@ def format_text(text: str, declare: bool = True) -> str:
     return "\n".join(out) + "\n"
 
 
-def _meaning(text: str):
-    """What the log says (its events in the JSON form), or the findings that stop reading it."""
-    from .check import parse
-    from .jsonform import dump_json
-
-    parsed = parse(text, "text")
-    errors = [f for f in parsed.findings if f.rule.startswith("notation.") and f.severity == "error"]
-    if parsed.malformed or parsed.log is None or errors:
-        return None, errors or parsed.findings
-    return dump_json(parsed.log), []
-
-
-def _judged(text: str) -> list[tuple]:
-    """The referee's findings (line, rule), to compare a log before and after its declarations are written."""
-    from .check import check
-
-    return [(f.line, f.rule) for f in check(text.encode()).findings]
-
-
 def main_fmt(argv: list[str]) -> int:
-    p = SuggestingParser(
-        prog="dosverify fmt",
-        description="Write text logs in canonical form (in place; - for standard input to standard output).",
-    )
-    p.add_argument("files", nargs="+", metavar="LOG")
-    p.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
-    args = p.parse_args(argv)
-    from ...jsondoc import sniff_json
-    from ...terminal import read_or_say
+    from ...cli.fmt_files import run
 
-    status = 0
-    for path in args.files:
-        data = read_or_say(path, "dosverify fmt")
-        if data is None:
-            status = 2
-            continue
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            print(f"dosverify fmt: {path} is not UTF-8 text (`dosverify check {path}` says where)", file=sys.stderr)
-            status = 2
-            continue
-        if sniff_json(data):
-            print(
-                f"dosverify fmt: {path} is in the JSON form (`dosverify convert --to json` normalises it)",
-                file=sys.stderr,
-            )
-            status = 2
-            continue
-        plain = format_text(text, declare=False)
-        meaning, problems = _meaning(plain)
-        if meaning is None:
-            for f in problems[:20]:
-                print(f"{path}:{f.line}:{f.column}: {f.severity}[{f.kind}]: {f.message} ({f.rule})", file=sys.stderr)
-            print(f"dosverify fmt: {path} left as it is: fix the lines above first", file=sys.stderr)
-            status = 2
-            continue
-        old_meaning, _ = _meaning(text)
-        if old_meaning is not None and old_meaning != meaning:  # a safety net: formatting never changes the game
-            print(
-                f"dosverify fmt: {path} left as it is: formatting would change what it says (a bug; please report it)",
-                file=sys.stderr,
-            )
-            status = 2
-            continue
-        new = format_text(text)
-        if new != plain and _judged(new) != _judged(plain):  # a declaration written must be the one read
-            print(
-                f"dosverify fmt: {path} left as it is: writing the declarations would change the referee's findings "
-                "(a bug; please report it)",
-                file=sys.stderr,
-            )
-            status = 2
-            continue
-        if path == "-":
-            sys.stdout.write(new)
-        elif new != text:
-            if args.check:
-                print(f"would reformat {path}")
-                status = max(status, 1)
-            else:
-                with open(path, "w", encoding="utf-8", newline="\n") as fh:
-                    fh.write(new)
-                print(f"reformatted {path}")
-    return status
+    return run(argv, "dos", lambda text: format_text(text, declare=False), format_text)
