@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from .spec import Spec, SpecError, parse_option_args
 
-Logs = TypeVar("Logs", bound=list)  # the (name, log) pairs as the pack reads them
+#: the (name, log) pairs: each log as read from its file (bytes), or a text or JSON document
+Logs = list[tuple[str, str | bytes | dict[str, Any]]]
 
 
 def profile_main(
@@ -20,9 +21,7 @@ def profile_main(
     prog: str,
     description: str,
     spec: Callable[[], Spec],
-    read_paths: Callable[[list[str]], Logs],
     profile: Callable[[Logs, dict[str, str]], dict[str, Any]],
-    command: Callable[[dict[str, Any], str], str],
     render_text: Callable[[dict[str, Any], str], str],
     game: str | None = None,
 ) -> int:
@@ -62,6 +61,28 @@ def profile_main(
     return 0 if prof["legal"] else 1
 
 
+def command(prof: dict[str, Any], target: str = "DIR") -> str:
+    """The exact `dosverify check` command that judges the logs under the inferred options."""
+    return " ".join(["dosverify check", *prof["flags"], target])
+
+
+def read_paths(paths: list[str]) -> Logs:
+    """The logs under the paths given, found as `check` finds them (files, folders searched for
+    logs, `-` for standard input); a path that is missing or unreadable is an OSError."""
+    from .inputs import discover
+
+    logs: Logs = []
+    for item in discover(paths):
+        if item.empty:
+            continue
+        if item.path == "-":
+            logs.append(("-", sys.stdin.buffer.read()))
+            continue
+        with open(item.path, "rb") as fh:
+            logs.append((item.path, fh.read()))
+    return logs
+
+
 def _of_game(logs: Logs, game: str | None) -> tuple[Logs, int]:
     """The logs of `game` (all when None), and how many of another game were left out: a log of
     another game is not a malformed log of this one."""
@@ -70,7 +91,7 @@ def _of_game(logs: Logs, game: str | None) -> tuple[Logs, int]:
     from .registry import sniff_game
 
     mine = [(name, log) for name, log in logs if sniff_game(log) in (game, None)]
-    return type(logs)(mine), len(logs) - len(mine)
+    return mine, len(logs) - len(mine)
 
 
 def _qualified(flag: str, game: str | None) -> str:

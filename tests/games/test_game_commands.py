@@ -63,3 +63,16 @@ def test_fmt_is_one_command_for_every_game(tmp_path):
         binary = tmp_path / f"{game}.bin"
         binary.write_bytes(b"\xff\xfe junk")
         assert b"is not UTF-8 text" in _run("fmt", "--game", game, str(binary)).stderr
+
+
+def test_profile_runs_for_every_game_in_the_quick_tier():
+    """The profile files are heavy (full tier only): this keeps each game's `profile` command, the
+    core's reading of paths (files, `-`) and its `check with` line, in the quick tier."""
+    for game, path in (("uno-duo", UNO), ("dos", DOS)):
+        out = _run("profile", "--game", game, "--format", "json", str(path))
+        assert out.returncode == 0, (game, out.stderr)
+        assert b'"command": "dosverify check' in out.stdout
+        piped = _run("profile", "--game", game, "-", stdin=path.read_bytes())
+        assert piped.returncode == 0 and b"check with: dosverify check" in piped.stdout, (game, piped.stderr)
+    missing = _run("profile", "--game", "dos", "nope.log")
+    assert missing.returncode == 2 and b"nope.log: No such file or directory" in missing.stderr

@@ -16,11 +16,11 @@ interaction options.toml does not name), and the search runs again from the bett
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Sequence
 from types import SimpleNamespace
 
 from ...hints import plural
+from ...profiling import command
 from ...spec import load_spec
 from .check import check
 
@@ -368,11 +368,6 @@ def _where(pair) -> dict:
     return {"file": name, "line": f.line, "rule": f.rule, "message": f.message}
 
 
-def command(prof: dict, target: str = "DIR") -> str:
-    """The exact `dosverify check` command that judges the logs under the inferred options."""
-    return " ".join(["dosverify check", *prof["flags"], target])
-
-
 def render_text(prof: dict, target: str = "DIR") -> str:
     out = [f"{plural(prof['logs'], 'DOS log')} profiled"]
     fits = [n for n in prof["rulesets_consistent"] if n != prof["ruleset"]]
@@ -411,24 +406,6 @@ def render_text(prof: dict, target: str = "DIR") -> str:
     return "\n".join(out) + "\n"
 
 
-def read_paths(paths: list[str]) -> list[tuple[str, bytes]]:
-    """The logs under the paths given (files, or folders searched for log names), sorted."""
-    from ...inputs import is_log_name
-
-    out: list[str] = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, _, files in sorted(os.walk(path)):
-                out.extend(os.path.join(root, f) for f in sorted(files) if is_log_name(f))
-        else:
-            out.append(path)
-    logs = []
-    for p in out:
-        with open(p, "rb") as fh:
-            logs.append((p, fh.read()))
-    return logs
-
-
 def main_profile(argv: list[str]) -> int:
     from ...profiling import profile_main
 
@@ -436,10 +413,8 @@ def main_profile(argv: list[str]) -> int:
         argv,
         prog="dosverify profile",
         description="infer the options (rulebook and engine) that explain many logs of one program",
-        spec=load_spec,
-        read_paths=read_paths,
+        spec=lambda: load_spec("dos"),
         profile=profile,
-        command=command,
         render_text=render_text,
         game="dos",
     )

@@ -13,9 +13,8 @@ evidence: its default is assumed and every value reported consistent.
 
 from __future__ import annotations
 
-import sys
-
 from ...hints import plural
+from ...profiling import command
 from .check import check
 from .spec import spec as load_spec
 
@@ -207,11 +206,6 @@ def auto_choice(prof: dict) -> dict:
     }
 
 
-def command(prof: dict, target: str = "DIR") -> str:
-    """The exact `dosverify check` command that judges the logs under the inferred options."""
-    return " ".join(["dosverify check", *prof["flags"], target])
-
-
 def render_text(prof: dict, target: str = "DIR") -> str:
     out = [f"{plural(prof['logs'], 'UNO Duo log')} profiled"]
     for key, value in prof["fixed"].items():
@@ -241,22 +235,6 @@ def render_text(prof: dict, target: str = "DIR") -> str:
     return "\n".join(out) + "\n"
 
 
-def read_paths(paths: list[str]) -> list[tuple[str, str | bytes | dict]]:
-    """The logs under the paths given (files, or folders searched for logs as `check` does)."""
-    from ...inputs import discover
-
-    logs: list[tuple[str, str | bytes | dict]] = []
-    for item in discover(paths):
-        if item.empty or item.problem:
-            continue
-        if item.path == "-":
-            logs.append(("-", sys.stdin.buffer.read()))
-            continue
-        with open(item.path, "rb") as fh:
-            logs.append((item.path, fh.read()))
-    return logs
-
-
 def main_profile(argv: list[str]) -> int:
     from ...profiling import profile_main
 
@@ -265,9 +243,7 @@ def main_profile(argv: list[str]) -> int:
         prog="dosverify profile --game uno-duo",
         description="infer the UNO Duo options (U1-U15) that explain many logs of one program",
         spec=load_spec,
-        read_paths=read_paths,
         profile=profile,
-        command=command,
         render_text=render_text,
         game="uno-duo",
     )
