@@ -6,13 +6,42 @@ from __future__ import annotations
 
 import json
 from array import array
+from collections.abc import Iterable
 
 # typeshed leaves out json.decoder's undocumented WHITESPACE and scanstring (both present in every Python 3)
 from json.decoder import WHITESPACE, scanstring  # type: ignore[attr-defined]
+from typing import Any
 
-__all__ = ["GiveWay", "index_document", "sniff_json"]
+__all__ = ["GiveWay", "index_document", "json_pointer", "pointer_from_loc", "sniff_json"]
 
 _ws = WHITESPACE.match  # JSON's whitespace, as json.loads skips it
+
+
+def json_pointer(parts: Iterable[str | int]) -> str:
+    """An RFC 6901 pointer to the value at `parts`."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def pointer_from_loc(data: Any, loc: tuple[Any, ...]) -> str:
+    """The JSON pointer of a pydantic error ``loc``, following the data: every game's JSON form is
+    read by a pydantic model, whose error locations this turns into the pointers findings carry.
+
+    A loc may hold steps that are not in the data (the tag of a discriminated union,
+    ``function-after[...]``): these are left out. A last step that is not in the data is a missing
+    field and is kept."""
+    parts: list[str | int] = []
+    cur = data
+    for i, step in enumerate(loc):
+        if isinstance(cur, dict) and isinstance(step, str) and step in cur:
+            parts.append(step)
+            cur = cur[step]
+        elif isinstance(cur, list) and isinstance(step, int) and 0 <= step < len(cur):
+            parts.append(step)
+            cur = cur[step]
+        elif i == len(loc) - 1 and isinstance(cur, dict) and isinstance(step, str) and not step.startswith("function-"):
+            parts.append(step)
+        # else: a step of the validator, not of the data
+    return json_pointer(parts)
 
 
 def sniff_json(source: str | bytes | dict | list) -> bool:

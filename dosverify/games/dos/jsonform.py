@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from ...findings import Finding
+from ...jsondoc import json_pointer, pointer_from_loc
 from ...model import Parsed, json_type_name
 from .cards import CARD_RE
 from .events import CARD_OR_HIDDEN_PATTERN, Log, attach_pointers
@@ -32,37 +33,6 @@ __all__ = ["load_json", "dump_json", "schema", "write_schema", "schema_path", "j
 def log_adapter() -> TypeAdapter:
     """The validator and serializer of the JSON form, built once, on first use."""
     return TypeAdapter(Log)
-
-
-def _escape(part) -> str:
-    return str(part).replace("~", "~0").replace("/", "~1")
-
-
-def json_pointer(parts) -> str:
-    return "".join("/" + _escape(p) for p in parts)
-
-
-def _pointer_from_loc(data: Any, loc: tuple) -> str:
-    """The JSON pointer of a pydantic error ``loc``, following the data.
-
-    A loc may hold steps that are not in the data (the tag of a discriminated
-    union, ``function-after[...]``): these are left out. A last step that is not
-    in the data is a missing field and is kept.
-    """
-    parts: list = []
-    cur = data
-    for i, step in enumerate(loc):
-        last = i == len(loc) - 1
-        if isinstance(cur, dict) and isinstance(step, str) and step in cur:
-            parts.append(step)
-            cur = cur[step]
-        elif isinstance(cur, list) and isinstance(step, int) and 0 <= step < len(cur):
-            parts.append(step)
-            cur = cur[step]
-        elif last and isinstance(cur, dict) and isinstance(step, str) and not step.startswith("function-"):
-            parts.append(step)
-        # else: a step of the validator, not of the data
-    return json_pointer(parts)
 
 
 def _message(err: Mapping[str, Any]) -> str:
@@ -205,7 +175,7 @@ def schema_findings(errors: Sequence[Mapping[str, Any]], obj: Any, prefix: str =
     at the JSON pointer `prefix`, the whole of it by default)."""
     out = []
     for err in errors:
-        ptr = prefix + _pointer_from_loc(obj, tuple(err.get("loc", ())))
+        ptr = prefix + pointer_from_loc(obj, tuple(err.get("loc", ())))
         found = (
             None
             if err.get("type") in ("missing", "missing_keyword_argument", "missing_argument")

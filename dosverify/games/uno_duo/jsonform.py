@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...findings import Finding, Reporter
+from ...jsondoc import pointer_from_loc
 from ...model import Parsed
 from . import events as ev
 from .cards import card_problem
@@ -158,22 +159,6 @@ def _reporter() -> Reporter:
     return reporter()
 
 
-def _pointer(data, loc: tuple) -> str:
-    """The JSON pointer of a pydantic error location, following the data (validator steps left out)."""
-    parts: list[str | int] = []
-    cur = data
-    for i, step in enumerate(loc):
-        if isinstance(cur, dict) and isinstance(step, str) and step in cur:
-            parts.append(step)
-            cur = cur[step]
-        elif isinstance(cur, list) and isinstance(step, int) and 0 <= step < len(cur):
-            parts.append(step)
-            cur = cur[step]
-        elif i == len(loc) - 1 and isinstance(cur, dict) and isinstance(step, str):
-            parts.append(step)
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
-
-
 def load_json(data) -> Parsed:
     """Read a JSON log whole. Never raises: every problem is a finding."""
     r = _reporter()
@@ -206,7 +191,7 @@ def load_json(data) -> Parsed:
     except ValidationError as exc:
         out = []
         for err in exc.errors()[:20]:
-            ptr = _pointer(obj, err["loc"])
+            ptr = pointer_from_loc(obj, err["loc"])
             rule = "notation.players" if ptr.startswith("/players") else "notation.schema"
             out.append(r(rule, f"{err['msg']}", pointer=ptr))
         return Parsed(None, out, True, text)
