@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("model", "report", "jsondoc", "replayview"),
     # the packs (a game's modules are games.<name>.*), the data path they plug into, and the move API's
     # values and what a pack supplies
-    ("games", "overrides", "pipeline", "profiling", "moves.model", "moves.protocol"),
+    ("games", "overrides", "pipeline", "profiling", "formatting", "moves.model", "moves.protocol"),
     ("api", "moves"),  # the move API's table judges with api.check
     ("formats",),
     (

@@ -41,7 +41,7 @@ def test_replay_takes_the_logs_games_options():
 
 
 def test_fmt_is_one_command_for_every_game(tmp_path):
-    """Issue 32 item 4: both games' `fmt` are the core's (cli/fmt_files.py) with the game's layout:
+    """Issue 32 item 4: both games' `fmt` are the core's (dosverify/formatting.py) with the game's layout:
     the same refusals, the same `--check`, the byte-order mark dropped, a second pass a no-op."""
     for game, path in (("uno-duo", UNO), ("dos", DOS)):
         log = tmp_path / f"{game}.log"

@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from dosverify.cli import fmt_files, main
+from dosverify import formatting
+from dosverify.cli import main
 from dosverify.games import find_game
 from dosverify.games.uno_duo.fmt import COMMENT_COLUMN, format_text
 from dosverify.games.uno_duo.simulate import simulate
@@ -21,7 +22,7 @@ PACK = find_game("uno-duo")
 
 
 def meaning(text: str):
-    return fmt_files.meaning(PACK, text)
+    return formatting.meaning(PACK, text)
 
 
 PER_STYLE = max(2, min(GAMES, 200) // 10)

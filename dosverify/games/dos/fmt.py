@@ -2,7 +2,7 @@
 between words (`B3 + B7`), the lines of a turn indented by two, card codes upper case, the
 declarations of wilds written (the favourable reading the referee takes), a comment glued to a
 card set apart, comments kept and aligned at column 38, no byte-order mark. The command is the
-core's (cli/fmt_files.py, as for every game); this module gives DOS's layout. `--check` writes nothing and
+core's (formatting.py, as for every game); this module gives DOS's layout. `--check` writes nothing and
 exits 1 when a file would change (for CI). It refuses (exit 2) a log it cannot read, and never
 changes what a log means: the formatted log must read back to the same game."""
 
@@ -106,6 +106,6 @@ def format_text(text: str, declare: bool = True) -> str:
 
 
 def main_fmt(argv: list[str]) -> int:
-    from ...cli.fmt_files import run
+    from ...formatting import run
 
     return run(argv, "dos", lambda text: format_text(text, declare=False), format_text)

@@ -6,7 +6,7 @@ Line for line: every line stays where it was (a finding's line is the same befor
 nothing but layout changes, so the formatted log reads back to the very same game (a safety net
 compares the two before anything is written). `--check` writes nothing and exits 1 when a file
 would change (for CI); a log it cannot read (not UTF-8, JSON, a line that is no sentence) is left
-as it is, exit 2, with the findings that stop it. The command is the core's (cli/fmt_files.py,
+as it is, exit 2, with the findings that stop it. The command is the core's (formatting.py,
 as for every game); this module gives UNO Duo's layout.
 """
 
@@ -56,6 +56,6 @@ def format_text(text: str) -> str:
 
 
 def main_fmt(argv: list[str]) -> int:
-    from ...cli.fmt_files import run
+    from ...formatting import run
 
     return run(argv, "uno-duo", format_text)

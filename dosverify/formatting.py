@@ -9,8 +9,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..argsuggest import SuggestingParser
-from ..findings import Finding
+from .argsuggest import SuggestingParser
+from .findings import Finding
 
 
 def run(
@@ -22,7 +22,7 @@ def run(
     """The `fmt` command of `game`: `canonical` lays a log out (line for line, layout only);
     `declared`, if given, also writes what the reader takes as meant (DOS's wild declarations),
     kept only when the referee finds the same (line, rule) in both."""
-    from ..games import default_game, find_game
+    from .games import default_game, find_game
 
     pack = find_game(game)
     p = SuggestingParser(
@@ -33,7 +33,7 @@ def run(
     p.add_argument("files", nargs="+", metavar="LOG")
     p.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file would change")
     args = p.parse_args(argv)
-    from ..terminal import read_or_say
+    from .terminal import read_or_say
 
     status = 0
     for path in args.files:
@@ -51,7 +51,7 @@ def _one(
     declared: Callable[[str], str] | None,
 ) -> int:
     """One file (exit status: 0 unchanged or written, 1 would change, 2 refused)."""
-    from ..jsondoc import sniff_json
+    from .jsondoc import sniff_json
 
     try:
         text = data.decode("utf-8")
@@ -69,7 +69,7 @@ def _one(
     if meaning(pack, body)[0] not in (None, said):  # a safety net: formatting never changes the game
         return _refuse(path, "left as it is: formatting would change what it says (a bug; please report it)")
     new = plain if declared is None else declared(body)
-    if new != plain and _judged(new) != _judged(plain):  # a declaration written must be the one read
+    if new != plain and _judged(pack, new) != _judged(pack, plain):  # a declaration written must be the one read
         return _refuse(
             path,
             "left as it is: writing the declarations would change the referee's findings (a bug; please report it)",
@@ -97,11 +97,9 @@ def meaning(pack: Any, text: str) -> tuple[str | None, list[Finding]]:
     return pack.dump_json(parsed.log), []
 
 
-def _judged(text: str) -> list[tuple[int | None, str]]:
+def _judged(pack: Any, text: str) -> list[tuple[int | None, str]]:
     """The referee's findings (line, rule)."""
-    from ..api import check
-
-    return [(f.line, f.rule) for f in check(text.encode()).findings]
+    return [(f.line, f.rule) for f in pack.check(text.encode()).findings]
 
 
 def _refuse(path: str, why: str) -> int:
