@@ -8,6 +8,7 @@ and judges it (:mod:`dosverify.games`).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from .findings import Finding, Keep, keep_as_given
 from .games import REGISTRY, GamePack, PackUnavailable, UnknownGame, default_game, find_game, pack_of_log, sniff_game
@@ -20,7 +21,7 @@ from .spec import Spec, SpecError
 __all__ = ["OverrideError", "SpecError", "UnknownGame", "check", "convert", "game_of", "parse", "sniff_json", "witness"]
 
 
-def game_of(source: str | bytes | dict | list, game: str | None = None) -> GamePack:
+def game_of(source: str | bytes | dict[str, Any] | list[Any], game: str | None = None) -> GamePack:
     """The pack that reads `source`: `game` when given (UnknownGame if no pack has it), else the
     game its first word names, else the default (whose reader says what is wrong with the header)."""
     return pack_of_log(source, game)
@@ -29,7 +30,7 @@ def game_of(source: str | bytes | dict | list, game: str | None = None) -> GameP
 _HEADER = re.compile(r"\ufeff?[ \t]*[A-Za-z][A-Za-z0-9_-]*[ \t]+[0-9]+[ \t]*\Z")  # `chess 1`: a game and its version
 
 
-def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None:
+def _unknown_game(source: str | bytes | dict[str, Any] | list[Any], name: str) -> Report | None:
     """One clear finding for a text log whose first word names no game: the games there are.
     None when the source is JSON, names a game, or its first line is no game's header at all
     (then the default reader says what is wrong)."""
@@ -56,7 +57,7 @@ def _unknown_game(source: str | bytes | dict | list, name: str) -> Report | None
     return report
 
 
-def _unusable_game(source: str | bytes | dict, name: str, exc: PackUnavailable, keep: Keep | None) -> Report:
+def _unusable_game(source: str | bytes | dict[str, Any], name: str, exc: PackUnavailable, keep: Keep | None) -> Report:
     """A log of a registered game whose pack cannot be used: malformed, with one finding at its
     header that says why (the other games go on)."""
     from .findings import Reporter
@@ -110,7 +111,7 @@ def _unknown(spec: Spec, word: str, line: int, raw: str) -> Finding:
 
 
 def check(
-    source: str | bytes | dict,
+    source: str | bytes | dict[str, Any],
     *,
     name: str = "<input>",
     ruleset: str | None = None,
@@ -149,13 +150,13 @@ def check(
     return pack.check(source, name=name, ruleset=ruleset, form=form, options=options or None, whole=whole, keep=keep)
 
 
-def parse(source: str | bytes | dict, form: str | None = None, game: str | None = None) -> Parsed:
+def parse(source: str | bytes | dict[str, Any], form: str | None = None, game: str | None = None) -> Parsed:
     """Read a log in either form whole; a Parsed (log, findings, malformed, text)."""
     return game_of(source, game).parse(source, form)
 
 
 def witness(
-    source: str | bytes | dict, *, name: str = "<input>", ruleset: str | None = None, form: str | None = None
+    source: str | bytes | dict[str, Any], *, name: str = "<input>", ruleset: str | None = None, form: str | None = None
 ) -> tuple[str | None, Report]:
     """Check a log and, when it is legal, write its witness: the same log with every face-down
     card replaced by a card (a game whose notation has face-down cards; DOS's notation.md)."""
@@ -165,7 +166,7 @@ def witness(
     return pack.witness(source, name=name, ruleset=ruleset, form=form)
 
 
-def convert(source: str | bytes | dict, to: str, game: str | None = None) -> tuple[str | None, list[Finding]]:
+def convert(source: str | bytes | dict[str, Any], to: str, game: str | None = None) -> tuple[str | None, list[Finding]]:
     """Text to JSON (`to="json"`) or JSON to text (`to="text"`), without loss but comments.
 
     Returns the converted log, or None and the findings when the input cannot be read."""

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, Protocol, Self, overload
 
 if TYPE_CHECKING:
     from .spec import Spec
@@ -44,7 +45,7 @@ class Finding:
     help: str | None = None  # what a person can do about it
     related: list[Position] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """As ``dataclasses.asdict`` gives it, key for key, built directly: a report of many findings
         is turned into JSON on every check, and asdict's generic deep copy cost a fifth of a check."""
         d = {k: getattr(self, k) for k in _FIELDS}
@@ -68,6 +69,18 @@ def bounded(text: str | None, limit: int = MAX_TEXT) -> str | None:
     return text if text is None or len(text) <= limit else text[: limit - 1] + "…"
 
 
+class Written(Protocol):
+    """What a finding may be made `at`: an event model (dosverify.model.Located, a layer above
+    this one), which knows where it was written."""
+
+    @property
+    def _line(self) -> int | None: ...
+    @property
+    def _column(self) -> int | None: ...
+    @property
+    def _pointer(self) -> str | None: ...
+
+
 class Reporter:
     """Makes findings under one game's specification: each pack holds one bound to its spec, so
     a rule id is always looked up in the game it belongs to."""
@@ -77,7 +90,7 @@ class Reporter:
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
 
-    def __call__(self, rule_id: str, message: str, **kw) -> Finding:
+    def __call__(self, rule_id: str, message: str, **kw: Any) -> Finding:
         return make_finding(self.spec, rule_id, message, **kw)
 
 
@@ -86,7 +99,7 @@ def make_finding(
     rule_id: str,
     message: str,
     *,
-    at=None,
+    at: Written | None = None,
     column: int | None = None,
     line: int | None = None,
     pointer: str | None = None,
@@ -172,6 +185,16 @@ class Cut:
         return sum(self.rules.values())
 
 
+class Holder(Protocol):
+    """What holds a check's findings and the count of the rest: a report (dosverify.report.Report,
+    a layer above this one)."""
+
+    findings: list[Finding]
+    truncated: int
+    cut: Cut | None
+    hidden: int
+
+
 class Kept:
     """The findings of one check as they are made, by every part that makes them (the reader,
     the referee): memory for the findings kept for output (`Keep.limit`), not for the findings
@@ -182,7 +205,8 @@ class Kept:
 
     def __init__(self, keep: Keep | None = None) -> None:
         self.keep = keep or Keep()
-        self._items: list = []  # (line, column, rank, seq, finding); negated keys in a heap when capped
+        # (line, column, rank, seq, finding); negated keys in a heap when capped
+        self._items: list[tuple[int, int, int, int, Finding]] = []
         self._seq = 0
         self.made_errors = 0  # errors made, before select/ignore (what the checker itself goes by)
         self.hidden = 0  # findings select/ignore left out
@@ -222,7 +246,7 @@ class Kept:
         """Errors admitted (kept or cut), after --warnings-as-errors: what makes a log illegal."""
         return sum(1 for item in self._items if item[4].severity == "error") + self.cut.errors
 
-    def give(self, report) -> None:
+    def give(self, report: Holder) -> None:
         """Put the findings kept, and what was counted of the rest, on `report`."""
         report.findings[:] = self.findings()
         report.truncated += self.cut.count
@@ -230,7 +254,7 @@ class Kept:
         report.hidden = self.hidden
 
 
-def keep_as_given(report, findings: list[Finding], keep: Keep | None) -> None:
+def keep_as_given(report: Holder, findings: list[Finding], keep: Keep | None) -> None:
     """`report` holds `findings` in the order given (a log that is none, or not read to the
     end: no line order to go by), as `keep` keeps them."""
     kept = Kept(keep)
@@ -250,10 +274,10 @@ class _View:
     def append(self, f: Finding) -> None:
         self.kept.add(f, self.rank)
 
-    def extend(self, fs) -> None:
+    def extend(self, fs: Iterable[Finding]) -> None:
         for f in fs:
             self.kept.add(f, self.rank)
 
-    def __iadd__(self, fs):
+    def __iadd__(self, fs: Iterable[Finding]) -> Self:
         self.extend(fs)
         return self

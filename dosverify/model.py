@@ -90,10 +90,10 @@ class Located:
     __pydantic_config__ = {"extra": "forbid"}  # a JSON event with a key the model lacks is refused
     _line: int | None = None
     _column: int | None = None
-    _cols: dict = {}  # field name -> column (or list of columns, for card lists), where known
+    _cols: dict[str, int | list[int]] = {}  # field name -> column (or list of columns, for card lists), where known
     _pointer: str | None = None
 
-    def at(self, line: int | None, column: int | None = None, cols: dict | None = None) -> Self:
+    def at(self, line: int | None, column: int | None = None, cols: dict[str, int | list[int]] | None = None) -> Self:
         self._line, self._column = line, column
         if cols:
             self._cols = cols
@@ -106,6 +106,7 @@ class Located:
             c = c[index] if index is not None and 0 <= index < len(c) else None
         return c or self._column
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The fields, recursively (positions are not fields)."""
-        return dataclasses.asdict(self)  # type: ignore[call-overload]  # every subclass is a dataclass
+        out: dict[str, Any] = dataclasses.asdict(self)  # type: ignore[call-overload]  # every subclass is a dataclass
+        return out

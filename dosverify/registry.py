@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = ["GROUP", "REGISTRY", "PackConflict", "Registered", "log_game", "sniff_game"]
 
@@ -142,7 +143,7 @@ def _head_text(head: bytes) -> str:
     return head.decode("utf-8", "replace")
 
 
-def sniff_game(source: str | bytes | dict | list) -> str | None:
+def sniff_game(source: str | bytes | dict[str, Any] | list[Any]) -> str | None:
     """The game a log names: the first word of its first line that is not blank or a comment
     (text), or the top-level key that is a registered game's name (JSON). None when it names
     none (the default game's reader then says what is wrong, as it always has)."""
@@ -167,7 +168,7 @@ def sniff_game(source: str | bytes | dict | list) -> str | None:
     return None
 
 
-def log_game(source: str | bytes | dict | list) -> str | None:
+def log_game(source: str | bytes | dict[str, Any] | list[Any]) -> str | None:
     """The registered game a log names (:func:`sniff_game`'s word, when a pack is registered
     under it): the one place a log's game is told, for the API, the service, the command line and
     the page (``POST /v1/game``). None when it names no registered game."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -35,7 +36,7 @@ class Report:
     unverified: list[str] = field(default_factory=list)
     # `check --ruleset auto`: what the inference chose over all the logs given (profile.auto_choice);
     # left out of the JSON otherwise
-    auto: dict | None = None
+    auto: dict[str, Any] | None = None
 
     # the game whose rules judged it (keyword only, and required: no game is the default here): left
     # out of the JSON of a DOS report (the first game's reports never carried it), so a rule id is
@@ -46,14 +47,15 @@ class Report:
     text: str | None = field(default=None, repr=False, compare=False, metadata={"internal": True})
     referee: Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
     # not part of the JSON either: the findings a cap left out (a Cut: `truncated` of them, counted
-    # by severity and rule), and how many `check --select`/`--ignore` left out
+    # by severity and rule), and how many `check --select`/`--ignore` left out; `cut` is typed Any, not
+    # Cut | None, because pydantic builds the service's OpenAPI schema of Report from these annotations
     cut: Any = field(default=None, repr=False, compare=False, metadata={"internal": True})
     hidden: int = field(default=0, repr=False, compare=False, metadata={"internal": True})
     # not part of the JSON: why a legal log with face-down cards has no witness (the cards chosen
     # break a rule the choice does not try to keep), said by `check --witness`
     witness_refused: str | None = field(default=None, repr=False, compare=False, metadata={"internal": True})
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """What ``dataclasses.asdict`` gives, built field by field (see ``Finding.to_dict``)."""
         d = {k: getattr(self, k) for k in _FIELDS}
         d["options"] = dict(self.options)
@@ -196,11 +198,11 @@ def render_text(report: Report, text: str | None, *, colour: bool = False, limit
     return "\n".join(out)
 
 
-class _LazyRounds(list):
+class _LazyRounds(list[Any]):
     """A JSON log's `rounds`, each decoded from its slice of the text only when a finding points
     into it: showing a finding of a long log does not build the whole document's objects."""
 
-    def __init__(self, text: str, span: tuple[int, int], starts, ends) -> None:
+    def __init__(self, text: str, span: tuple[int, int], starts: Sequence[int], ends: Sequence[int]) -> None:
         super().__init__()
         self.text, self.span, self.starts, self.ends = text, span, starts, ends
 
@@ -209,14 +211,15 @@ class _LazyRounds(list):
 
     # a list to _at_pointer's isinstance test, indexed only by an int there (never sliced): the
     # narrower signature breaks list's, which no annotation can reconcile without slicing support
-    def __getitem__(self, i: int):  # type: ignore[override]
+    def __getitem__(self, i: int) -> Any:  # type: ignore[override]
         return json.loads(self.text[self.starts[i] : self.ends[i]])
 
-    def whole(self) -> list:
-        return json.loads(self.text[self.span[0] : self.span[1]])
+    def whole(self) -> list[Any]:
+        rounds: list[Any] = json.loads(self.text[self.span[0] : self.span[1]])  # the `rounds` array's slice
+        return rounds
 
 
-def _json_doc(text: str | None):
+def _json_doc(text: str | None) -> dict[str, Any] | None:
     if not text or not text.lstrip().startswith("{"):
         return None
     from .jsondoc import GiveWay, index_document
@@ -230,15 +233,17 @@ def _json_doc(text: str | None):
     except (GiveWay, ValueError, RecursionError):
         pass  # not plainly an object with distinct keys: decoded whole, as json.loads reads it
     try:
-        return json.loads(text)
+        doc: dict[str, Any] = json.loads(text)  # an object: the text starts with `{`
     except ValueError:
         return None
+    return doc
 
 
-def _at_pointer(doc, pointer: str) -> str | None:
+def _at_pointer(doc: dict[str, Any], pointer: str) -> str | None:
     """The JSON value a finding points at (its event, where the pointer goes into a field)."""
     parts = [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]]
-    node, best = doc, None
+    node: Any = doc
+    best: Any = None
     for part in parts:
         if isinstance(node, dict) and part in node:
             node = node[part]

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 _QUOTE = re.compile("«([^»]*)»")
 
@@ -44,7 +45,7 @@ def set_locator(locate: Callable[[str], Path | None]) -> None:
     _LOCATOR = locate
 
 
-def load_toml(name: str, game: str | Path) -> dict:
+def load_toml(name: str, game: str | Path) -> dict[str, Any]:
     import tomllib  # only when the JSON cache of the spec is cold
 
     root = game if isinstance(game, Path) else spec_dir(game)
@@ -93,7 +94,7 @@ class Rule:
     # whether a finding of it puts the player's hand in doubt (the "hand" follow-ons) until the round ends
     puts_in_doubt: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "title": self.title,
@@ -120,7 +121,7 @@ class Ruleset:
     name: str
     title: str
     target: int
-    options: dict = field(default_factory=dict)
+    options: dict[str, str] = field(default_factory=dict)  # every option's value in force
 
     def opt(self, key: str) -> str:
         return self.options[key]
@@ -130,9 +131,11 @@ class Ruleset:
 class Spec:
     version: str
     rules: dict[str, Rule]
-    rulesets: dict[str, dict]
-    options: dict[str, dict]
-    sources: dict[str, dict]
+    # spec.toml's and the TOML files' own tables, as read: a ruleset's (name, title, target,
+    # options, sources), an option's (variant, text, values, default, ...), a source's (lang, ...)
+    rulesets: dict[str, dict[str, Any]]
+    options: dict[str, dict[str, Any]]
+    sources: dict[str, dict[str, Any]]
     kinds: dict[str, str]
     game: str  # the pack whose folder it was read from
     #: what a rule's `follow_on` may name, each with what it means (spec.toml's [follow_ons])
@@ -161,7 +164,9 @@ class Spec:
                 return f"{code}, {_clause(rule.title)}"
         return code
 
-    def ruleset(self, name: str = "official", options: dict | None = None, target: int | None = None) -> Ruleset:
+    def ruleset(
+        self, name: str = "official", options: dict[str, str] | None = None, target: int | None = None
+    ) -> Ruleset:
         """Resolve a named ruleset plus `option` overrides; raise SpecError when unknown."""
         if name not in self.rulesets:
             known = ", ".join(sorted(self.rulesets))
@@ -174,7 +179,7 @@ class Spec:
             raise SpecError(f"unknown ruleset `{name}`{hint} (known: {known}; `dosverify rulesets` describes them)")
         base = self.rulesets[name]
         # an option a ruleset does not name keeps its default (the engine options V12-V17 are `official` everywhere)
-        opts = {k: v["default"] for k, v in self.options.items() if "default" in v}
+        opts: dict[str, str] = {k: v["default"] for k, v in self.options.items() if "default" in v}
         opts.update(base.get("options", {}))
         for key, val in (options or {}).items():
             if key not in self.options:
@@ -187,7 +192,7 @@ class Spec:
         return Ruleset(name, base.get("title", name), target or base.get("target", 200), opts)
 
 
-def _raw_spec(root: Path) -> dict:
+def _raw_spec(root: Path) -> dict[str, dict[str, Any]]:
     """Every TOML file of a game's spec folder, parsed; cached as JSON (much faster to read than
     TOML) in the user's cache directory, keyed by the files' paths, sizes and times (two packs'
     folders never share a key)."""
@@ -198,7 +203,8 @@ def _raw_spec(root: Path) -> dict:
     key = f"{zlib.crc32(repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in files]).encode()):08x}"
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "dosverify" / f"spec-{key}.json"
     try:
-        return json.loads(cache.read_text(encoding="utf-8"))
+        cached: dict[str, dict[str, Any]] = json.loads(cache.read_text(encoding="utf-8"))
+        return cached
     except (OSError, ValueError):
         pass
     raw = {p.relative_to(root).as_posix(): load_toml(p.relative_to(root).as_posix(), root) for p in files}
@@ -212,7 +218,7 @@ def _raw_spec(root: Path) -> dict:
     return raw
 
 
-def spec_file(name: str, game: str | Path) -> dict:
+def spec_file(name: str, game: str | Path) -> dict[str, Any]:
     """One parsed file of a game's spec (through the cache): `game` a game's name or its folder."""
     return _raw_spec_cached(_folder(game))[name]
 
@@ -222,7 +228,7 @@ def _folder(game: str | Path) -> Path:
 
 
 @cache
-def _raw_spec_cached(root: Path) -> dict:
+def _raw_spec_cached(root: Path) -> dict[str, dict[str, Any]]:
     return _raw_spec(root)
 
 
@@ -287,7 +293,7 @@ def _clause(text: str) -> str:
     return text[0].lower() + text[1:] if first.isalpha() and first == first.capitalize() else text
 
 
-def _source(rule_id: str, raw: dict, declared: dict[str, dict]) -> Source:
+def _source(rule_id: str, raw: dict[str, Any], declared: dict[str, dict[str, Any]]) -> Source:
     """One of a rule's sources. Its `quote_en` is the TOML's; a quote from a source in English
     (spec.toml's `lang = "en"`) is its own English. A `quote_en` with nothing quoted is a spec error."""
     src = Source(raw.get("ref", ""), raw.get("file", ""), raw.get("part", ""), raw.get("quote_en", ""))
@@ -298,7 +304,7 @@ def _source(rule_id: str, raw: dict, declared: dict[str, dict]) -> Source:
     return src
 
 
-def _follow_on(raw_rule: dict, declared: dict[str, str]) -> tuple[str, ...]:
+def _follow_on(raw_rule: dict[str, Any], declared: dict[str, str]) -> tuple[str, ...]:
     """A rule's `follow_on` field, checked against the circumstances its game's spec.toml declares
     in [follow_ons]: a rule that names anything else is a spec error."""
     value = raw_rule.get("follow_on", [])
@@ -308,7 +314,7 @@ def _follow_on(raw_rule: dict, declared: dict[str, str]) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _flag(raw_rule: dict, key: str) -> bool:
+def _flag(raw_rule: dict[str, Any], key: str) -> bool:
     value = raw_rule.get(key, False)
     if not isinstance(value, bool):
         raise ValueError(f"rule {raw_rule['id']}: {key} must be true or false, not {value!r}")

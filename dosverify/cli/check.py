@@ -421,7 +421,7 @@ def _witness(path: str, args: argparse.Namespace) -> bool:
 def _statistics(tally: Tally, stream: TextIO, skipped: int = 0) -> None:
     """Findings counted by rule and by kind, most frequent first, as a table; then the files
     found in folders that were skipped as not logs, if any."""
-    from ..report import plural
+    from ..hints import plural
 
     for title, counts in (("rule", tally.by_rule), ("kind", tally.by_kind)):
         rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))

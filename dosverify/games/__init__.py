@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
-from ..registry import GROUP, REGISTRY, Registered
+from ..registry import GROUP, Registered
+from ..registry import REGISTRY as REGISTRY  # re-exported: the core, the service and the tests ask here
 from ..registry import log_game as log_game  # re-exported: the one place a log's game is told
 from ..registry import sniff_game as sniff_game  # re-exported: the games and the core ask here too
 
@@ -181,7 +182,7 @@ class GamePack:
     # ---- reading and judging: the core runs the data path (dosverify.pipeline), the pack its parts
     def check(
         self,
-        source: str | bytes | dict,
+        source: str | bytes | dict[str, Any],
         *,
         name: str = "<input>",
         ruleset: str | None = None,
@@ -208,7 +209,7 @@ class GamePack:
             notations=_notations if "recognize" in self.capabilities else None,
         )
 
-    def read(self, source: str | bytes | dict, *, as_json: bool, whole: bool, sink: Kept) -> Reading | None:
+    def read(self, source: str | bytes | dict[str, Any], *, as_json: bool, whole: bool, sink: Kept) -> Reading | None:
         """The log as far as the referee needs before it starts, and a stream of the rest (a pack
         that reads a round at a time; its findings may go straight into `sink` at
         pipeline.RANK_READER). By default the whole log through :meth:`parse`. None: a JSON
@@ -270,7 +271,7 @@ class GamePack:
         asking at will). The core asks it only of a log that is not legal (pipeline.other_notation)."""
         raise NotImplementedError(f"{self.title} does not tell its lines")
 
-    def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
+    def parse(self, source: str | bytes | dict[str, Any], form: str | None = None) -> Parsed:
         """Read a log whole (text or JSON) into the game's log model, with the reader's findings."""
         raise NotImplementedError
 
@@ -282,11 +283,11 @@ class GamePack:
         """The log model in the JSON form."""
         raise NotImplementedError
 
-    def json_schema(self) -> dict:
+    def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of the game's JSON form."""
         raise NotImplementedError
 
-    def result(self, source: str | bytes | dict, report: Report) -> GameResult | None:
+    def result(self, source: str | bytes | dict[str, Any], report: Report) -> GameResult | None:
         """The outcome of a game, read from its log, by this game's rules: who played, how many
         rounds each won and points each scored, whether the game ended, and who won it (the
         log's own `winner` line when it has one, else the player the game's rule makes the
@@ -332,16 +333,23 @@ class GamePack:
         the game its log names."""
         return {}
 
-    def profile(self, logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
+    def profile(
+        self, logs: list[tuple[str, str | bytes | dict[str, Any]]], fixed: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         """Which options explain these logs (`check --ruleset auto`, `/v1/profile`); see the game's profile."""
         raise NotImplementedError(f"{self.title} has no option inference")
 
-    def auto_choice(self, profile: dict) -> dict:
+    def auto_choice(self, profile: dict[str, Any]) -> dict[str, Any]:
         """What `--ruleset auto` judges under, from a profile (each report's `auto` field)."""
         raise NotImplementedError(f"{self.title} has no option inference")
 
     def witness(
-        self, source: str | bytes | dict, *, name: str = "<input>", ruleset: str | None = None, form: str | None = None
+        self,
+        source: str | bytes | dict[str, Any],
+        *,
+        name: str = "<input>",
+        ruleset: str | None = None,
+        form: str | None = None,
     ) -> tuple[str | None, Report]:
         """The log with every face-down card replaced by a card, when it is legal, and its report
         (capability ``witness``; api.witness asks it only then)."""
@@ -377,7 +385,9 @@ class GamePack:
         """The game's move generator (capability ``moves``; dosverify.moves.protocol)."""
         raise NotImplementedError
 
-    def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
+    def replay(
+        self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict[str, str]
+    ) -> dict[str, Any]:
         """One log's report and the table after every turn, for the page (positional: it runs in the pool)."""
         raise NotImplementedError
 
@@ -494,14 +504,14 @@ def default_game() -> str:
     return min(ranked)[1]
 
 
-def pack_of_log(source: str | bytes | dict | list, game: str | None = None) -> GamePack:
+def pack_of_log(source: str | bytes | dict[str, Any] | list[Any], game: str | None = None) -> GamePack:
     """The pack that reads `source`: `game` when given (UnknownGame if no pack has it), else the
     game the log names (:func:`log_game`; PackUnavailable when its pack cannot be used), else the
     default game's (whose reader says what is wrong with the header)."""
     return find_game(game if game is not None else log_game(source))
 
 
-def usable_pack_of_log(source: str | bytes | dict | list) -> GamePack | None:
+def usable_pack_of_log(source: str | bytes | dict[str, Any] | list[Any]) -> GamePack | None:
     """The usable pack of the game a log names (:func:`log_game`); None when it names none, or its
     pack cannot be used (the log's report then says so)."""
     named = log_game(source)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..findings import Finding
+    from ..report import Report
 
 #: ``Move.actor`` for a line nobody chooses: a card off a pile (``chance``), or the table's own
 #: bookkeeping (``table``: ``turn P``, ``score``, ``totals``, ``winner``, ``round N``).
@@ -27,7 +28,7 @@ class Move:
     chance: bool = False
     probability: float | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "line": self.line,
             "actor": self.actor,
@@ -49,7 +50,7 @@ class Verdict:
     findings: list[Finding] = field(default_factory=list)
     deferred: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "line": self.line,
             "canonical": self.canonical,
@@ -85,7 +86,7 @@ class Prefix:
     verdict: str
     findings: list[Finding] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"verdict": self.verdict, "findings": [f.to_dict() for f in self.findings]}
 
 
@@ -96,7 +97,7 @@ class NoMoves(ValueError):
 class MalformedLog(ValueError):
     """The lines a table is built from cannot be read (exit 2, HTTP 422): carries ``check``'s report."""
 
-    def __init__(self, report) -> None:
+    def __init__(self, report: Report) -> None:
         first = next((f for f in report.findings if f.severity == "error"), None)
         why = f"line {first.line}: {first.message}" if first and first.line else (first.message if first else "")
         super().__init__(f"the log cannot be read{': ' + why if why else ''}")

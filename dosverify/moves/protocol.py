@@ -87,7 +87,7 @@ class PackMoves(Protocol):
 
     def from_log(
         self,
-        source: str | bytes | dict,
+        source: str | bytes | dict[str, Any],
         form: str | None,
         after: int | None,
         ruleset: str | None,

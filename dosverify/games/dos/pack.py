@@ -39,7 +39,7 @@ class DosPack(GamePack):
         sources=("score.round", "game.end", "game.winner"),
     )
 
-    def read(self, source: str | bytes | dict, *, as_json: bool, whole: bool, sink: Kept) -> Reading | None:
+    def read(self, source: str | bytes | dict[str, Any], *, as_json: bool, whole: bool, sink: Kept) -> Reading | None:
         from .check import read
 
         return read(source, as_json=as_json, whole=whole, sink=sink)
@@ -59,7 +59,7 @@ class DosPack(GamePack):
 
         judged(report, cast("Referee", judge))
 
-    def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
+    def parse(self, source: str | bytes | dict[str, Any], form: str | None = None) -> Parsed:
         from .check import parse
 
         return parse(source, form)
@@ -79,7 +79,7 @@ class DosPack(GamePack):
 
         return dump_json(log)
 
-    def json_schema(self) -> dict:
+    def json_schema(self) -> dict[str, Any]:
         from .jsonform import schema
 
         return schema()
@@ -109,7 +109,12 @@ class DosPack(GamePack):
         return (2, 3, 4)
 
     def witness(
-        self, source: str | bytes | dict, *, name: str = "<input>", ruleset: str | None = None, form: str | None = None
+        self,
+        source: str | bytes | dict[str, Any],
+        *,
+        name: str = "<input>",
+        ruleset: str | None = None,
+        form: str | None = None,
     ) -> tuple[str | None, Report]:
         """The log with every `?` replaced by a card, when it is legal (notation.md, "Witness")."""
         from .check import witness
@@ -131,12 +136,14 @@ class DosPack(GamePack):
             "corpus": main_corpus,
         }
 
-    def profile(self, logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
+    def profile(
+        self, logs: list[tuple[str, str | bytes | dict[str, Any]]], fixed: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         from .profile import profile
 
         return profile(logs, fixed)
 
-    def auto_choice(self, profile: dict) -> dict:
+    def auto_choice(self, profile: dict[str, Any]) -> dict[str, Any]:
         from .profile import auto_choice
 
         return auto_choice(profile)
@@ -146,7 +153,7 @@ class DosPack(GamePack):
 
         return hide(log, view)
 
-    def result(self, source: str | bytes | dict, report: Report) -> GameResult | None:
+    def result(self, source: str | bytes | dict[str, Any], report: Report) -> GameResult | None:
         """DOS's outcome: each round's `score` credits its player with a round won and its points;
         the game ends with the first round that leaves a total at or above the target (later
         rounds are not scored, notation.md); the winner is the `winner` line, else the highest
@@ -205,7 +212,9 @@ class DosPack(GamePack):
 
         return files(__package__).joinpath("static", "replay.js")
 
-    def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
+    def replay(
+        self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict[str, str]
+    ) -> dict[str, Any]:
         from .replay import replay
 
         return replay(source, name=name, ruleset=ruleset, form=form, options=options)

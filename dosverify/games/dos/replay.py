@@ -9,7 +9,7 @@ round's score and the running totals as the log writes them and as the referee c
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -184,7 +184,7 @@ def replay(
 ) -> dict:
     """The report of `source` and, when it can be refereed, the table after every turn."""
     report = check(source, name=name, ruleset=ruleset, form=form, options=options)
-    out = {"game": "dos", "report": report.to_dict(), "players": [], "states": [], "totals": {}}
+    out: dict[str, Any] = {"game": "dos", "report": report.to_dict(), "players": [], "states": [], "totals": {}}
     if report.verdict == "malformed" or report.ruleset is None:
         return out
     log = parse(source, form).log

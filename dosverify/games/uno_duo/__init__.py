@@ -52,7 +52,7 @@ class UnoDuoPack(GamePack):
 
         return ruleset_finding(log, ruleset, error)
 
-    def parse(self, source: str | bytes | dict, form: str | None = None) -> Parsed:
+    def parse(self, source: str | bytes | dict[str, Any], form: str | None = None) -> Parsed:
         from .check import parse
 
         return parse(source, form)
@@ -72,7 +72,7 @@ class UnoDuoPack(GamePack):
 
         return dump_json(log)
 
-    def json_schema(self) -> dict:
+    def json_schema(self) -> dict[str, Any]:
         from .jsonform import json_schema
 
         return json_schema()
@@ -110,17 +110,19 @@ class UnoDuoPack(GamePack):
             "corpus": main_corpus,
         }
 
-    def profile(self, logs: list[tuple[str, str | bytes | dict]], fixed: dict[str, str] | None = None) -> dict:
+    def profile(
+        self, logs: list[tuple[str, str | bytes | dict[str, Any]]], fixed: dict[str, str] | None = None
+    ) -> dict[str, Any]:
         from .profile import profile
 
         return profile(logs, fixed)
 
-    def auto_choice(self, profile: dict) -> dict:
+    def auto_choice(self, profile: dict[str, Any]) -> dict[str, Any]:
         from .profile import auto_choice
 
         return auto_choice(profile)
 
-    def result(self, source: str | bytes | dict, report: Report) -> GameResult | None:
+    def result(self, source: str | bytes | dict[str, Any], report: Report) -> GameResult | None:
         """UNO Duo's outcome: each round's `score P N` charges P (left holding cards) N points, and
         the other player won the round; the game ends with the first round that leaves a total at
         or above the target (that player loses); the winner is the `winner` line, else the lower
@@ -166,7 +168,9 @@ class UnoDuoPack(GamePack):
 
         return files(__package__).joinpath("static", "replay.js")
 
-    def replay(self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict) -> dict:
+    def replay(
+        self, source: bytes, form: str | None, name: str, ruleset: str | None, options: dict[str, str]
+    ) -> dict[str, Any]:
         from .pagereplay import replay
 
         return replay(source, name=name, ruleset=ruleset, form=form, options=options)

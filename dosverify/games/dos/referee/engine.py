@@ -264,7 +264,8 @@ class Engine(Part):
 
     def split_draw(self, ev: Draw, k: int) -> tuple[Draw, Draw]:
         """The first k cards of a draw line and the rest, as two draws standing at its place."""
-        cols = ev._cols.get("cards") if ev._cols else None
+        cols = ev._cols.get("cards") if ev._cols else None  # a card list's: a list of columns
+        cols = cols if isinstance(cols, list) else None
         parts = []
         for cards, cc, first in (
             (ev.cards[:k], cols[:k] if cols else None, True),
