@@ -232,11 +232,18 @@ def _raw_spec_cached(root: Path) -> dict[str, dict[str, Any]]:
     return _raw_spec(root)
 
 
-@cache
 def load_spec(game: str | Path, name: str | None = None) -> Spec:
     """A game's specification, a value: `game` a game's name (its pack's folder, found through the
     locator, else the bundled spec/<game>/) or a spec folder itself (`name`: the game it is of,
     default the folder's name). Keyed by the folder: two packs never share a spec."""
+    return _load_spec(game, name)
+
+
+# cached behind load_spec, not as it: functools.cache types the function it wraps as taking any
+# hashable arguments, so mypy checked no call of load_spec (`spec=load_spec` where a callable of no
+# arguments was wanted, DOS's profile command before bf2c7cb, passed it)
+@cache
+def _load_spec(game: str | Path, name: str | None) -> Spec:
     root = _folder(game)
     return _load_at(root, name if name is not None else (game if isinstance(game, str) else root.name))
 
