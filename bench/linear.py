@@ -7,10 +7,15 @@ at most 2.5 at every doubling from 10^4 to 1.6 * 10^5 lines.
     nice -n 10 .venv/bin/python bench/linear.py [--sizes 10000,...,160000] [--reps 3] [--only dos:]
                                                 [--json bench/out/linear.json]
 
-Each figure is the median of `--reps` checks (findings capped at 50, as the CLI's --max-errors) in
-this process, timed by process CPU time (`time.process_time`), so that the machine's other load
-matters less than it would to a wall clock; the sizes of a shape run in turn, smallest first. The
-test suite counts the same shapes' work instead (tests/core/test_linear_lines.py)."""
+Each check's findings are capped at 50 (as the CLI's --max-errors); it is timed by process CPU time
+(`time.process_time`), so that the machine's other load matters less than it would to a wall clock.
+The sizes of a shape run in rounds, smallest to largest, `--reps` rounds: a doubling's ratio is the
+median over the rounds of the two sizes' times in the same round, checked one right after the other.
+On a shared virtual machine a process's CPU time per unit of work drifts by up to 3x over minutes
+(the host's other guests: the same check measured 0.4 s and 1.2 s within a minute), so sizes timed
+minutes apart (all the reps of one size, then the next) compared the drift, not the work; adjacent
+pairs cancel it. The column "s at the largest" is the median of the largest size's times. The test
+suite counts the same shapes' work instead (tests/core/test_linear_lines.py)."""
 
 from __future__ import annotations
 
@@ -32,14 +37,23 @@ from dosverify.api import check  # noqa: E402
 from dosverify.findings import Keep  # noqa: E402
 
 
-def cpu(source: bytes, reps: int) -> float:
-    times = []
-    for _ in range(reps):
-        gc.collect()
-        t0 = time.process_time()
-        check(source, keep=Keep(limit=50))
-        times.append(time.process_time() - t0)
-    return statistics.median(times)
+def cpu(source: bytes) -> float:
+    gc.collect()
+    t0 = time.process_time()
+    check(source, keep=Keep(limit=50))
+    return time.process_time() - t0
+
+
+def timed(shape, sizes: list[int], reps: int) -> tuple[list[float], list[float]]:
+    """The median time of each size, and each doubling's ratio: the median over `reps` rounds of
+    the two sizes' times within one round (each round checks every size, smallest first)."""
+    sources = [shape.make(n) for n in sizes]
+    rounds = [[cpu(src) for src in sources] for _ in range(reps)]
+    secs = [statistics.median(r[i] for r in rounds) for i in range(len(sizes))]
+    ratios = [
+        statistics.median(r[i + 1] / r[i] if r[i] > 0 else float("inf") for r in rounds) for i in range(len(sizes) - 1)
+    ]
+    return secs, ratios
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,8 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         shape = SHAPES[name]
         check(shape.make(100)[:300])  # warm: the game's grammar and spec
-        secs = [cpu(shape.make(n), args.reps) for n in sizes]
-        ratios = [b / a if a > 0 else float("inf") for a, b in zip(secs, secs[1:], strict=False)]
+        secs, ratios = timed(shape, sizes, args.reps)
         rows.append({"shape": name, "sizes": sizes, "cpu_s": secs, "ratios": ratios})
         if max(ratios) > args.limit:
             over.append(name)
