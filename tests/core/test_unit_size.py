@@ -18,8 +18,6 @@ MODULE_LIMIT = 1000
 EXEMPT = {
     "games/dos/notation/larkpath.py::_Builder": "a Lark transformer: one short callback per grammar sentence",
     "games/dos/corpus.py::_i_entries": "a flat table of corpus cases: (name, fixture, verdict per ruleset)",
-    "games/dos/referee/turns.py::Turns": "the slip readings R93-R96 grew it past 300; the living-size "
-    "issue (32) splits the referee's parts once, on their final readings",
 }
 
 #: Modules long for good (over MODULE_LIMIT lines), each with its reason: none.

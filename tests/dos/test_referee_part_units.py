@@ -841,6 +841,40 @@ def test_setup_written_hands_and_center_row(ann, prev, want):
 # ---- turns ----------------------------------------------------------------------------------------
 
 
+def test_skipped_a_place_skipped_is_taken_as_made():
+    """R54: a `place` line the reader skipped: one card of the hand (unknown which) into the Center
+    Row, the hand in doubt, the card for no match placed; nothing reported (the reader did)."""
+    s = new()
+    give(s, "bob", "R1", "B3")
+    row(s, "G7", "Y8")
+    t = on_turn(s, "bob", drew=True)
+    build("skipped", s).skipped_line("place", 1)
+    assert center(s) == ["G7", "Y8", UNKNOWN] and "bob" in s.doubt and t.action_done
+    assert found(s) == []
+
+
+def test_skipped_a_match_skipped_takes_the_cards_it_names():
+    """R93: `match G7 with ??` skipped: the row card named leaves the row, a card of the hand (one that
+    makes the match add up) leaves the hand, the bonus may be honoured (R1), the hand is in doubt."""
+    s = new()
+    give(s, "bob", "G7", "B3")
+    row(s, "G7", "Y8")
+    t = on_turn(s, "bob")
+    build("skipped", s).skipped_line("match", 1, ("G7", "x9"))
+    assert center(s) == ["Y8"] and sum(s.table.hands["bob"].values()) == 1
+    assert t.matches == 1 and t.bonus_maybe == 1 and "bob" in s.doubt and found(s) == []
+
+
+def test_skipped_a_refill_skipped_takes_the_cards_off_the_pile():
+    """R54: a `refill` skipped for n cards: n cards off the pile into the row, refilled, after step 2."""
+    s = new()
+    row(s, "Y8")
+    known_pile(s, "B5", "R2")
+    t = on_turn(s, "bob", matches=1)
+    build("skipped", s).skipped_line("refill", 1)
+    assert center(s) == ["Y8", "R2"] and t.refilled == 1 and t.step >= 2 and found(s) == []
+
+
 @pytest.mark.parametrize("player, want", [("bob", []), ("ann", [("turn.order", 10)])])
 def test_turns_start_a_turn(player, want):
     s = new()

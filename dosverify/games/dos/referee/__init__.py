@@ -36,6 +36,7 @@ from .reporter import Reporter
 from .rounds import Rounds
 from .scoring import Scoring
 from .setup import Setup
+from .skipped import Skipped
 from .state import RefereeState, new_state
 from .steps import Steps
 from .turns import Turns
@@ -60,6 +61,7 @@ PART_CLASSES: dict[str, type[Part]] = {
     "rounds": Rounds,
     "scoring": Scoring,
     "setup": Setup,
+    "skipped": Skipped,
     "steps": Steps,
     "turns": Turns,
 }
@@ -266,15 +268,16 @@ class Referee:
                 event(ev)
             return
         skips: list = list(turn._skips)
+        skipped = self.parts.skipped.skipped_line
         for i, ev in enumerate(turn.events):
             while skips and skips[0][0] == i:
-                turns.skipped_line(*skips.pop(0)[1:])
+                skipped(*skips.pop(0)[1:])
             if s.t is None:
                 return
             event(ev)
         for _, kw, n, words in skips:
             if s.t is not None:
-                turns.skipped_line(kw, n, words)
+                skipped(kw, n, words)
 
     def event(self, ev) -> None:
         """One line of the turn being played."""

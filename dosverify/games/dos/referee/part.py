@@ -188,6 +188,12 @@ class StepsPart(Protocol):
     def draw_left_out(self, q: str, n: int) -> None: ...
 
 
+class SkippedPart(Protocol):
+    """What the other parts ask of :class:`~.skipped.Skipped`."""
+
+    def skipped_line(self, kw: str, n: int, words: tuple[str, ...] = ()) -> None: ...
+
+
 class ClosingPart(Protocol):
     """What the other parts ask of :class:`~.closing.Closing`."""
 
@@ -200,7 +206,6 @@ class TurnsPart(Protocol):
 
     def bind(self) -> None: ...
     def start(self, turn: Turn, rnd: Round) -> bool: ...
-    def skipped_line(self, kw: str, n: int, words: tuple[str, ...] = ()) -> None: ...
     def event(self, ev) -> None: ...
 
 
@@ -224,6 +229,7 @@ ORDER = (
     "meant",
     "names",
     "steps",
+    "skipped",
     "closing",
     "scoring",
     "rounds",
@@ -254,6 +260,7 @@ class Parts:
     refills: RefillsPart
     calls: CallsPart
     steps: StepsPart
+    skipped: SkippedPart
     closing: ClosingPart
     scoring: ScoringPart
     facedown: FaceDownPart
